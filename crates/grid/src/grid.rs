@@ -1,0 +1,626 @@
+//! The bit-packed grid.
+
+use crate::coords::{Connectivity, Dir, Point};
+use thiserror::Error;
+
+/// The largest width or height a [`Grid`] accepts.
+pub const MAX_DIMENSION: u32 = 65_535;
+
+/// The kind of a cell, as written in Moving AI maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Terrain {
+    /// `.`: passable ground.
+    Ground = 0,
+    /// `G`: passable ground (the other spelling).
+    GroundG = 1,
+    /// `S`: swamp, passable.
+    Swamp = 2,
+    /// `@`: out of bounds, blocked.
+    OutOfBounds = 3,
+    /// `O`: out of bounds (the other spelling), blocked.
+    OutOfBoundsO = 4,
+    /// `T`: trees, blocked.
+    Trees = 5,
+    /// `W`: water; blocked under the benchmark's rules.
+    Water = 6,
+}
+
+impl Terrain {
+    const ALL: [Terrain; 7] = [
+        Terrain::Ground,
+        Terrain::GroundG,
+        Terrain::Swamp,
+        Terrain::OutOfBounds,
+        Terrain::OutOfBoundsO,
+        Terrain::Trees,
+        Terrain::Water,
+    ];
+
+    /// The map character for this kind.
+    pub const fn to_char(self) -> char {
+        match self {
+            Terrain::Ground => '.',
+            Terrain::GroundG => 'G',
+            Terrain::Swamp => 'S',
+            Terrain::OutOfBounds => '@',
+            Terrain::OutOfBoundsO => 'O',
+            Terrain::Trees => 'T',
+            Terrain::Water => 'W',
+        }
+    }
+
+    /// The kind for a map character, if it is one of `. G S @ O T W`.
+    pub const fn from_char(c: char) -> Option<Terrain> {
+        Some(match c {
+            '.' => Terrain::Ground,
+            'G' => Terrain::GroundG,
+            'S' => Terrain::Swamp,
+            '@' => Terrain::OutOfBounds,
+            'O' => Terrain::OutOfBoundsO,
+            'T' => Terrain::Trees,
+            'W' => Terrain::Water,
+            _ => return None,
+        })
+    }
+
+    /// Whether a unit may stand on this kind (`.`, `G`, `S`).
+    pub const fn is_passable(self) -> bool {
+        (self as u8) <= 2
+    }
+
+    fn from_code(code: u8) -> Terrain {
+        Terrain::ALL[(code as usize).min(6)]
+    }
+}
+
+/// Errors from building or editing a [`Grid`].
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GridError {
+    /// A width or height of zero.
+    #[error("grid dimensions must be positive, got {width}x{height}")]
+    ZeroDimension {
+        /// Requested width.
+        width: u64,
+        /// Requested height.
+        height: u64,
+    },
+    /// A width or height above [`MAX_DIMENSION`].
+    #[error("grid dimensions {width}x{height} exceed the maximum of {max} per side")]
+    TooLarge {
+        /// Requested width.
+        width: u64,
+        /// Requested height.
+        height: u64,
+        /// The limit.
+        max: u32,
+    },
+    /// A point outside the grid.
+    #[error("point {point} is outside the {width}x{height} grid")]
+    OutOfBounds {
+        /// The point.
+        point: Point,
+        /// Grid width.
+        width: u32,
+        /// Grid height.
+        height: u32,
+    },
+}
+
+/// A rectangular tile grid.
+///
+/// Passability is one bit per cell, stored row-major with a one-cell blocked
+/// border (a `(width + 2) × (height + 2)` bit array), so a search can test any
+/// neighbour of an in-bounds cell without a bounds check. Terrain kinds are
+/// kept only when the map uses more than one passable or more than one
+/// blocked kind (four bits per cell); otherwise every passable cell has one
+/// kind and every blocked cell another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    stride: usize,
+    bits: Vec<u64>,
+    passable_cells: u64,
+    base_passable: Terrain,
+    base_blocked: Terrain,
+    /// Four bits per cell (unpadded, row-major), present only for mixed maps.
+    terrain: Option<Vec<u8>>,
+}
+
+impl Grid {
+    /// A grid of `width × height` cells, all passable (`.`) when `passable`,
+    /// else all blocked (`@`).
+    pub fn new(width: u32, height: u32, passable: bool) -> Result<Grid, GridError> {
+        check_dimensions(width as u64, height as u64)?;
+        let stride = width as usize + 2;
+        let total = stride * (height as usize + 2);
+        let mut g = Grid {
+            width,
+            height,
+            stride,
+            bits: vec![0u64; total.div_ceil(64)],
+            passable_cells: 0,
+            base_passable: Terrain::Ground,
+            base_blocked: Terrain::OutOfBounds,
+            terrain: None,
+        };
+        if passable {
+            for y in 0..height {
+                g.fill_row_passable(y);
+            }
+            g.passable_cells = width as u64 * height as u64;
+        }
+        Ok(g)
+    }
+
+    fn fill_row_passable(&mut self, y: u32) {
+        let start = (y as usize + 1) * self.stride + 1;
+        let end = start + self.width as usize;
+        let mut i = start;
+        while i < end {
+            if i % 64 == 0 && i + 64 <= end {
+                self.bits[i / 64] = u64::MAX;
+                i += 64;
+            } else {
+                self.bits[i / 64] |= 1u64 << (i % 64);
+                i += 1;
+            }
+        }
+    }
+
+    /// A grid from rows of map characters (`. G S @ O T W`), all of one
+    /// length. Handy for tests and small hand-made maps.
+    pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, crate::MapError> {
+        let height = rows.len();
+        let width = rows
+            .first()
+            .map(|r| r.as_ref().chars().count())
+            .unwrap_or(0);
+        let mut text = format!("type octile\nheight {height}\nwidth {width}\nmap\n");
+        for r in rows {
+            text.push_str(r.as_ref());
+            text.push('\n');
+        }
+        crate::parse_map(&text)
+    }
+
+    /// Width in cells.
+    #[inline]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in cells.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// `width × height`.
+    #[inline]
+    pub fn cell_count(&self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
+    /// How many cells are passable.
+    #[inline]
+    pub fn passable_count(&self) -> u64 {
+        self.passable_cells
+    }
+
+    /// Whether `p` lies inside the grid.
+    #[inline]
+    pub fn in_bounds(&self, p: Point) -> bool {
+        p.x < self.width && p.y < self.height
+    }
+
+    /// `Ok(())` if `p` lies inside the grid, else [`GridError::OutOfBounds`].
+    pub fn check_bounds(&self, p: Point) -> Result<(), GridError> {
+        if self.in_bounds(p) {
+            Ok(())
+        } else {
+            Err(GridError::OutOfBounds {
+                point: p,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    /// Row length of the padded bit array (`width + 2`). Padded index of
+    /// `(x, y)` is `(y + 1) * stride + x + 1`.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// The padded index of an in-bounds point (see [`Grid::stride`]).
+    #[inline]
+    pub fn padded_index(&self, p: Point) -> usize {
+        (p.y as usize + 1) * self.stride + p.x as usize + 1
+    }
+
+    /// The point at a padded index that lies inside the grid.
+    #[inline]
+    pub fn point_of_padded(&self, i: usize) -> Point {
+        Point::new((i % self.stride) as u32 - 1, (i / self.stride) as u32 - 1)
+    }
+
+    /// Passability at a padded index; border cells read as blocked. The
+    /// index must be below `(width + 2) * (height + 2)`.
+    #[inline]
+    pub fn passable_padded(&self, i: usize) -> bool {
+        (self.bits[i >> 6] >> (i & 63)) & 1 != 0
+    }
+
+    /// Signed padded-index offset of a move.
+    #[inline]
+    pub fn padded_offset(&self, dir: Dir) -> isize {
+        let (dx, dy) = dir.delta();
+        dy as isize * self.stride as isize + dx as isize
+    }
+
+    /// Whether `p` is inside the grid and passable.
+    #[inline]
+    pub fn is_passable(&self, p: Point) -> bool {
+        self.in_bounds(p) && self.passable_padded(self.padded_index(p))
+    }
+
+    /// Whether `(x, y)` (possibly negative) is inside the grid and passable.
+    #[inline]
+    pub fn is_passable_i(&self, x: i64, y: i64) -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u64) < self.width as u64
+            && (y as u64) < self.height as u64
+            && self.is_passable(Point::new(x as u32, y as u32))
+    }
+
+    /// The terrain kind of an in-bounds cell.
+    pub fn terrain(&self, p: Point) -> Result<Terrain, GridError> {
+        self.check_bounds(p)?;
+        Ok(self.terrain_unchecked(p))
+    }
+
+    fn terrain_unchecked(&self, p: Point) -> Terrain {
+        match &self.terrain {
+            Some(t) => {
+                let i = p.y as usize * self.width as usize + p.x as usize;
+                Terrain::from_code((t[i / 2] >> ((i % 2) * 4)) & 0xF)
+            }
+            None => {
+                if self.passable_padded(self.padded_index(p)) {
+                    self.base_passable
+                } else {
+                    self.base_blocked
+                }
+            }
+        }
+    }
+
+    /// Whether terrain kinds are stored per cell (the map mixes kinds).
+    pub fn has_terrain_layer(&self) -> bool {
+        self.terrain.is_some()
+    }
+
+    /// Sets the terrain kind (and so the passability) of a cell.
+    pub fn set_terrain(&mut self, p: Point, t: Terrain) -> Result<(), GridError> {
+        self.check_bounds(p)?;
+        let base = if t.is_passable() {
+            self.base_passable
+        } else {
+            self.base_blocked
+        };
+        if self.terrain.is_none() && t != base {
+            self.materialize_terrain();
+        }
+        if let Some(layer) = &mut self.terrain {
+            let i = p.y as usize * self.width as usize + p.x as usize;
+            let shift = (i % 2) * 4;
+            layer[i / 2] = (layer[i / 2] & !(0xF << shift)) | ((t as u8) << shift);
+        }
+        self.set_bit(p, t.is_passable());
+        Ok(())
+    }
+
+    /// Makes a cell passable (`.`-kind of this map) or blocked (`@`-kind).
+    pub fn set_passable(&mut self, p: Point, passable: bool) -> Result<(), GridError> {
+        let t = if passable {
+            self.base_passable
+        } else {
+            self.base_blocked
+        };
+        self.set_terrain(p, t)
+    }
+
+    fn set_bit(&mut self, p: Point, passable: bool) {
+        let i = self.padded_index(p);
+        let was = self.passable_padded(i);
+        if passable {
+            self.bits[i >> 6] |= 1u64 << (i & 63);
+        } else {
+            self.bits[i >> 6] &= !(1u64 << (i & 63));
+        }
+        match (was, passable) {
+            (false, true) => self.passable_cells += 1,
+            (true, false) => self.passable_cells -= 1,
+            _ => {}
+        }
+    }
+
+    fn materialize_terrain(&mut self) {
+        let n = self.cell_count() as usize;
+        let mut layer = vec![0u8; n.div_ceil(2)];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let p = Point::new(x, y);
+                let t = self.terrain_unchecked(p);
+                let i = y as usize * self.width as usize + x as usize;
+                layer[i / 2] |= (t as u8) << ((i % 2) * 4);
+            }
+        }
+        self.terrain = Some(layer);
+    }
+
+    /// Builds a grid from per-row terrain, used by the map reader. `kinds`
+    /// yields `width` kinds per row for `height` rows.
+    pub(crate) fn from_terrain_rows(
+        width: u32,
+        height: u32,
+        rows: &[Vec<Terrain>],
+    ) -> Result<Grid, GridError> {
+        let mut g = Grid::new(width, height, false)?;
+        let mut seen = [false; 7];
+        for row in rows {
+            for t in row {
+                seen[*t as usize] = true;
+            }
+        }
+        let passable_kinds = seen[..3].iter().filter(|s| **s).count();
+        let blocked_kinds = seen[3..].iter().filter(|s| **s).count();
+        if let Some(i) = seen[..3].iter().position(|s| *s) {
+            g.base_passable = Terrain::ALL[i];
+        }
+        if let Some(i) = seen[3..].iter().position(|s| *s) {
+            g.base_blocked = Terrain::ALL[3 + i];
+        }
+        let mixed = passable_kinds > 1 || blocked_kinds > 1;
+        if mixed {
+            g.terrain = Some(vec![0u8; g.cell_count().div_ceil(2) as usize]);
+        }
+        for (y, row) in rows.iter().enumerate() {
+            for (x, t) in row.iter().enumerate() {
+                let p = Point::new(x as u32, y as u32);
+                if t.is_passable() {
+                    let i = g.padded_index(p);
+                    g.bits[i >> 6] |= 1u64 << (i & 63);
+                    g.passable_cells += 1;
+                }
+                if let Some(layer) = &mut g.terrain {
+                    let i = y * width as usize + x;
+                    layer[i / 2] |= (*t as u8) << ((i % 2) * 4);
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    /// Whether a unit on `p` (passable, in bounds) may take one step in
+    /// `dir`: the target is passable and, for a diagonal, both orthogonally
+    /// adjacent cells are passable (no corner cutting).
+    #[inline]
+    pub fn can_step(&self, p: Point, dir: Dir) -> bool {
+        if !self.in_bounds(p) {
+            return false;
+        }
+        let i = self.padded_index(p);
+        self.can_step_padded(i, dir)
+    }
+
+    /// [`Grid::can_step`] on a padded index of an in-bounds cell.
+    #[inline]
+    pub fn can_step_padded(&self, i: usize, dir: Dir) -> bool {
+        let s = self.stride as isize;
+        let (dx, dy) = dir.delta();
+        let t = (i as isize + dy as isize * s + dx as isize) as usize;
+        if !self.passable_padded(t) {
+            return false;
+        }
+        if dir.is_diagonal() {
+            let a = (i as isize + dx as isize) as usize;
+            let b = (i as isize + dy as isize * s) as usize;
+            self.passable_padded(a) && self.passable_padded(b)
+        } else {
+            true
+        }
+    }
+
+    /// The legal moves out of `p` under `conn`, as `(neighbour, cost)`.
+    pub fn neighbors(
+        &self,
+        p: Point,
+        conn: Connectivity,
+    ) -> impl Iterator<Item = (Point, f64)> + '_ {
+        let ok = self.in_bounds(p);
+        conn.dirs().iter().filter_map(move |&d| {
+            if ok && self.can_step(p, d) {
+                let (dx, dy) = d.delta();
+                Some((
+                    Point::new(
+                        (p.x as i64 + dx as i64) as u32,
+                        (p.y as i64 + dy as i64) as u32,
+                    ),
+                    d.cost(),
+                ))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether the straight segment between the centres of `a` and `b` stays
+    /// clear: every cell whose closed square the segment touches is passable.
+    ///
+    /// Touching counts, so a segment through the corner shared by four cells
+    /// needs all four free: for one diagonal step this is exactly the
+    /// no-corner-cutting rule, so `line_of_sight` agrees with [`Grid::can_step`]
+    /// on neighbours, and any segment it accepts can be walked as a chain of
+    /// legal moves through the touched cells.
+    pub fn line_of_sight(&self, a: Point, b: Point) -> bool {
+        if !self.is_passable(a) || !self.is_passable(b) {
+            return false;
+        }
+        let mut clear = true;
+        supercover(a, b, |x, y| {
+            if !self.passable_padded(self.padded_index(Point::new(x, y))) {
+                clear = false;
+            }
+            clear
+        });
+        clear
+    }
+
+    /// A 64-bit FNV-1a digest of the size and the passability of every cell
+    /// (terrain kinds that do not change passability do not count). Files
+    /// derived from a grid store it to detect that they belong to another map.
+    pub fn checksum(&self) -> u64 {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |v: u64| {
+            for b in v.to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(PRIME);
+            }
+        };
+        mix(self.width as u64);
+        mix(self.height as u64);
+        for w in &self.bits {
+            mix(*w);
+        }
+        h
+    }
+}
+
+/// Visits, in order from `a` to `b`, every cell whose closed square the
+/// segment between the two cell centres touches. `visit` returns `false` to
+/// stop early.
+pub(crate) fn supercover(a: Point, b: Point, mut visit: impl FnMut(u32, u32) -> bool) {
+    let (mut x, mut y) = (a.x as i64, a.y as i64);
+    let (x1, y1) = (b.x as i64, b.y as i64);
+    let dx = (x1 - x).abs();
+    let dy = (y1 - y).abs();
+    let sx = if x1 > x { 1 } else { -1 };
+    let sy = if y1 > y { 1 } else { -1 };
+    // err is proportional to the signed distance of the line from the
+    // corner the walk is heading to: > 0 cross a vertical edge next, < 0 a
+    // horizontal one, 0 exactly through the corner.
+    let mut err = dx - dy;
+    if !visit(x as u32, y as u32) {
+        return;
+    }
+    while x != x1 || y != y1 {
+        if err > 0 {
+            x += sx;
+            err -= 2 * dy;
+        } else if err < 0 {
+            y += sy;
+            err += 2 * dx;
+        } else {
+            if !visit((x + sx) as u32, y as u32) || !visit(x as u32, (y + sy) as u32) {
+                return;
+            }
+            x += sx;
+            y += sy;
+            err += 2 * dx - 2 * dy;
+        }
+        if !visit(x as u32, y as u32) {
+            return;
+        }
+    }
+}
+
+fn check_dimensions(width: u64, height: u64) -> Result<(), GridError> {
+    if width == 0 || height == 0 {
+        return Err(GridError::ZeroDimension { width, height });
+    }
+    if width > MAX_DIMENSION as u64 || height > MAX_DIMENSION as u64 {
+        return Err(GridError::TooLarge {
+            width,
+            height,
+            max: MAX_DIMENSION,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn check_dimensions_pub(width: u64, height: u64) -> Result<(), GridError> {
+    check_dimensions(width, height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_and_edit() {
+        let mut g = Grid::new(70, 3, true).unwrap();
+        assert_eq!(g.passable_count(), 210);
+        assert!(g.is_passable(Point::new(69, 2)));
+        assert!(!g.is_passable(Point::new(70, 2)));
+        g.set_passable(Point::new(5, 1), false).unwrap();
+        assert!(!g.is_passable(Point::new(5, 1)));
+        assert_eq!(g.passable_count(), 209);
+        assert!(!g.has_terrain_layer());
+        g.set_terrain(Point::new(6, 1), Terrain::Trees).unwrap();
+        assert!(g.has_terrain_layer());
+        assert_eq!(g.terrain(Point::new(6, 1)).unwrap(), Terrain::Trees);
+        assert_eq!(g.terrain(Point::new(5, 1)).unwrap(), Terrain::OutOfBounds);
+        assert_eq!(g.terrain(Point::new(7, 1)).unwrap(), Terrain::Ground);
+        assert!(g.set_passable(Point::new(70, 0), true).is_err());
+        assert!(Grid::new(0, 5, true).is_err());
+        assert!(Grid::new(65_536, 5, true).is_err());
+    }
+
+    #[test]
+    fn corner_rule() {
+        let g = Grid::from_rows(&["..", "@."]).unwrap();
+        assert!(g.can_step(Point::new(0, 0), Dir::East));
+        assert!(!g.can_step(Point::new(0, 0), Dir::SouthEast));
+        assert!(!g.can_step(Point::new(1, 1), Dir::NorthWest));
+        assert!(!g.can_step(Point::new(0, 0), Dir::West));
+        assert!(!g.line_of_sight(Point::new(0, 0), Point::new(1, 1)));
+        let n: Vec<_> = g.neighbors(Point::new(0, 0), Connectivity::Eight).collect();
+        assert_eq!(n, vec![(Point::new(1, 0), 1.0)]);
+    }
+
+    #[test]
+    fn line_of_sight_touching() {
+        // The segment (0,0)->(2,1) touches (1,0) and (1,1).
+        let g = Grid::from_rows(&["...", ".@."]).unwrap();
+        assert!(!g.line_of_sight(Point::new(0, 0), Point::new(2, 1)));
+        let g = Grid::from_rows(&["...", "..."]).unwrap();
+        assert!(g.line_of_sight(Point::new(0, 0), Point::new(2, 1)));
+        // (0,0)->(3,1): the line passes y=1.0 at x=2.0 (a vertex), touching
+        // (1,0),(2,0),(1,1),(2,1) and not (0,1).
+        let g = Grid::from_rows(&["....", "@..."]).unwrap();
+        assert!(g.line_of_sight(Point::new(0, 0), Point::new(3, 1)));
+        let mut cells = Vec::new();
+        supercover(Point::new(0, 0), Point::new(3, 1), |x, y| {
+            cells.push((x, y));
+            true
+        });
+        assert_eq!(cells, vec![(0, 0), (1, 0), (2, 0), (1, 1), (2, 1), (3, 1)]);
+    }
+
+    #[test]
+    fn checksum_tracks_passability() {
+        let mut g = Grid::new(10, 10, true).unwrap();
+        let c = g.checksum();
+        g.set_passable(Point::new(3, 3), false).unwrap();
+        assert_ne!(c, g.checksum());
+        g.set_passable(Point::new(3, 3), true).unwrap();
+        assert_eq!(c, g.checksum());
+        assert_ne!(c, Grid::new(10, 11, true).unwrap().checksum());
+    }
+}

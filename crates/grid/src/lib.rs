@@ -1,0 +1,27 @@
+//! Tile grids for regionpath.
+//!
+//! * [`Grid`]: passability bit-packed at one bit per cell (with a one-cell
+//!   blocked border so neighbour tests need no bounds checks), and terrain
+//!   kinds kept at four bits per cell only when a map mixes kinds.
+//! * Moving AI `.map` reading and writing ([`map_io`]) and `.scen` reading
+//!   ([`scen`]), with typed errors that carry line and column.
+//! * Coordinates ([`Point`]), the eight move directions ([`Dir`]),
+//!   [`Connectivity`], [`octile`] distance and [`Grid::line_of_sight`].
+//!
+//! Movement rules (those of the Moving AI benchmarks): a straight step costs
+//! 1, a diagonal step costs √2 and is allowed only when both orthogonally
+//! adjacent cells are passable (no corner cutting).
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod coords;
+mod grid;
+pub mod map_io;
+pub mod scen;
+
+pub use coords::{octile, Connectivity, Dir, Point, SQRT2};
+pub use grid::{Grid, GridError, Terrain, MAX_DIMENSION};
+pub use map_io::{parse_map, read_map, write_map, MapError, MapErrorKind};
+pub use scen::{
+    parse_scen, read_scen, LengthPrecision, ScenError, ScenErrorKind, ScenRow, Scenario,
+};

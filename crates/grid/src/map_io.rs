@@ -1,0 +1,355 @@
+//! Moving AI `.map` reading and writing.
+//!
+//! ```text
+//! type octile
+//! height H
+//! width W
+//! map
+//! <H rows of exactly W characters from `. G S @ O T W`>
+//! ```
+//!
+//! `height` and `width` may come in either order. CRLF line ends, trailing
+//! blanks and a missing newline after the last row are accepted; blank lines
+//! after the last row are ignored.
+
+use crate::grid::{check_dimensions_pub, Grid, GridError, Terrain};
+use crate::Point;
+use std::path::Path;
+use thiserror::Error;
+
+/// What is wrong with a map file.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum MapErrorKind {
+    /// The file could not be read.
+    #[error("cannot read the map file: {0}")]
+    Io(String),
+    /// A header line that must be there is not.
+    #[error("missing header line `{0}`")]
+    MissingHeader(&'static str),
+    /// A header line this format does not know.
+    #[error("unknown header line `{0}`")]
+    UnknownHeader(String),
+    /// `type` is not `octile`.
+    #[error("unsupported map type `{0}` (expected `octile`)")]
+    UnsupportedType(String),
+    /// A size that is not a whole number.
+    #[error("`{0}` is not a valid size")]
+    BadNumber(String),
+    /// A size that is zero or too large, or more cells than the file can hold.
+    #[error("bad map size: {0}")]
+    BadSize(String),
+    /// A row shorter than the width.
+    #[error("row has {found} cells, expected {expected}")]
+    ShortRow {
+        /// The width.
+        expected: u32,
+        /// Cells found.
+        found: u32,
+    },
+    /// A row longer than the width.
+    #[error("row is longer than the width {expected}")]
+    LongRow {
+        /// The width.
+        expected: u32,
+    },
+    /// Fewer rows than the height.
+    #[error("map has {found} rows, expected {expected}")]
+    TooFewRows {
+        /// The height.
+        expected: u32,
+        /// Rows found.
+        found: u32,
+    },
+    /// More non-blank rows than the height.
+    #[error("map has more rows than its height {expected}")]
+    TooManyRows {
+        /// The height.
+        expected: u32,
+    },
+    /// A character outside `. G S @ O T W`.
+    #[error("unknown terrain character {0:?}")]
+    UnknownChar(char),
+}
+
+/// A map-file error with the 1-based line and column where it was found
+/// (column 0 when it concerns a whole line or the whole file).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct MapError {
+    /// What is wrong.
+    pub kind: MapErrorKind,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, or 0.
+    pub column: usize,
+}
+
+fn err(kind: MapErrorKind, line: usize, column: usize) -> MapError {
+    MapError { kind, line, column }
+}
+
+/// Reads a `.map` file.
+pub fn read_map(path: impl AsRef<Path>) -> Result<Grid, MapError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path)
+        .map_err(|e| err(MapErrorKind::Io(format!("{}: {e}", path.display())), 0, 0))?;
+    let text = String::from_utf8_lossy(&bytes);
+    parse_map(&text)
+}
+
+/// Parses the text of a `.map` file.
+pub fn parse_map(text: &str) -> Result<Grid, MapError> {
+    let lines = text.split('\n').enumerate().map(|(i, l)| {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        (i + 1, l.trim_end())
+    });
+    let mut height: Option<u64> = None;
+    let mut width: Option<u64> = None;
+    let mut typed = false;
+    let mut header_end = 0;
+    for (no, line) in lines {
+        header_end = no;
+        let mut words = line.split_whitespace();
+        let Some(key) = words.next() else {
+            continue;
+        };
+        let value = words.next();
+        let number = |v: Option<&str>| -> Result<u64, MapError> {
+            let v =
+                v.ok_or_else(|| err(MapErrorKind::BadNumber(String::new()), no, line.len() + 1))?;
+            let col = line.find(v).map(|c| c + 1).unwrap_or(0);
+            v.parse::<u64>()
+                .map_err(|_| err(MapErrorKind::BadNumber(v.to_string()), no, col))
+        };
+        match key {
+            "type" => {
+                let v = value.unwrap_or("");
+                if v != "octile" {
+                    let col = line.find(v).map(|c| c + 1).unwrap_or(1);
+                    return Err(err(MapErrorKind::UnsupportedType(v.to_string()), no, col));
+                }
+                typed = true;
+            }
+            "height" => height = Some(number(value)?),
+            "width" => width = Some(number(value)?),
+            "map" => break,
+            other => {
+                if other.chars().all(|c| Terrain::from_char(c).is_some()) {
+                    // Grid rows before the header is complete.
+                    let missing = if !typed {
+                        "type octile"
+                    } else if height.is_none() {
+                        "height"
+                    } else if width.is_none() {
+                        "width"
+                    } else {
+                        "map"
+                    };
+                    return Err(err(MapErrorKind::MissingHeader(missing), no, 1));
+                }
+                return Err(err(MapErrorKind::UnknownHeader(other.to_string()), no, 1));
+            }
+        }
+    }
+    if !typed {
+        return Err(err(
+            MapErrorKind::MissingHeader("type octile"),
+            header_end,
+            0,
+        ));
+    }
+    let height = height.ok_or_else(|| err(MapErrorKind::MissingHeader("height"), header_end, 0))?;
+    let width = width.ok_or_else(|| err(MapErrorKind::MissingHeader("width"), header_end, 0))?;
+    // Reaching the end of the header loop without `map`.
+    let body_start = text
+        .split('\n')
+        .take(header_end)
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
+    let at_map = text
+        .split('\n')
+        .nth(header_end - 1)
+        .map(|l| l.trim() == "map")
+        .unwrap_or(false);
+    if !at_map {
+        return Err(err(MapErrorKind::MissingHeader("map"), header_end, 0));
+    }
+    check_dimensions_pub(width, height).map_err(|e| match e {
+        GridError::ZeroDimension { .. } | GridError::TooLarge { .. } => {
+            err(MapErrorKind::BadSize(e.to_string()), header_end, 0)
+        }
+        other => err(MapErrorKind::BadSize(other.to_string()), header_end, 0),
+    })?;
+    let (w, h) = (width as u32, height as u32);
+    // Rows are allocated as they are read, so a header that claims more
+    // cells than the file holds costs no more memory than the file itself.
+    let remaining = text.len().saturating_sub(body_start);
+    let mut rows: Vec<Vec<Terrain>> =
+        Vec::with_capacity((h as usize).min(remaining / (w as usize + 1) + 1));
+    let mut last_line = header_end;
+    // Blank lines after the last row do not count as rows.
+    let body = text.get(body_start..).unwrap_or("").trim_end();
+    let body_lines = body.split('\n').enumerate().map(|(i, l)| {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        (header_end + i + 1, l.trim_end())
+    });
+    for (no, line) in body_lines.filter(|_| !body.is_empty()) {
+        last_line = no;
+        if rows.len() == h as usize {
+            return Err(err(MapErrorKind::TooManyRows { expected: h }, no, 1));
+        }
+        let mut row = Vec::with_capacity(w as usize);
+        for (col, c) in line.chars().enumerate() {
+            if row.len() == w as usize {
+                return Err(err(MapErrorKind::LongRow { expected: w }, no, col + 1));
+            }
+            let t = Terrain::from_char(c)
+                .ok_or_else(|| err(MapErrorKind::UnknownChar(c), no, col + 1))?;
+            row.push(t);
+        }
+        if row.len() < w as usize {
+            return Err(err(
+                MapErrorKind::ShortRow {
+                    expected: w,
+                    found: row.len() as u32,
+                },
+                no,
+                row.len() + 1,
+            ));
+        }
+        rows.push(row);
+    }
+    if rows.len() < h as usize {
+        return Err(err(
+            MapErrorKind::TooFewRows {
+                expected: h,
+                found: rows.len() as u32,
+            },
+            last_line,
+            0,
+        ));
+    }
+    Grid::from_terrain_rows(w, h, &rows)
+        .map_err(|e| err(MapErrorKind::BadSize(e.to_string()), 0, 0))
+}
+
+/// Writes a grid in the Moving AI `.map` format (LF line ends).
+pub fn write_map(grid: &Grid, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    writeln!(out, "type octile")?;
+    writeln!(out, "height {}", grid.height())?;
+    writeln!(out, "width {}", grid.width())?;
+    writeln!(out, "map")?;
+    let mut line = String::with_capacity(grid.width() as usize + 1);
+    for y in 0..grid.height() {
+        line.clear();
+        for x in 0..grid.width() {
+            let t = grid
+                .terrain(Point::new(x, y))
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            line.push(t.to_char());
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(text: &str) -> (MapErrorKind, usize, usize) {
+        let e = parse_map(text).unwrap_err();
+        (e.kind, e.line, e.column)
+    }
+
+    #[test]
+    fn parses_and_round_trips() {
+        let text = "type octile\r\nheight 2\r\nwidth 3\r\nmap\r\n.T@\r\nGSW  ";
+        let g = parse_map(text).unwrap();
+        assert_eq!((g.width(), g.height()), (3, 2));
+        assert!(g.is_passable(Point::new(0, 0)));
+        assert!(!g.is_passable(Point::new(1, 0)));
+        assert!(g.is_passable(Point::new(1, 1)));
+        assert!(!g.is_passable(Point::new(2, 1)));
+        assert_eq!(g.passable_count(), 3);
+        let mut out = Vec::new();
+        write_map(&g, &mut out).unwrap();
+        let s = String::from_utf8(out).unwrap();
+        assert_eq!(s, "type octile\nheight 2\nwidth 3\nmap\n.T@\nGSW\n");
+        assert_eq!(parse_map(&s).unwrap(), g);
+    }
+
+    #[test]
+    fn width_before_height_and_trailing_blank_lines() {
+        let g = parse_map("type octile\nwidth 2\nheight 1\nmap\n.@\n\n\n").unwrap();
+        assert_eq!((g.width(), g.height()), (2, 1));
+        assert!(!g.has_terrain_layer());
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(
+            kind("height 1\nwidth 1\nmap\n.\n").0,
+            MapErrorKind::MissingHeader("type octile")
+        );
+        assert!(matches!(
+            kind("type grid\n").0,
+            MapErrorKind::UnsupportedType(_)
+        ));
+        assert_eq!(
+            kind("type octile\nheight x1\nwidth 1\nmap\n.\n"),
+            (MapErrorKind::BadNumber("x1".into()), 2, 8)
+        );
+        assert!(matches!(
+            kind("type octile\nheight 0\nwidth 1\nmap\n").0,
+            MapErrorKind::BadSize(_)
+        ));
+        assert!(matches!(
+            kind("type octile\nheight 1000000\nwidth 1000000\nmap\n..\n").0,
+            MapErrorKind::BadSize(_)
+        ));
+        assert!(matches!(
+            kind("type octile\nheight 60000\nwidth 60000\nmap\n..\n").0,
+            MapErrorKind::ShortRow { .. }
+        ));
+        assert!(matches!(
+            kind("type octile\nheight 1\nwidth 1\ncolour red\nmap\n.\n").0,
+            MapErrorKind::UnknownHeader(_)
+        ));
+        assert_eq!(
+            kind("type octile\nheight 1\nwidth 1\n.\n").0,
+            MapErrorKind::MissingHeader("map")
+        );
+        assert_eq!(
+            kind("type octile\nheight 2\nwidth 3\nmap\n...\n..\n"),
+            (
+                MapErrorKind::ShortRow {
+                    expected: 3,
+                    found: 2
+                },
+                6,
+                3
+            )
+        );
+        assert_eq!(
+            kind("type octile\nheight 2\nwidth 3\nmap\n...\n....\n"),
+            (MapErrorKind::LongRow { expected: 3 }, 6, 4)
+        );
+        assert_eq!(
+            kind("type octile\nheight 3\nwidth 3\nmap\n...\n...\n").0,
+            MapErrorKind::TooFewRows {
+                expected: 3,
+                found: 2
+            }
+        );
+        assert_eq!(
+            kind("type octile\nheight 1\nwidth 3\nmap\n...\n...\n"),
+            (MapErrorKind::TooManyRows { expected: 1 }, 6, 1)
+        );
+        assert_eq!(
+            kind("type octile\nheight 1\nwidth 3\nmap\n.x.\n"),
+            (MapErrorKind::UnknownChar('x'), 5, 2)
+        );
+    }
+}
