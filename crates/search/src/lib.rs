@@ -1,3 +1,34 @@
-//! Placeholder: filled by its issue.
+//! A* over regionpath grids, with reusable scratch.
+//!
+//! * [`AStar`] searches the whole grid.
+//! * [`WindowedAStar`] searches inside a [`Window`] (default 60×60) with
+//!   scratch sized to the window, not the map: the leg planner of the
+//!   hierarchy.
+//!
+//! Both keep their per-cell scratch between queries and reset it in O(1)
+//! with a generation stamp, so once warm a query allocates nothing (write the
+//! path into a reused `Vec` with the `*_into` methods). Ties on `f` go to the
+//! node with the smaller heuristic (the deeper one), which keeps expansions
+//! close to the path length on open ground.
+//!
+//! ```
+//! use regionpath_grid::{Grid, Point};
+//! use regionpath_search::{AStar, Status};
+//!
+//! let grid = Grid::from_rows(&["....", ".@@.", "...."]).unwrap();
+//! let mut astar = AStar::new();
+//! let found = astar.find_path(&grid, Point::new(0, 1), Point::new(3, 1)).unwrap();
+//! assert_eq!(found.status, Status::Found);
+//! assert_eq!(found.cost, 5.0); // round the wall: no corner cutting
+//! assert_eq!(found.path.len(), 6);
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod core;
+mod window;
+
+pub use crate::core::{
+    AStar, Found, SearchError, SearchOptions, SearchStats, Status, WindowedAStar,
+};
+pub use window::Window;

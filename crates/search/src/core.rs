@@ -1,0 +1,701 @@
+//! The A* engine shared by [`AStar`] and [`WindowedAStar`].
+
+use crate::window::Window;
+use regionpath_grid::{Connectivity, Dir, Grid, Point, SQRT2};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use thiserror::Error;
+
+/// Search settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchOptions {
+    /// 4- or 8-connected moves (default 8, no corner cutting).
+    pub connectivity: Connectivity,
+    /// Stop after expanding this many nodes and return
+    /// [`Status::BudgetExhausted`] with the best partial path.
+    pub node_budget: Option<u32>,
+    /// Heuristic weight `w` in `f = g + w·h`; 1.0 (the default) is optimal,
+    /// larger trades path length for speed. Must be finite and ≥ 0.
+    pub heuristic_weight: f64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            connectivity: Connectivity::Eight,
+            node_budget: None,
+            heuristic_weight: 1.0,
+        }
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The path reaches the goal.
+    Found,
+    /// The node budget ran out; the path ends at the expanded node nearest
+    /// the goal by heuristic (a partial path toward it).
+    BudgetExhausted,
+    /// The goal cannot be reached (inside the window, for windowed search).
+    /// The path is empty.
+    NoPath,
+}
+
+/// What a search reports besides the path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchStats {
+    /// How the search ended.
+    pub status: Status,
+    /// Cost of the returned path (straight steps 1, diagonal √2), 0 when
+    /// empty.
+    pub cost: f64,
+    /// Nodes expanded.
+    pub expanded: u32,
+}
+
+/// A search result with an owned path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// How the search ended.
+    pub status: Status,
+    /// The cells from start to goal (or to the best partial end), inclusive.
+    pub path: Vec<Point>,
+    /// Cost of `path`.
+    pub cost: f64,
+    /// Nodes expanded.
+    pub expanded: u32,
+}
+
+/// Bad search input.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SearchError {
+    /// The start lies outside the grid.
+    #[error("start {0} is outside the grid")]
+    StartOutOfBounds(Point),
+    /// The goal lies outside the grid.
+    #[error("goal {0} is outside the grid")]
+    GoalOutOfBounds(Point),
+    /// The start cell is blocked.
+    #[error("start {0} is on a blocked cell")]
+    StartBlocked(Point),
+    /// The goal cell is blocked.
+    #[error("goal {0} is on a blocked cell")]
+    GoalBlocked(Point),
+    /// The start lies outside the search window.
+    #[error("start {0} is outside the search window {1:?}")]
+    StartOutsideWindow(Point, Window),
+    /// The goal lies outside the search window.
+    #[error("goal {0} is outside the search window {1:?}")]
+    GoalOutsideWindow(Point, Window),
+    /// The window is empty or reaches past the grid.
+    #[error("window {0:?} is empty or not inside the grid")]
+    BadWindow(Window),
+    /// The heuristic weight is negative or not finite.
+    #[error("heuristic weight {0} must be finite and non-negative")]
+    BadWeight(f64),
+}
+
+/// Per-cell scratch, 16 bytes.
+#[derive(Clone, Copy)]
+struct Node {
+    g: f64,
+    /// Generation that last touched this node; other values mean "fresh".
+    stamp: u32,
+    /// Direction of the move that reached this node (8 = none: the start).
+    parent: u8,
+    closed: bool,
+}
+
+const NO_PARENT: u8 = 8;
+
+/// Open-list entry: lower `f` first, then lower `h` (deeper node).
+#[derive(Clone, Copy)]
+struct Entry {
+    f: f64,
+    h: f64,
+    idx: u32,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: reverse.
+        other
+            .f
+            .total_cmp(&self.f)
+            .then_with(|| other.h.total_cmp(&self.h))
+    }
+}
+
+/// Scratch and engine. Indexes nodes by position inside the window.
+struct Engine {
+    nodes: Vec<Node>,
+    heap: BinaryHeap<Entry>,
+    generation: u32,
+    options: SearchOptions,
+}
+
+impl Engine {
+    fn new(options: SearchOptions) -> Engine {
+        Engine {
+            nodes: Vec::new(),
+            heap: BinaryHeap::new(),
+            generation: 0,
+            options,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.heap.capacity() * std::mem::size_of::<Entry>()
+    }
+
+    /// Prepares scratch for `cells` nodes and a new generation.
+    fn begin(&mut self, cells: usize) {
+        if self.nodes.len() < cells {
+            self.nodes.resize(
+                cells,
+                Node {
+                    g: 0.0,
+                    stamp: 0,
+                    parent: NO_PARENT,
+                    closed: false,
+                },
+            );
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            for n in &mut self.nodes {
+                n.stamp = 0;
+            }
+            self.generation = 1;
+        }
+        self.heap.clear();
+    }
+
+    fn check(
+        &self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Option<Point>,
+    ) -> Result<(), SearchError> {
+        let w = self.options.heuristic_weight;
+        if !w.is_finite() || w < 0.0 {
+            return Err(SearchError::BadWeight(w));
+        }
+        if !grid.in_bounds(start) {
+            return Err(SearchError::StartOutOfBounds(start));
+        }
+        if let Some(goal) = goal {
+            if !grid.in_bounds(goal) {
+                return Err(SearchError::GoalOutOfBounds(goal));
+            }
+        }
+        if !window.fits(grid) {
+            return Err(SearchError::BadWindow(window));
+        }
+        if !grid.is_passable(start) {
+            return Err(SearchError::StartBlocked(start));
+        }
+        if let Some(goal) = goal {
+            if !grid.is_passable(goal) {
+                return Err(SearchError::GoalBlocked(goal));
+            }
+        }
+        if !window.contains(start) {
+            return Err(SearchError::StartOutsideWindow(start, window));
+        }
+        if let Some(goal) = goal {
+            if !window.contains(goal) {
+                return Err(SearchError::GoalOutsideWindow(goal, window));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs A* inside `window` (already validated) from `start` until a node
+    /// with `is_goal` is expanded. `heuristic` must be admissible for optimal
+    /// results. Writes the path into `out`.
+    fn run<G, H>(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        mut is_goal: G,
+        heuristic: H,
+        out: &mut Vec<Point>,
+    ) -> SearchStats
+    where
+        G: FnMut(Point) -> bool,
+        H: Fn(Point) -> f64,
+    {
+        out.clear();
+        self.begin(window.area());
+        let ww = window.width as usize;
+        let (x0, y0) = (window.x, window.y);
+        let (x1, y1) = (window.x + window.width - 1, window.y + window.height - 1);
+        let stride = grid.stride() as isize;
+        let weight = self.options.heuristic_weight;
+        let dirs = self.options.connectivity.dirs();
+        let budget = self.options.node_budget.unwrap_or(u32::MAX);
+        let gen = self.generation;
+
+        let local = |p: Point| (p.y - y0) as usize * ww + (p.x - x0) as usize;
+        let s_idx = local(start);
+        let h0 = heuristic(start);
+        self.nodes[s_idx] = Node {
+            g: 0.0,
+            stamp: gen,
+            parent: NO_PARENT,
+            closed: false,
+        };
+        self.heap.push(Entry {
+            f: weight * h0,
+            h: h0,
+            idx: s_idx as u32,
+        });
+        let mut expanded = 0u32;
+        // Best node so far for a partial path: lowest h, then lowest g.
+        let mut best = (h0, 0.0f64, s_idx);
+        let mut reached: Option<usize> = None;
+
+        while let Some(Entry { h, idx, .. }) = self.heap.pop() {
+            let idx = idx as usize;
+            let node = &mut self.nodes[idx];
+            if node.closed {
+                continue;
+            }
+            node.closed = true;
+            let g = node.g;
+            let p = Point::new(x0 + (idx % ww) as u32, y0 + (idx / ww) as u32);
+            if is_goal(p) {
+                reached = Some(idx);
+                break;
+            }
+            expanded += 1;
+            if h < best.0 || (h == best.0 && g < best.1) {
+                best = (h, g, idx);
+            }
+            if expanded >= budget {
+                break;
+            }
+            let gi = grid.padded_index(p);
+            // Which sides the window allows.
+            let can = [p.y > y0, p.x < x1, p.y < y1, p.x > x0];
+            for &d in dirs {
+                let (dx, dy) = d.delta();
+                let ok = match d {
+                    Dir::North => can[0],
+                    Dir::East => can[1],
+                    Dir::South => can[2],
+                    Dir::West => can[3],
+                    Dir::NorthEast => can[0] && can[1],
+                    Dir::SouthEast => can[2] && can[1],
+                    Dir::SouthWest => can[2] && can[3],
+                    Dir::NorthWest => can[0] && can[3],
+                };
+                if !ok {
+                    continue;
+                }
+                let ng_idx = (gi as isize + dy as isize * stride + dx as isize) as usize;
+                if !grid.passable_padded(ng_idx) {
+                    continue;
+                }
+                if d.is_diagonal()
+                    && !(grid.passable_padded((gi as isize + dx as isize) as usize)
+                        && grid.passable_padded((gi as isize + dy as isize * stride) as usize))
+                {
+                    continue;
+                }
+                let n_idx = (idx as isize + dy as isize * ww as isize + dx as isize) as usize;
+                let ng = g + if d.is_diagonal() { SQRT2 } else { 1.0 };
+                let n = &mut self.nodes[n_idx];
+                if n.stamp != gen {
+                    *n = Node {
+                        g: f64::INFINITY,
+                        stamp: gen,
+                        parent: NO_PARENT,
+                        closed: false,
+                    };
+                }
+                if ng < n.g && !n.closed {
+                    n.g = ng;
+                    n.parent = d as u8;
+                    let np = Point::new(
+                        (p.x as i64 + dx as i64) as u32,
+                        (p.y as i64 + dy as i64) as u32,
+                    );
+                    let nh = heuristic(np);
+                    self.heap.push(Entry {
+                        f: ng + weight * nh,
+                        h: nh,
+                        idx: n_idx as u32,
+                    });
+                }
+            }
+        }
+
+        let (status, end) = match reached {
+            Some(i) => (Status::Found, Some(i)),
+            None if expanded >= budget => (Status::BudgetExhausted, Some(best.2)),
+            None => (Status::NoPath, None),
+        };
+        let mut cost = 0.0;
+        if let Some(end) = end {
+            let (mut straight, mut diagonal) = (0u64, 0u64);
+            let mut i = end;
+            loop {
+                let p = Point::new(x0 + (i % ww) as u32, y0 + (i / ww) as u32);
+                out.push(p);
+                let parent = self.nodes[i].parent;
+                let Some(d) = Dir::from_index(parent) else {
+                    break;
+                };
+                if d.is_diagonal() {
+                    diagonal += 1;
+                } else {
+                    straight += 1;
+                }
+                let (dx, dy) = d.delta();
+                i = (i as isize - dy as isize * ww as isize - dx as isize) as usize;
+            }
+            out.reverse();
+            cost = straight as f64 + diagonal as f64 * SQRT2;
+        }
+        SearchStats {
+            status,
+            cost,
+            expanded,
+        }
+    }
+}
+
+/// A* over the whole grid with reusable scratch (16 bytes per cell plus the
+/// open list).
+pub struct AStar {
+    engine: Engine,
+}
+
+impl Default for AStar {
+    fn default() -> Self {
+        AStar::new()
+    }
+}
+
+impl AStar {
+    /// A searcher with default options (8-connected, no budget, weight 1).
+    pub fn new() -> AStar {
+        AStar::with_options(SearchOptions::default())
+    }
+
+    /// A searcher with the given options.
+    pub fn with_options(options: SearchOptions) -> AStar {
+        AStar {
+            engine: Engine::new(options),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SearchOptions {
+        &self.engine.options
+    }
+
+    /// Changes the options for later queries.
+    pub fn options_mut(&mut self) -> &mut SearchOptions {
+        &mut self.engine.options
+    }
+
+    /// Bytes of scratch held now (node array and open list).
+    pub fn scratch_bytes(&self) -> usize {
+        self.engine.bytes()
+    }
+
+    /// Searches from `start` to `goal`, writing the cells into `path` (which
+    /// is cleared first). Allocates nothing once the scratch has grown to
+    /// the grid and `path` and the open list have room.
+    pub fn find_path_into(
+        &mut self,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        let window = Window::full(grid);
+        self.engine.check(grid, window, start, Some(goal))?;
+        let conn = self.engine.options.connectivity;
+        Ok(self.engine.run(
+            grid,
+            window,
+            start,
+            |p| p == goal,
+            |p| conn.distance(p, goal),
+            path,
+        ))
+    }
+
+    /// [`AStar::find_path_into`] returning an owned path.
+    pub fn find_path(
+        &mut self,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Found, SearchError> {
+        let mut path = Vec::new();
+        let s = self.find_path_into(grid, start, goal, &mut path)?;
+        Ok(Found {
+            status: s.status,
+            path,
+            cost: s.cost,
+            expanded: s.expanded,
+        })
+    }
+}
+
+/// A* confined to a [`Window`], with scratch sized to the window (16 bytes
+/// per window cell: 57.6 KB for the default 60×60).
+pub struct WindowedAStar {
+    engine: Engine,
+    size: (u32, u32),
+}
+
+impl Default for WindowedAStar {
+    fn default() -> Self {
+        WindowedAStar::new()
+    }
+}
+
+impl WindowedAStar {
+    /// A windowed searcher with the default 60×60 window and default options.
+    pub fn new() -> WindowedAStar {
+        WindowedAStar::with_size(Window::DEFAULT_SIZE, Window::DEFAULT_SIZE)
+    }
+
+    /// A windowed searcher whose [`WindowedAStar::window_around`] uses
+    /// `width × height` windows (any size is allowed in queries).
+    pub fn with_size(width: u32, height: u32) -> WindowedAStar {
+        let mut engine = Engine::new(SearchOptions::default());
+        engine.begin(width as usize * height as usize);
+        WindowedAStar {
+            engine,
+            size: (width.max(1), height.max(1)),
+        }
+    }
+
+    /// The default window size of this searcher.
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SearchOptions {
+        &self.engine.options
+    }
+
+    /// Changes the options for later queries.
+    pub fn options_mut(&mut self) -> &mut SearchOptions {
+        &mut self.engine.options
+    }
+
+    /// Bytes of scratch held now.
+    pub fn scratch_bytes(&self) -> usize {
+        self.engine.bytes()
+    }
+
+    /// A window of this searcher's size around `a` and `b` (see
+    /// [`Window::around`]).
+    pub fn window_around(&self, grid: &Grid, a: Point, b: Point) -> Window {
+        Window::around(grid, a, b, self.size.0, self.size.1)
+    }
+
+    /// Searches from `start` to `goal` without leaving `window`.
+    pub fn find_path_into(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Point,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.engine.check(grid, window, start, Some(goal))?;
+        let conn = self.engine.options.connectivity;
+        Ok(self.engine.run(
+            grid,
+            window,
+            start,
+            |p| p == goal,
+            |p| conn.distance(p, goal),
+            path,
+        ))
+    }
+
+    /// Searches from `start` inside `window` until a cell for which
+    /// `is_goal` holds is expanded, guided by `heuristic` (admissible for
+    /// the goal set if the result must be optimal). This is the form the
+    /// hierarchy uses to aim a leg at a whole region.
+    pub fn find_path_to_any_into<G, H>(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        is_goal: G,
+        heuristic: H,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError>
+    where
+        G: FnMut(Point) -> bool,
+        H: Fn(Point) -> f64,
+    {
+        self.engine.check(grid, window, start, None)?;
+        Ok(self
+            .engine
+            .run(grid, window, start, is_goal, heuristic, path))
+    }
+
+    /// [`WindowedAStar::find_path_into`] returning an owned path.
+    pub fn find_path(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Point,
+    ) -> Result<Found, SearchError> {
+        let mut path = Vec::new();
+        let s = self.find_path_into(grid, window, start, goal, &mut path)?;
+        Ok(Found {
+            status: s.status,
+            path,
+            cost: s.cost,
+            expanded: s.expanded,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> Grid {
+        Grid::from_rows(rows).unwrap()
+    }
+
+    #[test]
+    fn finds_around_wall() {
+        let g = grid(&["......", ".@@@@.", "......"]);
+        let mut a = AStar::new();
+        let f = a.find_path(&g, Point::new(0, 1), Point::new(5, 1)).unwrap();
+        assert_eq!(f.status, Status::Found);
+        assert_eq!(f.path.first(), Some(&Point::new(0, 1)));
+        assert_eq!(f.path.last(), Some(&Point::new(5, 1)));
+        assert!((f.cost - 7.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn no_corner_cutting_and_no_path() {
+        let g = grid(&[".@", "@."]);
+        let mut a = AStar::new();
+        let f = a.find_path(&g, Point::new(0, 0), Point::new(1, 1)).unwrap();
+        assert_eq!(f.status, Status::NoPath);
+        assert!(f.path.is_empty());
+    }
+
+    #[test]
+    fn errors() {
+        let g = grid(&["..", "@."]);
+        let mut a = AStar::new();
+        assert_eq!(
+            a.find_path(&g, Point::new(0, 1), Point::new(1, 1)),
+            Err(SearchError::StartBlocked(Point::new(0, 1)))
+        );
+        assert_eq!(
+            a.find_path(&g, Point::new(0, 0), Point::new(2, 1)),
+            Err(SearchError::GoalOutOfBounds(Point::new(2, 1)))
+        );
+        a.options_mut().heuristic_weight = f64::NAN;
+        assert!(matches!(
+            a.find_path(&g, Point::new(0, 0), Point::new(1, 1)),
+            Err(SearchError::BadWeight(_))
+        ));
+        let mut w = WindowedAStar::new();
+        let win = Window {
+            x: 0,
+            y: 0,
+            width: 1,
+            height: 2,
+        };
+        assert!(matches!(
+            w.find_path(&g, win, Point::new(0, 0), Point::new(1, 1)),
+            Err(SearchError::GoalOutsideWindow(..))
+        ));
+        let win = Window {
+            x: 1,
+            y: 0,
+            width: 2,
+            height: 2,
+        };
+        assert!(matches!(
+            w.find_path(&g, win, Point::new(1, 0), Point::new(1, 1)),
+            Err(SearchError::BadWindow(..))
+        ));
+    }
+
+    #[test]
+    fn window_confines_search() {
+        // The only way round is through column 0, outside the window.
+        let g = grid(&["....", ".@@.", ".@..", ".@@@", "...."]);
+        let mut w = WindowedAStar::new();
+        let win = Window {
+            x: 1,
+            y: 0,
+            width: 3,
+            height: 5,
+        };
+        let f = w
+            .find_path(&g, win, Point::new(2, 2), Point::new(2, 4))
+            .unwrap();
+        assert_eq!(f.status, Status::NoPath);
+        let f = w
+            .find_path(&g, Window::full(&g), Point::new(2, 2), Point::new(2, 4))
+            .unwrap();
+        assert_eq!(f.status, Status::Found);
+    }
+
+    #[test]
+    fn budget_returns_partial_toward_goal() {
+        let g = Grid::new(100, 3, true).unwrap();
+        let mut a = AStar::with_options(SearchOptions {
+            node_budget: Some(10),
+            ..SearchOptions::default()
+        });
+        let f = a
+            .find_path(&g, Point::new(0, 1), Point::new(99, 1))
+            .unwrap();
+        assert_eq!(f.status, Status::BudgetExhausted);
+        assert_eq!(f.expanded, 10);
+        assert_eq!(f.path[0], Point::new(0, 1));
+        assert!(f.path.last().unwrap().x >= 9);
+    }
+
+    #[test]
+    fn four_connected() {
+        let g = Grid::new(5, 5, true).unwrap();
+        let mut a = AStar::with_options(SearchOptions {
+            connectivity: Connectivity::Four,
+            ..SearchOptions::default()
+        });
+        let f = a.find_path(&g, Point::new(0, 0), Point::new(4, 4)).unwrap();
+        assert_eq!(f.cost, 8.0);
+        assert_eq!(f.path.len(), 9);
+    }
+}
