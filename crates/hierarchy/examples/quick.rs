@@ -1,0 +1,64 @@
+//! Quick quality/speed check on Moving AI scenario files (development aid).
+//! `cargo run --release -p regionpath-hierarchy --example quick -- FILE.scen... [--every N] [--sector S]`
+use regionpath_grid::{read_map, read_scen};
+use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
+use regionpath_search::AStar;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut every = 1usize;
+    let mut sector = 16u32;
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--every" => { every = args[i + 1].parse().expect("number"); i += 1; }
+            "--sector" => { sector = args[i + 1].parse().expect("number"); i += 1; }
+            f => files.push(f.to_string()),
+        }
+        i += 1;
+    }
+    let (mut ta, mut th, mut n) = (0f64, 0f64, 0usize);
+    let mut subs = Vec::new();
+    for f in &files {
+        let scen = read_scen(f).expect("scen");
+        let dir = std::path::Path::new(f).parent().unwrap().join("../maps");
+        let grid = read_map(dir.join(scen.rows[0].map_file_name())).expect("map");
+        let t0 = Instant::now();
+        let h = Hierarchy::build(&grid, &HierarchyConfig { sector_size: sector, parallel: false }).expect("build");
+        let bt = t0.elapsed().as_secs_f64() * 1e3;
+        let st = h.stats();
+        let mut astar = AStar::new();
+        let mut planner = Planner::new();
+        let mut out = Vec::new();
+        let (mut fa, mut fh, mut fn_) = (0f64, 0f64, 0usize);
+        let mut fsub = Vec::new();
+        for row in scen.rows.iter().step_by(every) {
+            let t = Instant::now();
+            let a = astar.find_path_into(&grid, row.start, row.goal, &mut out).expect("astar");
+            fa += t.elapsed().as_secs_f64();
+            assert!(scen.matches(row, a.cost), "astar wrong {:?} {}", row, a.cost);
+            let t = Instant::now();
+            let r = planner.find_path_into(&h, &grid, row.start, row.goal, &mut out);
+            fh += t.elapsed().as_secs_f64();
+            let r = r.unwrap_or_else(|e| panic!("{f} line {}: {e}", row.line));
+            let sub = if row.optimal > 0.0 { r.cost / row.optimal - 1.0 } else { 0.0 };
+            fsub.push(sub);
+            fn_ += 1;
+        }
+        let mean = fsub.iter().sum::<f64>() / fn_ as f64;
+        let mut s2 = fsub.clone();
+        s2.sort_by(f64::total_cmp);
+        println!(
+            "{:28} {:5} rows  astar {:8.1}us  hier {:7.1}us  x{:5.1}  subopt mean {:5.2}% p95 {:5.2}% max {:5.1}%  build {:6.1}ms regions {} edges {} clusters {} B/cell {:.3}",
+            std::path::Path::new(f).file_name().unwrap().to_string_lossy(), fn_, fa / fn_ as f64 * 1e6, fh / fn_ as f64 * 1e6, fa / fh,
+            mean * 100.0, s2[(s2.len() * 95 / 100).min(s2.len() - 1)] * 100.0, s2.last().unwrap() * 100.0, bt, st.regions, st.edges, st.clusters,
+            st.bytes as f64 / st.cells as f64
+        );
+        ta += fa; th += fh; n += fn_; subs.extend(fsub);
+    }
+    let mean = subs.iter().sum::<f64>() / n as f64;
+    subs.sort_by(f64::total_cmp);
+    println!("TOTAL {n} rows astar {:.1}us hier {:.1}us ratio {:.1}  subopt mean {:.2}% p95 {:.2}% max {:.1}%", ta / n as f64 * 1e6, th / n as f64 * 1e6, ta / th, mean * 100.0, subs[subs.len() * 95 / 100] * 100.0, subs.last().unwrap() * 100.0);
+}

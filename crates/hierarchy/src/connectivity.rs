@@ -1,0 +1,168 @@
+//! The connectivity bit-matrix over the top level of the hierarchy.
+//!
+//! Regions are grouped into *clusters*: the connected pieces of the region
+//! graph inside one super-sector (a square of `m × m` sectors). A cluster
+//! whose whole connected component lies inside it is *closed*: nothing
+//! outside can reach it. The matrix holds one bit per ordered pair of *open*
+//! clusters, set when they lie in one component. `m` starts at 8 and doubles
+//! until the matrix needs at most one bit per map cell, which always ends:
+//! once a super-sector covers the map, every cluster is closed.
+//!
+//! A query asks: same cluster → reachable; either closed → unreachable;
+//! else the bit. O(1), no search.
+
+use crate::build::Region;
+use crate::sector::Layout;
+use fixedbitset::FixedBitSet;
+use petgraph::graph::UnGraph;
+use petgraph::visit::EdgeRef;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Connectivity {
+    /// Super-sector side, in sectors.
+    pub super_size: u32,
+    pub cluster_of_region: Vec<u32>,
+    /// Index among open clusters, `u32::MAX` for closed ones.
+    pub open_index: Vec<u32>,
+    pub open_count: usize,
+    pub matrix: FixedBitSet,
+}
+
+struct UnionFind(Vec<u32>);
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        UnionFind((0..n as u32).collect())
+    }
+    fn find(&mut self, mut a: u32) -> u32 {
+        while self.0[a as usize] != a {
+            let p = self.0[self.0[a as usize] as usize];
+            self.0[a as usize] = p;
+            a = p;
+        }
+        a
+    }
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            self.0[hi as usize] = lo;
+        }
+    }
+    /// Dense labels 0..k in order of first appearance.
+    fn dense(&mut self) -> (Vec<u32>, usize) {
+        let n = self.0.len();
+        let mut map = vec![u32::MAX; n];
+        let mut out = Vec::with_capacity(n);
+        let mut k = 0u32;
+        for i in 0..n as u32 {
+            let r = self.find(i) as usize;
+            if map[r] == u32::MAX {
+                map[r] = k;
+                k += 1;
+            }
+            out.push(map[r]);
+        }
+        (out, k as usize)
+    }
+}
+
+impl Connectivity {
+    pub fn build(layout: &Layout, regions: &[Region], graph: &UnGraph<(), f32>, cells: u64) -> Self {
+        let n = regions.len();
+        let mut all = UnionFind::new(n);
+        for e in graph.edge_references() {
+            all.union(e.source().index() as u32, e.target().index() as u32);
+        }
+        let (component, ncomp) = all.dense();
+        let mut comp_size = vec![0u32; ncomp];
+        for &c in &component {
+            comp_size[c as usize] += 1;
+        }
+        let mut m = 8u32;
+        loop {
+            let sup = |r: &Region| {
+                let (sx, sy) = layout.coords(r.sector);
+                (sy / m) * layout.sectors_x.div_ceil(m) + sx / m
+            };
+            let mut uf = UnionFind::new(n);
+            for e in graph.edge_references() {
+                let (a, b) = (e.source().index(), e.target().index());
+                if sup(&regions[a]) == sup(&regions[b]) {
+                    uf.union(a as u32, b as u32);
+                }
+            }
+            let (cluster_of_region, nclusters) = uf.dense();
+            let mut cluster_size = vec![0u32; nclusters];
+            let mut cluster_comp = vec![0u32; nclusters];
+            for (r, &c) in cluster_of_region.iter().enumerate() {
+                cluster_size[c as usize] += 1;
+                cluster_comp[c as usize] = component[r];
+            }
+            let mut open_index = vec![u32::MAX; nclusters];
+            let mut open: Vec<u32> = Vec::new();
+            for c in 0..nclusters {
+                if cluster_size[c] != comp_size[cluster_comp[c] as usize] {
+                    open_index[c] = open.len() as u32;
+                    open.push(c as u32);
+                }
+            }
+            let k = open.len();
+            let covers_map = m >= layout.sectors_x && m >= layout.sectors_y;
+            if (k as u64) * (k as u64) <= cells.max(1) || covers_map {
+                let mut matrix = FixedBitSet::with_capacity(k * k);
+                // Group open clusters by component, set all pairs within.
+                let mut by_comp: Vec<(u32, u32)> =
+                    open.iter().map(|&c| (cluster_comp[c as usize], open_index[c as usize])).collect();
+                by_comp.sort_unstable();
+                let mut i = 0;
+                while i < by_comp.len() {
+                    let mut j = i;
+                    while j < by_comp.len() && by_comp[j].0 == by_comp[i].0 {
+                        j += 1;
+                    }
+                    for a in &by_comp[i..j] {
+                        for b in &by_comp[i..j] {
+                            matrix.insert(a.1 as usize * k + b.1 as usize);
+                        }
+                    }
+                    i = j;
+                }
+                return Connectivity {
+                    super_size: m,
+                    cluster_of_region,
+                    open_index,
+                    open_count: k,
+                    matrix,
+                };
+            }
+            m *= 2;
+        }
+    }
+
+    #[inline]
+    pub fn connected(&self, a: u32, b: u32) -> bool {
+        let (Some(&ca), Some(&cb)) = (
+            self.cluster_of_region.get(a as usize),
+            self.cluster_of_region.get(b as usize),
+        ) else {
+            return false;
+        };
+        if ca == cb {
+            return true;
+        }
+        let (oa, ob) = (self.open_index[ca as usize], self.open_index[cb as usize]);
+        if oa == u32::MAX || ob == u32::MAX {
+            return false;
+        }
+        self.matrix.contains(oa as usize * self.open_count + ob as usize)
+    }
+
+    pub fn cluster_count(&self) -> usize {
+        self.open_index.len()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.cluster_of_region.len() * 4 + self.open_index.len() * 4 + self.matrix.len().div_ceil(8)
+    }
+}

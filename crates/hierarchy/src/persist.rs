@@ -1,0 +1,241 @@
+//! The `.rph` file format.
+//!
+//! ```text
+//! magic        8 bytes  "RPHIER\0\n"
+//! version      u32      FORMAT_VERSION
+//! payload_len  u64
+//! payload_crc  u32      CRC-32 of the payload
+//! payload:
+//!   grid checksum u64, width u32, height u32, sector size u32, build ms f64
+//!   region count u32, then per region: sector, rep x, rep y, cells,
+//!     min x, min y, max x, max y (u32 each)
+//!   edge count u32, then per edge: a u32, b u32, weight f32
+//! ```
+//! All little-endian. The connectivity matrix and the sector index are
+//! rebuilt on load (linear in regions) rather than trusted from disk. Every
+//! length is checked against the bytes that remain before anything is
+//! allocated, and every index is range-checked, so a truncated or corrupted
+//! file gives an error, never a panic.
+
+use crate::build::{Hierarchy, Region};
+use crate::connectivity::Connectivity;
+use crate::sector::Layout;
+use crate::HierarchyError;
+use petgraph::graph::{NodeIndex, UnGraph};
+use regionpath_grid::{Grid, Point};
+use std::io::Write;
+use std::path::Path;
+
+/// The version of the `.rph` format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+const MAGIC: &[u8; 8] = b"RPHIER\0\n";
+const HEADER: usize = 8 + 4 + 8 + 4;
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], HierarchyError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| HierarchyError::Corrupt("unexpected end of data".into()))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, HierarchyError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, HierarchyError> {
+        let b = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f32(&mut self) -> Result<f32, HierarchyError> {
+        Ok(f32::from_bits(self.u32()?))
+    }
+    fn f64(&mut self) -> Result<f64, HierarchyError> {
+        Ok(f64::from_bits(self.u64()?))
+    }
+    fn count(&mut self, item_bytes: usize) -> Result<usize, HierarchyError> {
+        let n = self.u32()? as usize;
+        if n.saturating_mul(item_bytes) > self.bytes.len() - self.at {
+            return Err(HierarchyError::Corrupt(format!(
+                "a count of {n} items exceeds the data left"
+            )));
+        }
+        Ok(n)
+    }
+}
+
+impl Hierarchy {
+    /// Serialises to the versioned `.rph` format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + self.graph.edge_count() * 12);
+        p.extend_from_slice(&self.grid_checksum.to_le_bytes());
+        for v in [self.layout.width, self.layout.height, self.layout.size] {
+            p.extend_from_slice(&v.to_le_bytes());
+        }
+        p.extend_from_slice(&self.build_ms.to_le_bytes());
+        p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
+        for r in &self.regions {
+            for v in [
+                r.sector,
+                r.representative.x,
+                r.representative.y,
+                r.cells,
+                r.min.x,
+                r.min.y,
+                r.max.x,
+                r.max.y,
+            ] {
+                p.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        p.extend_from_slice(&(self.graph.edge_count() as u32).to_le_bytes());
+        for e in self.graph.raw_edges() {
+            p.extend_from_slice(&(e.source().index() as u32).to_le_bytes());
+            p.extend_from_slice(&(e.target().index() as u32).to_le_bytes());
+            p.extend_from_slice(&e.weight.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(HEADER + p.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
+        out.extend_from_slice(&p);
+        out
+    }
+
+    /// Writes the `.rph` format to `w`.
+    pub fn save(&self, w: &mut impl Write) -> Result<(), HierarchyError> {
+        w.write_all(&self.to_bytes())?;
+        Ok(())
+    }
+
+    /// Writes the `.rph` format to a file.
+    pub fn save_file(&self, path: impl AsRef<Path>) -> Result<(), HierarchyError> {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        self.save(&mut f)?;
+        f.flush()?;
+        Ok(())
+    }
+
+    /// Reads a hierarchy file for `grid`; rejects files of another format
+    /// version, files built for another grid, and damaged files.
+    pub fn load_file(path: impl AsRef<Path>, grid: &Grid) -> Result<Hierarchy, HierarchyError> {
+        let bytes = std::fs::read(path)?;
+        Hierarchy::from_bytes(&bytes, grid)
+    }
+
+    /// Parses the `.rph` format for `grid`.
+    pub fn from_bytes(bytes: &[u8], grid: &Grid) -> Result<Hierarchy, HierarchyError> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(HierarchyError::BadMagic);
+        }
+        let mut r = Reader { bytes, at: 8 };
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(HierarchyError::Version {
+                found: version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        let len = r.u64()?;
+        let crc = r.u32()?;
+        let payload = &bytes[HEADER..];
+        if payload.len() as u64 != len {
+            return Err(HierarchyError::Corrupt(format!(
+                "payload is {} bytes, header says {len} (truncated?)",
+                payload.len()
+            )));
+        }
+        if crc32fast::hash(payload) != crc {
+            return Err(HierarchyError::Corrupt("checksum mismatch".into()));
+        }
+        let mut r = Reader {
+            bytes: payload,
+            at: 0,
+        };
+        let checksum = r.u64()?;
+        let (width, height, size) = (r.u32()?, r.u32()?, r.u32()?);
+        let build_ms = r.f64()?;
+        if width != grid.width() || height != grid.height() || checksum != grid.checksum() {
+            return Err(HierarchyError::WrongGrid {
+                found: checksum,
+                expected: grid.checksum(),
+            });
+        }
+        if !(4..=256).contains(&size) {
+            return Err(HierarchyError::Corrupt(format!("sector size {size}")));
+        }
+        let layout = Layout::new(width, height, size);
+        let n = r.count(32)?;
+        let mut regions = Vec::with_capacity(n);
+        let mut first_region = vec![0u32; layout.count() + 1];
+        let mut last_sector = 0u32;
+        for i in 0..n {
+            let v: [u32; 8] = [
+                r.u32()?,
+                r.u32()?,
+                r.u32()?,
+                r.u32()?,
+                r.u32()?,
+                r.u32()?,
+                r.u32()?,
+                r.u32()?,
+            ];
+            let reg = Region {
+                sector: v[0],
+                representative: Point::new(v[1], v[2]),
+                cells: v[3],
+                min: Point::new(v[4], v[5]),
+                max: Point::new(v[6], v[7]),
+            };
+            let ok = (reg.sector as usize) < layout.count()
+                && reg.sector >= last_sector
+                && layout.rect(reg.sector).contains(reg.representative)
+                && grid.is_passable(reg.representative);
+            if !ok {
+                return Err(HierarchyError::Corrupt(format!("region {i} is invalid")));
+            }
+            for s in last_sector + 1..=reg.sector {
+                first_region[s as usize] = i as u32;
+            }
+            last_sector = reg.sector;
+            regions.push(reg);
+        }
+        for s in last_sector as usize + 1..first_region.len() {
+            first_region[s] = n as u32;
+        }
+        let m = r.count(12)?;
+        let mut graph = UnGraph::<(), f32>::with_capacity(n, m);
+        for _ in 0..n {
+            graph.add_node(());
+        }
+        for i in 0..m {
+            let (a, b, w) = (r.u32()?, r.u32()?, r.f32()?);
+            if a as usize >= n || b as usize >= n || !w.is_finite() || w < 0.0 {
+                return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
+            }
+            graph.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), w);
+        }
+        if r.at != payload.len() {
+            return Err(HierarchyError::Corrupt("trailing bytes".into()));
+        }
+        let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
+        Ok(Hierarchy {
+            layout,
+            grid_checksum: checksum,
+            first_region,
+            regions,
+            graph,
+            connectivity,
+            build_ms,
+        })
+    }
+}

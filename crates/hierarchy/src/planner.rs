@@ -1,0 +1,696 @@
+//! Queries: abstract route over regions, leg refinement in 60×60 windows,
+//! stitching.
+
+use crate::build::Hierarchy;
+use crate::sector::{Labeler, Rect};
+use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
+use rayon::prelude::*;
+use regionpath_grid::{octile, Grid, Point, SQRT2};
+use regionpath_search::{SearchError, Status, Window, WindowedAStar};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use thiserror::Error;
+
+/// Why a path could not be planned.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum PathError {
+    /// The start lies outside the grid.
+    #[error("start {0} is outside the grid")]
+    StartOutOfBounds(Point),
+    /// The goal lies outside the grid.
+    #[error("goal {0} is outside the grid")]
+    GoalOutOfBounds(Point),
+    /// The start cell is blocked.
+    #[error("start {0} is on a blocked cell")]
+    StartBlocked(Point),
+    /// The goal cell is blocked.
+    #[error("goal {0} is on a blocked cell")]
+    GoalBlocked(Point),
+    /// No path exists (answered from the connectivity matrix, no search).
+    #[error("goal {goal} cannot be reached from {start}")]
+    Unreachable {
+        /// Start.
+        start: Point,
+        /// Goal.
+        goal: Point,
+    },
+    /// The grid is not the size the hierarchy was built for.
+    #[error("grid is {grid_width}x{grid_height} but the hierarchy was built for {width}x{height}")]
+    GridMismatch {
+        /// Grid width.
+        grid_width: u32,
+        /// Grid height.
+        grid_height: u32,
+        /// Hierarchy width.
+        width: u32,
+        /// Hierarchy height.
+        height: u32,
+    },
+    /// `next_leg` without a query in progress.
+    #[error("no query in progress: call start_query first")]
+    NoQuery,
+    /// The hierarchy and grid disagree (the grid changed without an update).
+    #[error("hierarchy is stale for this grid: {0}")]
+    Stale(String),
+    /// A window search rejected its input (a bug if it happens).
+    #[error("window search failed: {0}")]
+    Search(#[from] SearchError),
+}
+
+/// Query settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannerConfig {
+    /// Side of the square leg-search window (default 60).
+    pub window: u32,
+    /// How far (Chebyshev distance, cells) a leg aims ahead: the farthest
+    /// route region whose representative is within `reach` of the current
+    /// position (default 40: window minus a 10-cell buffer on each side).
+    pub reach: u32,
+    /// Half-length of the re-search around each join after stitching
+    /// (default 20; 0 disables).
+    pub join_radius: u32,
+}
+
+impl Default for PlannerConfig {
+    fn default() -> Self {
+        PlannerConfig {
+            window: 60,
+            reach: 40,
+            join_radius: 20,
+        }
+    }
+}
+
+/// Figures about one query.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlanStats {
+    /// Cost of the returned path (1 per straight step, √2 per diagonal).
+    pub cost: f64,
+    /// Region-graph nodes expanded by the abstract search.
+    pub abstract_expanded: u32,
+    /// Grid cells expanded by all window searches.
+    pub expanded: u32,
+    /// Legs refined.
+    pub legs: u32,
+    /// Regions on the abstract route.
+    pub route_len: u32,
+}
+
+#[derive(Clone, Copy)]
+struct ANode {
+    g: f32,
+    stamp: u32,
+    parent: u32,
+    closed: bool,
+}
+
+#[derive(Clone, Copy)]
+struct AEntry {
+    f: f32,
+    id: u32,
+}
+impl PartialEq for AEntry {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for AEntry {}
+impl PartialOrd for AEntry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for AEntry {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.f.total_cmp(&self.f).then_with(|| o.id.cmp(&self.id))
+    }
+}
+
+/// Where a lazily refined query stands.
+#[derive(Clone, Copy)]
+struct Progress {
+    goal: Point,
+    pos: Point,
+    /// Index into the route of the region containing `pos`.
+    at: usize,
+    done: bool,
+    started: bool,
+}
+
+/// Per-thread query scratch. Reuse one per thread: once warm, a query
+/// allocates nothing but the growth of the caller's output `Vec`.
+pub struct Planner {
+    config: PlannerConfig,
+    anodes: Vec<ANode>,
+    aheap: BinaryHeap<AEntry>,
+    agen: u32,
+    route: Vec<u32>,
+    window: WindowedAStar,
+    leg: Vec<Point>,
+    tail: Vec<Point>,
+    joins: Vec<usize>,
+    lab: Labeler,
+    target: Labeler,
+    target_rect: Option<(u32, Rect)>,
+    seen: Vec<u32>,
+    seen_gen: u32,
+    progress: Option<Progress>,
+    stats: PlanStats,
+}
+
+impl Default for Planner {
+    fn default() -> Self {
+        Planner::new()
+    }
+}
+
+/// Steps cost of a cell path.
+fn path_cost(cells: &[Point]) -> f64 {
+    let mut straight = 0u64;
+    let mut diagonal = 0u64;
+    for w in cells.windows(2) {
+        if w[0].x != w[1].x && w[0].y != w[1].y {
+            diagonal += 1;
+        } else {
+            straight += 1;
+        }
+    }
+    straight as f64 + diagonal as f64 * SQRT2
+}
+
+#[inline]
+fn cheb(a: Point, b: Point) -> u32 {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
+}
+
+impl Planner {
+    /// A planner with the default configuration.
+    pub fn new() -> Planner {
+        Planner::with_config(PlannerConfig::default())
+    }
+
+    /// A planner with the given configuration.
+    pub fn with_config(config: PlannerConfig) -> Planner {
+        let window = config.window.max(3);
+        Planner {
+            config: PlannerConfig {
+                window,
+                reach: config.reach.clamp(1, window),
+                join_radius: config.join_radius,
+            },
+            anodes: Vec::new(),
+            aheap: BinaryHeap::new(),
+            agen: 0,
+            route: Vec::new(),
+            window: WindowedAStar::with_size(window, window),
+            leg: Vec::new(),
+            tail: Vec::new(),
+            joins: Vec::new(),
+            lab: Labeler::default(),
+            target: Labeler::default(),
+            target_rect: None,
+            seen: Vec::new(),
+            seen_gen: 0,
+            progress: None,
+            stats: PlanStats::default(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PlannerConfig {
+        &self.config
+    }
+
+    /// Figures about the last query (complete once it finished).
+    pub fn stats(&self) -> PlanStats {
+        self.stats
+    }
+
+    /// The abstract route (region ids) of the current or last query.
+    pub fn route(&self) -> &[u32] {
+        &self.route
+    }
+
+    /// Plans a full path from `start` to `goal`, written into `out` (cleared
+    /// first). Unreachable goals are answered from the connectivity matrix
+    /// without any search.
+    pub fn find_path_into(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<PlanStats, PathError> {
+        out.clear();
+        self.joins.clear();
+        self.start_query(h, grid, start, goal)?;
+        while self.next_leg(h, grid, out)? {
+            self.joins.push(out.len() - 1);
+        }
+        self.smooth_joins(grid, out);
+        self.remove_loops(grid, out);
+        self.stats.cost = path_cost(out);
+        Ok(self.stats)
+    }
+
+    /// Starts a query for lazy refinement: checks the input, answers
+    /// reachability from the matrix and plans the abstract route. Then call
+    /// [`Planner::next_leg`] to refine leg by leg (the first leg is ready
+    /// after one window search: an immediate start for the unit).
+    pub fn start_query(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), PathError> {
+        self.progress = None;
+        self.target_rect = None;
+        self.stats = PlanStats::default();
+        self.route.clear();
+        if grid.width() != h.width() || grid.height() != h.height() {
+            return Err(PathError::GridMismatch {
+                grid_width: grid.width(),
+                grid_height: grid.height(),
+                width: h.width(),
+                height: h.height(),
+            });
+        }
+        if !grid.in_bounds(start) {
+            return Err(PathError::StartOutOfBounds(start));
+        }
+        if !grid.in_bounds(goal) {
+            return Err(PathError::GoalOutOfBounds(goal));
+        }
+        if !grid.is_passable(start) {
+            return Err(PathError::StartBlocked(start));
+        }
+        if !grid.is_passable(goal) {
+            return Err(PathError::GoalBlocked(goal));
+        }
+        let stale = || PathError::Stale("a cell's sector has no matching region".into());
+        let rs = h.region_of_with(grid, start, &mut self.lab).ok_or_else(stale)?;
+        let rg = h.region_of_with(grid, goal, &mut self.lab).ok_or_else(stale)?;
+        if (rs as usize) >= h.regions.len() || (rg as usize) >= h.regions.len() {
+            return Err(stale());
+        }
+        if !h.regions_connected(rs, rg) {
+            return Err(PathError::Unreachable { start, goal });
+        }
+        if !self.abstract_route(h, rs, rg, goal) {
+            return Err(PathError::Stale(
+                "the connectivity matrix and the region graph disagree".into(),
+            ));
+        }
+        self.stats.route_len = self.route.len() as u32;
+        self.progress = Some(Progress {
+            goal,
+            pos: start,
+            at: 0,
+            done: false,
+            started: false,
+        });
+        Ok(())
+    }
+
+    /// A* over the region graph from `from` to `to`; fills `self.route`.
+    fn abstract_route(&mut self, h: &Hierarchy, from: u32, to: u32, goal: Point) -> bool {
+        let n = h.regions.len();
+        if self.anodes.len() < n {
+            self.anodes.resize(
+                n,
+                ANode {
+                    g: 0.0,
+                    stamp: 0,
+                    parent: u32::MAX,
+                    closed: false,
+                },
+            );
+        }
+        self.agen = self.agen.wrapping_add(1);
+        if self.agen == 0 {
+            self.anodes.iter_mut().for_each(|a| a.stamp = 0);
+            self.agen = 1;
+        }
+        let gen = self.agen;
+        self.aheap.clear();
+        let hf = |r: u32| octile(h.regions[r as usize].representative, goal) as f32;
+        self.anodes[from as usize] = ANode {
+            g: 0.0,
+            stamp: gen,
+            parent: u32::MAX,
+            closed: false,
+        };
+        self.aheap.push(AEntry { f: hf(from), id: from });
+        let mut found = false;
+        while let Some(AEntry { id, .. }) = self.aheap.pop() {
+            let node = &mut self.anodes[id as usize];
+            if node.closed {
+                continue;
+            }
+            node.closed = true;
+            let g = node.g;
+            self.stats.abstract_expanded += 1;
+            if id == to {
+                found = true;
+                break;
+            }
+            for e in h.graph.edges(NodeIndex::new(id as usize)) {
+                let other = if e.source().index() as u32 == id {
+                    e.target().index() as u32
+                } else {
+                    e.source().index() as u32
+                };
+                let ng = g + *e.weight();
+                let o = &mut self.anodes[other as usize];
+                if o.stamp != gen {
+                    *o = ANode {
+                        g: f32::INFINITY,
+                        stamp: gen,
+                        parent: u32::MAX,
+                        closed: false,
+                    };
+                }
+                if ng < o.g && !o.closed {
+                    o.g = ng;
+                    o.parent = id;
+                    self.aheap.push(AEntry {
+                        f: ng + hf(other),
+                        id: other,
+                    });
+                }
+            }
+        }
+        if !found {
+            return false;
+        }
+        let mut r = to;
+        loop {
+            self.route.push(r);
+            if r == from {
+                break;
+            }
+            r = self.anodes[r as usize].parent;
+        }
+        self.route.reverse();
+        true
+    }
+
+    /// Refines the next leg of the query begun with
+    /// [`Planner::start_query`], appending its cells to `out` (the first leg
+    /// includes the start cell; later legs continue from the last cell).
+    /// Returns `Ok(true)` while legs remain, `Ok(false)` after the last.
+    pub fn next_leg(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        out: &mut Vec<Point>,
+    ) -> Result<bool, PathError> {
+        let Some(mut pr) = self.progress else {
+            return Err(PathError::NoQuery);
+        };
+        if pr.done {
+            return Ok(false);
+        }
+        if !pr.started {
+            out.push(pr.pos);
+            pr.started = true;
+        }
+        let last = self.route.len() - 1;
+        let reach = self.config.reach;
+        let size = self.config.window;
+        if pr.pos == pr.goal {
+            pr.done = true;
+            self.progress = Some(pr);
+            return Ok(false);
+        }
+        // Farthest route region within reach (scan a bounded stretch ahead).
+        let mut j = pr.at;
+        let scan_end = (pr.at + 4 * (reach / h.sector_size()).max(1) as usize + 8).min(last);
+        for k in pr.at + 1..=scan_end {
+            if cheb(pr.pos, h.regions[self.route[k] as usize].representative) <= reach {
+                j = k;
+            }
+        }
+        let goal_near = cheb(pr.pos, pr.goal) <= reach;
+        if (j == last || pr.at == last) && goal_near {
+            // Final leg: the exact goal.
+            let win = Window::around(grid, pr.pos, pr.goal, size, size);
+            let s = self
+                .window
+                .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
+            self.stats.expanded += s.expanded;
+            if s.status == Status::Found {
+                self.append_leg(out);
+                self.stats.legs += 1;
+                pr.pos = pr.goal;
+                pr.at = last;
+                pr.done = true;
+                self.progress = Some(pr);
+                return Ok(false);
+            }
+        }
+        if pr.at == last {
+            // In the goal region but the goal is not reachable within the
+            // window: the goal region's sector always connects them.
+            let rect = h.sector_rect(h.regions[self.route[last] as usize].sector);
+            let win = window_of(rect);
+            let s = self
+                .window
+                .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
+            self.stats.expanded += s.expanded;
+            if s.status != Status::Found {
+                return Err(PathError::Stale("goal region is not connected".into()));
+            }
+            self.append_leg(out);
+            self.stats.legs += 1;
+            pr.pos = pr.goal;
+            pr.done = true;
+            self.progress = Some(pr);
+            return Ok(false);
+        }
+        if j == pr.at {
+            j = pr.at + 1;
+        }
+        // Aim at region j, try nearer ones on failure.
+        loop {
+            let target = self.route[j];
+            let tr = h.regions[target as usize];
+            // Anchor: where the path heads after region j.
+            let anchor = if j == last {
+                pr.goal
+            } else {
+                let mut a = j;
+                let end = (j + 4 * (reach / h.sector_size()).max(1) as usize + 8).min(last);
+                for k in j + 1..=end {
+                    if cheb(tr.representative, h.regions[self.route[k] as usize].representative)
+                        <= reach
+                    {
+                        a = k;
+                    }
+                }
+                if a == last && cheb(tr.representative, pr.goal) <= reach {
+                    pr.goal
+                } else {
+                    h.regions[self.route[a] as usize].representative
+                }
+            };
+            let fallback = j == pr.at + 1 && cheb(pr.pos, tr.representative) > reach;
+            let win = if fallback {
+                let here = h.regions[self.route[pr.at] as usize].sector;
+                window_of(h.sector_rect(here).union(&h.sector_rect(tr.sector)))
+            } else {
+                Window::around(grid, pr.pos, tr.representative, size, size)
+            };
+            let found = self.search_region(h, grid, win, pr.pos, target, anchor)?;
+            if found {
+                self.append_leg(out);
+                self.stats.legs += 1;
+                pr.pos = *out.last().unwrap_or(&pr.pos);
+                pr.at = j;
+                break;
+            }
+            if j > pr.at + 1 {
+                // The next nearer route region within reach (the adjacent
+                // one always qualifies, through the fallback window).
+                j -= 1;
+                while j > pr.at + 1
+                    && cheb(pr.pos, h.regions[self.route[j] as usize].representative) > reach
+                {
+                    j -= 1;
+                }
+                continue;
+            }
+            if !fallback {
+                // Retry the adjacent region with the two-sector window, which
+                // always contains a path.
+                let here = h.regions[self.route[pr.at] as usize].sector;
+                let win = window_of(h.sector_rect(here).union(&h.sector_rect(tr.sector)));
+                if self.search_region(h, grid, win, pr.pos, target, anchor)? {
+                    self.append_leg(out);
+                    self.stats.legs += 1;
+                    pr.pos = *out.last().unwrap_or(&pr.pos);
+                    pr.at = j;
+                    break;
+                }
+            }
+            return Err(PathError::Stale(format!(
+                "adjacent regions {} and {} are not connected",
+                self.route[pr.at], target
+            )));
+        }
+        self.progress = Some(pr);
+        Ok(true)
+    }
+
+    /// Window search from `pos` to any cell of region `target`, preferring
+    /// the cell that minimises cost so far plus octile distance to `anchor`.
+    fn search_region(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        win: Window,
+        pos: Point,
+        target: u32,
+        anchor: Point,
+    ) -> Result<bool, PathError> {
+        let sector = h.regions[target as usize].sector;
+        if self.target_rect.map(|(s, _)| s) != Some(sector) {
+            let rect = h.sector_rect(sector);
+            self.target.label(grid, rect);
+            self.target_rect = Some((sector, rect));
+        }
+        let rect = h.sector_rect(sector);
+        let want = (target - h.first_region[sector as usize] + 1) as u16;
+        let labels = &self.target.labels;
+        let s = self.window.find_path_to_any_into(
+            grid,
+            win,
+            pos,
+            |p| rect.contains(p) && labels[rect.local(p)] == want,
+            |p| octile(p, anchor),
+            &mut self.leg,
+        )?;
+        self.stats.expanded += s.expanded;
+        Ok(s.status == Status::Found)
+    }
+
+    fn append_leg(&mut self, out: &mut Vec<Point>) {
+        out.extend_from_slice(&self.leg[1..]);
+    }
+
+    /// Re-searches a stretch around each join and keeps the shorter.
+    fn smooth_joins(&mut self, grid: &Grid, out: &mut Vec<Point>) {
+        let r = self.config.join_radius as usize;
+        if r == 0 {
+            return;
+        }
+        let size = self.config.window;
+        for ji in (0..self.joins.len()).rev() {
+            let j = self.joins[ji];
+            let a = j.saturating_sub(r);
+            let b = (j + r).min(out.len() - 1);
+            if b <= a + 1 {
+                continue;
+            }
+            let (pa, pb) = (out[a], out[b]);
+            if cheb(pa, pb) + 2 > size {
+                continue;
+            }
+            let old = path_cost(&out[a..=b]);
+            if old - octile(pa, pb) < 1e-9 {
+                continue;
+            }
+            let win = Window::around(grid, pa, pb, size, size);
+            let Ok(s) = self.window.find_path_into(grid, win, pa, pb, &mut self.leg) else {
+                continue;
+            };
+            self.stats.expanded += s.expanded;
+            if s.status == Status::Found && s.cost < old - 1e-9 {
+                self.tail.clear();
+                self.tail.extend_from_slice(&out[b + 1..]);
+                out.truncate(a);
+                out.extend_from_slice(&self.leg);
+                out.extend_from_slice(&self.tail);
+            }
+        }
+    }
+
+    /// Cuts any loop (a cell visited twice) out of the stitched path.
+    fn remove_loops(&mut self, grid: &Grid, out: &mut Vec<Point>) {
+        let cells = grid.cell_count() as usize;
+        if self.seen.len() != cells {
+            self.seen.clear();
+            self.seen.resize(cells, 0);
+            self.seen_gen = 0;
+        }
+        self.seen_gen = self.seen_gen.wrapping_add(1);
+        if self.seen_gen == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.seen_gen = 1;
+        }
+        let w = grid.width() as usize;
+        let gen = self.seen_gen;
+        let mut repeated = false;
+        for p in out.iter() {
+            let i = p.y as usize * w + p.x as usize;
+            if self.seen[i] == gen {
+                repeated = true;
+                break;
+            }
+            self.seen[i] = gen;
+        }
+        if !repeated {
+            return;
+        }
+        // Rare: rebuild keeping the first visit and cutting back to it.
+        let mut first = std::collections::HashMap::new();
+        let mut k = 0;
+        for i in 0..out.len() {
+            let p = out[i];
+            if let Some(&at) = first.get(&p) {
+                // Drop everything after the first visit.
+                for q in &out[at + 1..k] {
+                    first.remove(q);
+                }
+                k = at + 1;
+            } else {
+                first.insert(p, k);
+                out[k] = p;
+                k += 1;
+            }
+        }
+        out.truncate(k);
+    }
+}
+
+fn window_of(r: Rect) -> Window {
+    Window {
+        x: r.x0,
+        y: r.y0,
+        width: r.width(),
+        height: r.height(),
+    }
+}
+
+impl Hierarchy {
+    /// Answers many queries in parallel with rayon, one [`Planner`] per
+    /// worker thread. Each result is the cell path and its cost.
+    pub fn find_paths_par(
+        &self,
+        grid: &Grid,
+        queries: &[(Point, Point)],
+    ) -> Vec<Result<(Vec<Point>, f64), PathError>> {
+        queries
+            .par_iter()
+            .map_init(Planner::new, |planner, &(s, g)| {
+                let mut out = Vec::new();
+                planner
+                    .find_path_into(self, grid, s, g, &mut out)
+                    .map(|st| (out, st.cost))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,363 @@
+//! Hierarchy tests against independent oracles written here: a plain
+//! Dijkstra over the grid (8-connected, no corner cutting) and a path
+//! validator.
+
+use regionpath_grid::{Grid, Point, SQRT2};
+use regionpath_hierarchy::{Hierarchy, HierarchyConfig, HierarchyError, PathError, Planner};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Small deterministic generator (SplitMix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Random map: blobs of walls and some long walls with gaps, so there are
+/// corridors, dead ends and disconnected pockets.
+fn random_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
+    let mut g = Grid::new(w, h, true).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            if rng.below(100) < density {
+                g.set_passable(Point::new(x, y), false).unwrap();
+            }
+        }
+    }
+    for _ in 0..(w + h) / 16 {
+        let vertical = rng.below(2) == 0;
+        let at = rng.below(if vertical { w } else { h } as u64) as u32;
+        let len = if vertical { h } else { w };
+        for i in 0..len {
+            if rng.below(10) == 0 {
+                continue;
+            }
+            let p = if vertical { Point::new(at, i) } else { Point::new(i, at) };
+            g.set_passable(p, false).unwrap();
+        }
+    }
+    g
+}
+
+/// Plain Dijkstra cost from `s` to every cell (f64::INFINITY if unreachable).
+fn dijkstra(g: &Grid, s: Point) -> Vec<f64> {
+    let w = g.width() as usize;
+    let mut dist = vec![f64::INFINITY; w * g.height() as usize];
+    let mut heap = BinaryHeap::new();
+    dist[s.y as usize * w + s.x as usize] = 0.0;
+    heap.push((Reverse((0.0f64).to_bits()), s.x, s.y));
+    while let Some((Reverse(db), x, y)) = heap.pop() {
+        let d = f64::from_bits(db);
+        if d > dist[y as usize * w + x as usize] {
+            continue;
+        }
+        for dy in -1i64..=1 {
+            for dx in -1i64..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                if !g.is_passable_i(nx, ny) {
+                    continue;
+                }
+                if dx != 0 && dy != 0 && !(g.is_passable_i(x as i64 + dx, y as i64) && g.is_passable_i(x as i64, y as i64 + dy)) {
+                    continue;
+                }
+                let nd = d + if dx != 0 && dy != 0 { SQRT2 } else { 1.0 };
+                let i = ny as usize * w + nx as usize;
+                if nd < dist[i] {
+                    dist[i] = nd;
+                    heap.push((Reverse(nd.to_bits()), nx as u32, ny as u32));
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// Checks a path independently; returns its cost.
+fn validate(g: &Grid, path: &[Point], s: Point, t: Point) -> f64 {
+    assert_eq!(path.first(), Some(&s), "path must start at the start");
+    assert_eq!(path.last(), Some(&t), "path must end at the goal");
+    let mut cost = 0.0;
+    let mut seen = std::collections::HashSet::new();
+    for p in path {
+        assert!(g.is_passable(*p), "path crosses blocked cell {p}");
+        assert!(seen.insert(*p), "path repeats cell {p}");
+    }
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let dx = b.x as i64 - a.x as i64;
+        let dy = b.y as i64 - a.y as i64;
+        assert!(dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0), "gap {a} -> {b}");
+        if dx != 0 && dy != 0 {
+            assert!(
+                g.is_passable_i(a.x as i64 + dx, a.y as i64) && g.is_passable_i(a.x as i64, a.y as i64 + dy),
+                "corner cut {a} -> {b}"
+            );
+            cost += SQRT2;
+        } else {
+            cost += 1.0;
+        }
+    }
+    cost
+}
+
+#[test]
+fn regions_partition_the_passable_cells() {
+    let mut rng = Rng(7);
+    for &(w, h, size) in &[(100, 80, 16), (64, 64, 8), (37, 53, 16), (130, 70, 32)] {
+        let g = random_grid(&mut rng, w, h, 25);
+        let hi = Hierarchy::build(&g, &HierarchyConfig { sector_size: size, parallel: true }).unwrap();
+        let total: u64 = hi.regions().iter().map(|r| r.cells as u64).sum();
+        assert_eq!(total, g.passable_count());
+        for (i, r) in hi.regions().iter().enumerate() {
+            assert!(g.is_passable(r.representative));
+            assert_eq!(hi.region_of(&g, r.representative), Some(i as u32));
+            assert!(r.min.x <= r.representative.x && r.representative.x <= r.max.x);
+        }
+        // Serial and parallel builds agree.
+        let serial = Hierarchy::build(&g, &HierarchyConfig { sector_size: size, parallel: false }).unwrap();
+        assert_eq!(serial.regions(), hi.regions());
+        assert_eq!(serial.edge_list(), hi.edge_list());
+    }
+}
+
+#[test]
+fn planner_is_complete_and_valid_against_dijkstra() {
+    let mut rng = Rng(11);
+    let mut planner = Planner::new();
+    let mut path = Vec::new();
+    let mut solved = 0;
+    let mut unreachable = 0;
+    for round in 0..12 {
+        let (w, h) = (40 + rng.below(200) as u32, 40 + rng.below(160) as u32);
+        let density = 5 + rng.below(20);
+        let g = random_grid(&mut rng, w, h, density);
+        let size = [8, 16, 32][round % 3];
+        let hi = Hierarchy::build(&g, &HierarchyConfig { sector_size: size, parallel: true }).unwrap();
+        let passable: Vec<Point> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
+            .filter(|p| g.is_passable(*p))
+            .collect();
+        for _ in 0..8 {
+            let s = passable[rng.below(passable.len() as u64) as usize];
+            let dist = dijkstra(&g, s);
+            for _ in 0..10 {
+                let t = passable[rng.below(passable.len() as u64) as usize];
+                let opt = dist[t.y as usize * w as usize + t.x as usize];
+                match planner.find_path_into(&hi, &g, s, t, &mut path) {
+                    Ok(stats) => {
+                        assert!(opt.is_finite(), "found a path Dijkstra says cannot exist");
+                        let cost = validate(&g, &path, s, t);
+                        assert!((cost - stats.cost).abs() < 1e-6);
+                        assert!(cost >= opt - 1e-6, "shorter than optimal?");
+                        solved += 1;
+                    }
+                    Err(PathError::Unreachable { .. }) => {
+                        assert!(opt.is_infinite(), "{s} -> {t} is reachable (cost {opt}) but planner says no");
+                        unreachable += 1;
+                    }
+                    Err(e) => panic!("{s} -> {t}: {e}"),
+                }
+            }
+        }
+    }
+    assert!(solved > 400, "solved {solved}");
+    assert!(unreachable > 5, "the maps should have disconnected pockets ({unreachable})");
+}
+
+#[test]
+fn lazy_legs_match_and_start_quickly() {
+    let mut rng = Rng(3);
+    let g = random_grid(&mut rng, 300, 200, 15);
+    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let mut planner = Planner::new();
+    let passable: Vec<Point> = (0..200)
+        .flat_map(|y| (0..300).map(move |x| Point::new(x, y)))
+        .filter(|p| g.is_passable(*p))
+        .collect();
+    let mut checked = 0;
+    for _ in 0..50 {
+        let s = passable[rng.below(passable.len() as u64) as usize];
+        let t = passable[rng.below(passable.len() as u64) as usize];
+        if planner.start_query(&hi, &g, s, t).is_err() {
+            continue;
+        }
+        let mut legs = Vec::new();
+        let mut first_leg_len = None;
+        while planner.next_leg(&hi, &g, &mut legs).unwrap() {
+            first_leg_len.get_or_insert(legs.len());
+        }
+        // The stitched lazy legs form a valid path on their own.
+        validate_contiguous(&g, &legs, s, t);
+        if let Some(n) = first_leg_len {
+            assert!(n > 1 && n <= 100, "first leg has {n} cells");
+        }
+        checked += 1;
+    }
+    assert!(checked > 10);
+    assert_eq!(planner.next_leg(&hi, &g, &mut Vec::new()), Ok(false));
+    let mut fresh = Planner::new();
+    assert_eq!(fresh.next_leg(&hi, &g, &mut Vec::new()), Err(PathError::NoQuery));
+}
+
+fn validate_contiguous(g: &Grid, path: &[Point], s: Point, t: Point) {
+    assert_eq!(path.first(), Some(&s));
+    assert_eq!(path.last(), Some(&t));
+    for w in path.windows(2) {
+        assert!(g.can_step(w[0], regionpath_grid::Dir::from_delta(w[1].x as i32 - w[0].x as i32, w[1].y as i32 - w[0].y as i32).expect("adjacent")));
+    }
+}
+
+#[test]
+fn errors_are_typed() {
+    let g = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap();
+    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let mut p = Planner::new();
+    let mut out = Vec::new();
+    assert_eq!(
+        p.find_path_into(&hi, &g, Point::new(0, 0), Point::new(4, 0), &mut out),
+        Err(PathError::Unreachable { start: Point::new(0, 0), goal: Point::new(4, 0) })
+    );
+    assert_eq!(p.stats().expanded, 0, "unreachable must be answered without search");
+    assert_eq!(
+        p.find_path_into(&hi, &g, Point::new(2, 0), Point::new(4, 0), &mut out),
+        Err(PathError::StartBlocked(Point::new(2, 0)))
+    );
+    assert_eq!(
+        p.find_path_into(&hi, &g, Point::new(0, 0), Point::new(9, 0), &mut out),
+        Err(PathError::GoalOutOfBounds(Point::new(9, 0)))
+    );
+    let other = Grid::new(6, 3, true).unwrap();
+    assert!(matches!(
+        p.find_path_into(&hi, &other, Point::new(0, 0), Point::new(1, 0), &mut out),
+        Err(PathError::GridMismatch { .. })
+    ));
+    assert!(matches!(
+        Hierarchy::build(&g, &HierarchyConfig { sector_size: 2, parallel: false }),
+        Err(HierarchyError::BadConfig(_))
+    ));
+}
+
+#[test]
+fn connectivity_matches_components_on_many_islands() {
+    // Many isolated pockets: forces the matrix to stay within 1 bit/cell.
+    let mut rng = Rng(5);
+    let g = random_grid(&mut rng, 256, 256, 38);
+    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let stats = hi.stats();
+    // The matrix itself stays within one bit per cell.
+    assert!(stats.clusters > 100, "{stats:?}");
+    let passable: Vec<Point> = (0..256)
+        .flat_map(|y| (0..256).map(move |x| Point::new(x, y)))
+        .filter(|p| g.is_passable(*p))
+        .collect();
+    for _ in 0..20 {
+        let s = passable[rng.below(passable.len() as u64) as usize];
+        let dist = dijkstra(&g, s);
+        let rs = hi.region_of(&g, s).unwrap();
+        for _ in 0..50 {
+            let t = passable[rng.below(passable.len() as u64) as usize];
+            let rt = hi.region_of(&g, t).unwrap();
+            let reach = dist[t.y as usize * 256 + t.x as usize].is_finite();
+            assert_eq!(hi.regions_connected(rs, rt), reach, "{s} {t}");
+        }
+    }
+}
+
+#[test]
+fn update_equals_fresh_build() {
+    let mut rng = Rng(21);
+    for round in 0..6 {
+        let mut g = random_grid(&mut rng, 120, 90, 20);
+        let config = HierarchyConfig { sector_size: [8, 16][round % 2], parallel: false };
+        let mut hi = Hierarchy::build(&g, &config).unwrap();
+        for _ in 0..5 {
+            let mut changed = Vec::new();
+            for _ in 0..1 + rng.below(30) {
+                let p = Point::new(rng.below(120) as u32, rng.below(90) as u32);
+                let now = g.is_passable(p);
+                g.set_passable(p, !now).unwrap();
+                changed.push(p);
+            }
+            hi.update(&g, &changed).unwrap();
+            let fresh = Hierarchy::build(&g, &config).unwrap();
+            assert_eq!(hi.regions(), fresh.regions());
+            assert_eq!(hi.edge_list(), fresh.edge_list());
+            assert!(hi.matches(&g));
+            for a in (0..hi.regions().len() as u32).step_by(7) {
+                for b in (0..hi.regions().len() as u32).step_by(11) {
+                    assert_eq!(hi.regions_connected(a, b), fresh.regions_connected(a, b));
+                }
+            }
+        }
+    }
+    let g = Grid::new(10, 10, true).unwrap();
+    let mut hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    assert!(matches!(hi.update(&g, &[Point::new(10, 0)]), Err(HierarchyError::OutOfBounds(_))));
+}
+
+#[test]
+fn persistence_round_trips_and_rejects_bad_files() {
+    let mut rng = Rng(9);
+    let g = random_grid(&mut rng, 90, 70, 20);
+    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let bytes = hi.to_bytes();
+    let back = Hierarchy::from_bytes(&bytes, &g).unwrap();
+    assert_eq!(back.regions(), hi.regions());
+    assert_eq!(back.edge_list(), hi.edge_list());
+    // Another map.
+    let other = random_grid(&mut rng, 90, 70, 20);
+    assert!(matches!(Hierarchy::from_bytes(&bytes, &other), Err(HierarchyError::WrongGrid { .. })));
+    // Another version.
+    let mut v = bytes.clone();
+    v[8] = v[8].wrapping_add(1);
+    assert!(matches!(Hierarchy::from_bytes(&v, &g), Err(HierarchyError::Version { .. })));
+    // Not ours.
+    assert!(matches!(Hierarchy::from_bytes(b"hello", &g), Err(HierarchyError::BadMagic)));
+    // Every truncation and many byte flips: an error, never a panic.
+    for len in 0..bytes.len() {
+        assert!(Hierarchy::from_bytes(&bytes[..len], &g).is_err());
+    }
+    for i in (8..bytes.len()).step_by(3) {
+        let mut c = bytes.clone();
+        c[i] ^= 0x5A;
+        assert!(Hierarchy::from_bytes(&c, &g).is_err(), "flip at {i} accepted");
+    }
+}
+
+#[test]
+fn batch_matches_sequential() {
+    let mut rng = Rng(13);
+    let g = random_grid(&mut rng, 150, 150, 15);
+    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let passable: Vec<Point> = (0..150)
+        .flat_map(|y| (0..150).map(move |x| Point::new(x, y)))
+        .filter(|p| g.is_passable(*p))
+        .collect();
+    let queries: Vec<(Point, Point)> = (0..64)
+        .map(|_| {
+            (
+                passable[rng.below(passable.len() as u64) as usize],
+                passable[rng.below(passable.len() as u64) as usize],
+            )
+        })
+        .collect();
+    let batch = hi.find_paths_par(&g, &queries);
+    let mut planner = Planner::new();
+    for (q, r) in queries.iter().zip(&batch) {
+        let mut out = Vec::new();
+        let seq = planner.find_path_into(&hi, &g, q.0, q.1, &mut out).map(|s| (out, s.cost));
+        assert_eq!(&seq, r);
+    }
+}
