@@ -8,7 +8,8 @@
 //! (8 decimals, C `%g` with 6 significant digits, 2 decimals). A
 //! [`Scenario`] infers its file's [`LengthPrecision`] from the texts of all
 //! its lengths, and [`Scenario::matches`] compares a computed length within
-//! half a unit in the last place the file could print.
+//! half a unit in the last place the file could print (a whole unit for the
+//! 8-decimal files, which truncate).
 
 use crate::Point;
 use std::path::Path;
@@ -102,10 +103,14 @@ pub enum LengthPrecision {
 
 impl LengthPrecision {
     /// The largest difference between a true length and `printed` that this
-    /// precision can explain: a little over half a unit in the last place.
+    /// precision can explain: a little over half a unit in the last place
+    /// (a whole unit at 7+ decimals, where the files truncate).
     pub fn tolerance(self, printed: f64) -> f64 {
         match self {
-            LengthPrecision::Decimals(d) => (0.51 * 10f64.powi(-(d as i32))).max(1e-9),
+            // Files with 7+ decimals truncate rather than round (the street
+            // files print 24.8994949366 as 24.89949493): allow a whole unit.
+            LengthPrecision::Decimals(d) if d >= 7 => 1.01 * 10f64.powi(-(d as i32)),
+            LengthPrecision::Decimals(d) => 0.51 * 10f64.powi(-(d as i32)),
             LengthPrecision::Significant(s) => {
                 let mag = if printed > 0.0 {
                     printed.abs().log10().floor() as i32
@@ -309,6 +314,10 @@ mod tests {
         assert_eq!(s.precision, LengthPrecision::Decimals(8));
         assert!(s.matches(&s.rows[0], 2.0 + crate::SQRT2));
         assert!(!s.matches(&s.rows[0], 3.4142));
+        // Truncated, not rounded, in the street files.
+        let s = parse_scen("version 1\n6\tB.map\t9\t9\t1\t2\t3\t4\t24.89949493\n").unwrap();
+        assert!(s.matches(&s.rows[0], 24.899494936611667));
+        assert!(!s.matches(&s.rows[0], 24.89949505));
     }
 
     #[test]
