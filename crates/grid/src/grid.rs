@@ -254,6 +254,33 @@ impl Grid {
         (self.bits[i >> 6] >> (i & 63)) & 1 != 0
     }
 
+    /// Passability of the 3×3 block centred on the padded index `i` of an
+    /// in-bounds cell, as 9 bits: bit `(dy + 1) * 3 + (dx + 1)` for the cell
+    /// at offset `(dx, dy)`. Feed it to [`Grid::legal_moves`].
+    #[inline]
+    pub fn neighborhood_padded(&self, i: usize) -> u32 {
+        let row = |c: usize| -> u32 {
+            let s = c - 1;
+            let (w, o) = (s >> 6, s & 63);
+            let v = if o <= 61 {
+                self.bits[w] >> o
+            } else {
+                (self.bits[w] >> o) | (self.bits[w + 1] << (64 - o))
+            };
+            (v & 7) as u32
+        };
+        row(i - self.stride) | (row(i) << 3) | (row(i + self.stride) << 6)
+    }
+
+    /// The legal moves out of a cell whose 3×3 neighbourhood is `hood`
+    /// (from [`Grid::neighborhood_padded`]): bit `d as u8` is set for each
+    /// [`Dir`] `d` whose target is passable and, for diagonals, whose two
+    /// orthogonal cells are passable.
+    #[inline]
+    pub fn legal_moves(hood: u32) -> u8 {
+        LEGAL_MOVES[(hood & 0x1FF) as usize]
+    }
+
     /// Signed padded-index offset of a move.
     #[inline]
     pub fn padded_offset(&self, dir: Dir) -> isize {
@@ -502,6 +529,37 @@ impl Grid {
     }
 }
 
+/// Legal-move masks for every 3×3 neighbourhood pattern.
+static LEGAL_MOVES: [u8; 512] = legal_table();
+
+const fn hood_bit(p: usize, dx: i32, dy: i32) -> bool {
+    (p >> ((dy + 1) * 3 + (dx + 1))) & 1 == 1
+}
+
+const fn legal_table() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut m = 0u8;
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = Dir::ALL[d].delta();
+            let ok = if dx != 0 && dy != 0 {
+                hood_bit(p, dx, dy) && hood_bit(p, dx, 0) && hood_bit(p, 0, dy)
+            } else {
+                hood_bit(p, dx, dy)
+            };
+            if ok {
+                m |= 1 << d;
+            }
+            d += 1;
+        }
+        t[p] = m;
+        p += 1;
+    }
+    t
+}
+
 /// Visits, in order from `a` to `b`, every cell whose closed square the
 /// segment between the two cell centres touches. `visit` returns `false` to
 /// stop early.
@@ -611,6 +669,32 @@ mod tests {
             true
         });
         assert_eq!(cells, vec![(0, 0), (1, 0), (2, 0), (1, 1), (2, 1), (3, 1)]);
+    }
+
+    #[test]
+    fn legal_moves_agree_with_can_step() {
+        // Random-ish 70-wide grid so rows straddle bit-word boundaries.
+        let mut g = Grid::new(70, 9, true).unwrap();
+        let mut x = 99u64;
+        for yy in 0..9 {
+            for xx in 0..70 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if (x >> 60) < 5 {
+                    g.set_passable(Point::new(xx, yy), false).unwrap();
+                }
+            }
+        }
+        for yy in 0..9 {
+            for xx in 0..70 {
+                let p = Point::new(xx, yy);
+                let m = Grid::legal_moves(g.neighborhood_padded(g.padded_index(p)));
+                for d in Dir::ALL {
+                    assert_eq!(m >> (d as u8) & 1 == 1, g.can_step(p, d), "{p} {d:?}");
+                }
+            }
+        }
     }
 
     #[test]

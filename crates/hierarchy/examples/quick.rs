@@ -9,41 +9,103 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut every = 1usize;
     let mut sector = 16u32;
+    let mut pc = regionpath_hierarchy::PlannerConfig::default();
     let mut files = Vec::new();
+    let mut no_astar = false;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            "--every" => { every = args[i + 1].parse().expect("number"); i += 1; }
-            "--sector" => { sector = args[i + 1].parse().expect("number"); i += 1; }
+            "--every" => {
+                every = args[i + 1].parse().expect("number");
+                i += 1;
+            }
+            "--no-astar" => no_astar = true,
+            "--join" => {
+                pc.join_radius = args[i + 1].parse().expect("number");
+                i += 1;
+            }
+            "--reach" => {
+                pc.reach = args[i + 1].parse().expect("number");
+                i += 1;
+            }
+            "--window" => {
+                pc.window = args[i + 1].parse().expect("number");
+                i += 1;
+            }
+            "--sector" => {
+                sector = args[i + 1].parse().expect("number");
+                i += 1;
+            }
             f => files.push(f.to_string()),
         }
         i += 1;
     }
     let (mut ta, mut th, mut n) = (0f64, 0f64, 0usize);
+    let mut subs_exp = 0u64;
+    let (mut t_abs, mut t_legs) = (0f64, 0f64);
     let mut subs = Vec::new();
     for f in &files {
         let scen = read_scen(f).expect("scen");
         let dir = std::path::Path::new(f).parent().unwrap().join("../maps");
         let grid = read_map(dir.join(scen.rows[0].map_file_name())).expect("map");
         let t0 = Instant::now();
-        let h = Hierarchy::build(&grid, &HierarchyConfig { sector_size: sector, parallel: false }).expect("build");
+        let h = Hierarchy::build(
+            &grid,
+            &HierarchyConfig {
+                sector_size: sector,
+                parallel: false,
+            },
+        )
+        .expect("build");
         let bt = t0.elapsed().as_secs_f64() * 1e3;
         let st = h.stats();
         let mut astar = AStar::new();
-        let mut planner = Planner::new();
+        let mut planner = Planner::with_config(pc);
         let mut out = Vec::new();
         let (mut fa, mut fh, mut fn_) = (0f64, 0f64, 0usize);
+        let (mut ea, mut eh, mut eab, mut legs) = (0u64, 0u64, 0u64, 0u64);
         let mut fsub = Vec::new();
         for row in scen.rows.iter().step_by(every) {
-            let t = Instant::now();
-            let a = astar.find_path_into(&grid, row.start, row.goal, &mut out).expect("astar");
-            fa += t.elapsed().as_secs_f64();
-            assert!(scen.matches(row, a.cost), "astar wrong {:?} {}", row, a.cost);
+            let mut a = regionpath_search::SearchStats {
+                status: regionpath_search::Status::Found,
+                cost: 0.0,
+                expanded: 0,
+            };
+            if !no_astar {
+                let t = Instant::now();
+                a = astar
+                    .find_path_into(&grid, row.start, row.goal, &mut out)
+                    .expect("astar");
+                fa += t.elapsed().as_secs_f64();
+                assert!(
+                    scen.matches(row, a.cost),
+                    "astar wrong {:?} {}",
+                    row,
+                    a.cost
+                );
+            }
             let t = Instant::now();
             let r = planner.find_path_into(&h, &grid, row.start, row.goal, &mut out);
             fh += t.elapsed().as_secs_f64();
             let r = r.unwrap_or_else(|e| panic!("{f} line {}: {e}", row.line));
-            let sub = if row.optimal > 0.0 { r.cost / row.optimal - 1.0 } else { 0.0 };
+            ea += a.expanded as u64;
+            eh += r.expanded as u64;
+            eab += r.abstract_expanded as u64;
+            legs += r.legs as u64;
+            let t = Instant::now();
+            planner
+                .start_query(&h, &grid, row.start, row.goal)
+                .expect("start");
+            t_abs += t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            out.clear();
+            while planner.next_leg(&h, &grid, &mut out).expect("leg") {}
+            t_legs += t.elapsed().as_secs_f64();
+            let sub = if row.optimal > 0.0 {
+                r.cost / row.optimal - 1.0
+            } else {
+                0.0
+            };
             fsub.push(sub);
             fn_ += 1;
         }
@@ -51,14 +113,24 @@ fn main() {
         let mut s2 = fsub.clone();
         s2.sort_by(f64::total_cmp);
         println!(
-            "{:28} {:5} rows  astar {:8.1}us  hier {:7.1}us  x{:5.1}  subopt mean {:5.2}% p95 {:5.2}% max {:5.1}%  build {:6.1}ms regions {} edges {} clusters {} B/cell {:.3}",
+            "{:28} {:5} rows  astar {:8.1}us  hier {:7.1}us  x{:5.1}  subopt mean {:5.2}% p95 {:5.2}% max {:5.1}%  build {:6.1}ms regions {} edges {} clusters {} B/cell {:.3} | exp A* {} hier {} abs {} legs {:.1}",
             std::path::Path::new(f).file_name().unwrap().to_string_lossy(), fn_, fa / fn_ as f64 * 1e6, fh / fn_ as f64 * 1e6, fa / fh,
             mean * 100.0, s2[(s2.len() * 95 / 100).min(s2.len() - 1)] * 100.0, s2.last().unwrap() * 100.0, bt, st.regions, st.edges, st.clusters,
-            st.bytes as f64 / st.cells as f64
+            st.bytes as f64 / st.cells as f64, ea / fn_ as u64, eh / fn_ as u64, eab / fn_ as u64, legs as f64 / fn_ as f64
         );
-        ta += fa; th += fh; n += fn_; subs.extend(fsub);
+        subs_exp += eh;
+        ta += fa;
+        th += fh;
+        n += fn_;
+        subs.extend(fsub);
     }
     let mean = subs.iter().sum::<f64>() / n as f64;
     subs.sort_by(f64::total_cmp);
+    println!(
+        "TOTAL abstract {:.1}us legs {:.1}us per query",
+        t_abs / n as f64 * 1e6,
+        t_legs / n as f64 * 1e6
+    );
+    println!("TOTAL expanded/query {:.0}", subs_exp as f64 / n as f64);
     println!("TOTAL {n} rows astar {:.1}us hier {:.1}us ratio {:.1}  subopt mean {:.2}% p95 {:.2}% max {:.1}%", ta / n as f64 * 1e6, th / n as f64 * 1e6, ta / th, mean * 100.0, subs[subs.len() * 95 / 100] * 100.0, subs.last().unwrap() * 100.0);
 }

@@ -43,6 +43,84 @@ pub struct Region {
     pub max: Point,
 }
 
+/// A region-graph edge: its estimated travel cost and where it crosses
+/// from one region into the other: a run of `len` cell pairs along the
+/// shared sector border, starting with `from` (in the source region) next
+/// to `to` (in the target region). A crossing at a sector corner is a
+/// single diagonal pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link {
+    /// Estimated cost from the source region's representative, through the
+    /// middle of the run, to the target's (octile legs; see
+    /// `ARCHITECTURE.md`).
+    pub cost: f32,
+    /// First crossing cell on the source side.
+    pub from: Point,
+    /// First crossing cell on the target side.
+    pub to: Point,
+    /// Number of cell pairs in the run.
+    pub len: u32,
+}
+
+/// A straight run of cells on one side of a region border.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// First cell.
+    pub start: Point,
+    /// Number of cells.
+    pub len: u32,
+    /// Whether the run goes down (else right).
+    pub vertical: bool,
+}
+
+impl Run {
+    /// Whether `p` is one of the run's cells.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        if self.vertical {
+            p.x == self.start.x && p.y >= self.start.y && p.y - self.start.y < self.len
+        } else {
+            p.y == self.start.y && p.x >= self.start.x && p.x - self.start.x < self.len
+        }
+    }
+
+    /// The middle cell.
+    #[inline]
+    pub fn mid(&self) -> Point {
+        let k = (self.len.max(1) - 1) / 2;
+        if self.vertical {
+            Point::new(self.start.x, self.start.y + k)
+        } else {
+            Point::new(self.start.x + k, self.start.y)
+        }
+    }
+}
+
+impl Link {
+    /// The crossing runs as `(exit side, entry side)` when travelling from
+    /// the edge's source region to its target (`forward`), or back.
+    #[inline]
+    pub fn crossing(&self, forward: bool) -> (Run, Run) {
+        // A horizontal step between the sides means the border is vertical.
+        let vertical = self.from.y == self.to.y;
+        let a = Run {
+            start: self.from,
+            len: self.len,
+            vertical,
+        };
+        let b = Run {
+            start: self.to,
+            len: self.len,
+            vertical,
+        };
+        if forward {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+}
+
 /// What a build produced and cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BuildStats {
@@ -73,9 +151,66 @@ pub struct Hierarchy {
     /// in the order of their labels.
     pub(crate) first_region: Vec<u32>,
     pub(crate) regions: Vec<Region>,
-    pub(crate) graph: UnGraph<(), f32>,
+    pub(crate) graph: UnGraph<(), Link>,
     pub(crate) connectivity: Connectivity,
+    /// Query-time copy of the graph's adjacency in compressed rows: the
+    /// neighbours of region `r` are `adj[adj_start[r]..adj_start[r + 1]]`.
+    /// Walking petgraph's linked edge lists cost about three times as much
+    /// in the abstract search.
+    pub(crate) adj_start: Vec<u32>,
+    pub(crate) adj: Vec<Adjacent>,
     pub(crate) build_ms: f64,
+}
+
+/// One entry of the compressed adjacency.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Adjacent {
+    pub region: u32,
+    pub cost: f32,
+    /// Index of the petgraph edge (for its crossing).
+    pub edge: u32,
+}
+
+/// Builds the compressed adjacency of `graph`.
+pub(crate) fn compress(graph: &UnGraph<(), Link>) -> (Vec<u32>, Vec<Adjacent>) {
+    let n = graph.node_count();
+    let mut degree = vec![0u32; n + 1];
+    for e in graph.raw_edges() {
+        degree[e.source().index()] += 1;
+        degree[e.target().index()] += 1;
+    }
+    let mut start = Vec::with_capacity(n + 1);
+    let mut acc = 0u32;
+    for d in &degree[..n] {
+        start.push(acc);
+        acc += d;
+    }
+    start.push(acc);
+    let mut fill = start.clone();
+    let mut adj = vec![
+        Adjacent {
+            region: 0,
+            cost: 0.0,
+            edge: 0,
+        };
+        acc as usize
+    ];
+    for (i, e) in graph.raw_edges().iter().enumerate() {
+        let (a, b) = (e.source().index(), e.target().index());
+        adj[fill[a] as usize] = Adjacent {
+            region: b as u32,
+            cost: e.weight.cost,
+            edge: i as u32,
+        };
+        fill[a] += 1;
+        adj[fill[b] as usize] = Adjacent {
+            region: a as u32,
+            cost: e.weight.cost,
+            edge: i as u32,
+        };
+        fill[b] += 1;
+    }
+    (start, adj)
 }
 
 /// Per-sector result of the first build pass.
@@ -154,7 +289,7 @@ pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labele
 }
 
 /// An edge candidate between region `a` (global id) and `b`.
-type EdgeList = Vec<(u32, u32, f32)>;
+pub(crate) type EdgeList = Vec<(u32, u32, Link)>;
 
 /// Adds (or improves) edge `a`–`b` crossing from cell `ca` to cell `cb`.
 #[allow(clippy::too_many_arguments)]
@@ -166,22 +301,30 @@ fn offer(
     b: u32,
     ca: Point,
     cb: Point,
+    len: u32,
     step: f64,
 ) {
-    let w = octile(regions[a as usize].representative, ca)
+    let mut link = Link {
+        cost: 0.0,
+        from: ca,
+        to: cb,
+        len,
+    };
+    let (ra, rb) = link.crossing(true);
+    let w = octile(regions[a as usize].representative, ra.mid())
         + step
-        + octile(cb, regions[b as usize].representative);
-    let w = w as f32;
+        + octile(rb.mid(), regions[b as usize].representative);
+    link.cost = w as f32;
     // Edges of one sector pair are few: a linear scan of them suffices.
     for e in edges[base..].iter_mut() {
         if e.0 == a && e.1 == b {
-            if w < e.2 {
-                e.2 = w;
+            if link.cost < e.2.cost {
+                e.2 = link;
             }
             return;
         }
     }
-    edges.push((a, b, w));
+    edges.push((a, b, link));
 }
 
 /// Edges between sector `s` and its east, south, south-east and south-west
@@ -217,15 +360,16 @@ pub(crate) fn sector_edges<'a>(
             while y < h && me.right[y] == a && other.left[y] == b {
                 y += 1;
             }
-            let mid = r.y0 + ((start + y - 1) / 2) as u32;
+            let y0 = r.y0 + start as u32;
             offer(
                 edges,
                 base,
                 regions,
                 id(s, a),
                 id(t, b),
-                Point::new(r.x1 - 1, mid),
-                Point::new(r.x1, mid),
+                Point::new(r.x1 - 1, y0),
+                Point::new(r.x1, y0),
+                (y - start) as u32,
                 1.0,
             );
         }
@@ -247,15 +391,16 @@ pub(crate) fn sector_edges<'a>(
             while x < w && me.bottom[x] == a && other.top[x] == b {
                 x += 1;
             }
-            let mid = r.x0 + ((start + x - 1) / 2) as u32;
+            let x0 = r.x0 + start as u32;
             offer(
                 edges,
                 base,
                 regions,
                 id(s, a),
                 id(t, b),
-                Point::new(mid, r.y1 - 1),
-                Point::new(mid, r.y1),
+                Point::new(x0, r.y1 - 1),
+                Point::new(x0, r.y1),
+                (x - start) as u32,
                 1.0,
             );
         }
@@ -270,7 +415,17 @@ pub(crate) fn sector_edges<'a>(
                 && grid.is_passable(Point::new(r.x1, r.y1 - 1))
                 && grid.is_passable(Point::new(r.x1 - 1, r.y1))
             {
-                offer(edges, edges.len(), regions, id(s, a), id(t, b), ca, cb, SQRT2);
+                offer(
+                    edges,
+                    edges.len(),
+                    regions,
+                    id(s, a),
+                    id(t, b),
+                    ca,
+                    cb,
+                    1,
+                    SQRT2,
+                );
             }
         }
         // South-west corner: (x0, y1-1) -> (x0-1, y1).
@@ -284,7 +439,17 @@ pub(crate) fn sector_edges<'a>(
                 && grid.is_passable(Point::new(r.x0 - 1, r.y1 - 1))
                 && grid.is_passable(Point::new(r.x0, r.y1))
             {
-                offer(edges, edges.len(), regions, id(s, a), id(t, b), ca, cb, SQRT2);
+                offer(
+                    edges,
+                    edges.len(),
+                    regions,
+                    id(s, a),
+                    id(t, b),
+                    ca,
+                    cb,
+                    1,
+                    SQRT2,
+                );
             }
         }
     }
@@ -305,11 +470,15 @@ impl Hierarchy {
         let data: Vec<SectorData> = if config.parallel {
             (0..n)
                 .into_par_iter()
-                .map_init(Labeler::default, |lab, s| sector_data(grid, &layout, s, lab))
+                .map_init(Labeler::default, |lab, s| {
+                    sector_data(grid, &layout, s, lab)
+                })
                 .collect()
         } else {
             let mut lab = Labeler::default();
-            (0..n).map(|s| sector_data(grid, &layout, s, &mut lab)).collect()
+            (0..n)
+                .map(|s| sector_data(grid, &layout, s, &mut lab))
+                .collect()
         };
         let mut h = Hierarchy::assemble(grid, layout, &data, config.parallel);
         h.build_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -317,7 +486,12 @@ impl Hierarchy {
     }
 
     /// Builds the global arrays, graph and connectivity from per-sector data.
-    pub(crate) fn assemble(grid: &Grid, layout: Layout, data: &[SectorData], parallel: bool) -> Hierarchy {
+    pub(crate) fn assemble(
+        grid: &Grid,
+        layout: Layout,
+        data: &[SectorData],
+        parallel: bool,
+    ) -> Hierarchy {
         let mut first_region = Vec::with_capacity(data.len() + 1);
         let mut total = 0u32;
         for d in data {
@@ -325,14 +499,25 @@ impl Hierarchy {
             total += d.regions.len() as u32;
         }
         first_region.push(total);
-        let regions: Vec<Region> = data.iter().flat_map(|d| d.regions.iter().copied()).collect();
+        let regions: Vec<Region> = data
+            .iter()
+            .flat_map(|d| d.regions.iter().copied())
+            .collect();
         let n = data.len() as u32;
         let edge_lists: Vec<EdgeList> = if parallel {
             (0..n)
                 .into_par_iter()
                 .map(|s| {
                     let mut e = Vec::new();
-                    sector_edges(grid, &layout, s, &|t| &data[t as usize], &first_region, &regions, &mut e);
+                    sector_edges(
+                        grid,
+                        &layout,
+                        s,
+                        &|t| &data[t as usize],
+                        &first_region,
+                        &regions,
+                        &mut e,
+                    );
                     e
                 })
                 .collect()
@@ -340,13 +525,21 @@ impl Hierarchy {
             (0..n)
                 .map(|s| {
                     let mut e = Vec::new();
-                    sector_edges(grid, &layout, s, &|t| &data[t as usize], &first_region, &regions, &mut e);
+                    sector_edges(
+                        grid,
+                        &layout,
+                        s,
+                        &|t| &data[t as usize],
+                        &first_region,
+                        &regions,
+                        &mut e,
+                    );
                     e
                 })
                 .collect()
         };
         let edge_count: usize = edge_lists.iter().map(|e| e.len()).sum();
-        let mut graph = UnGraph::<(), f32>::with_capacity(regions.len(), edge_count);
+        let mut graph = UnGraph::<(), Link>::with_capacity(regions.len(), edge_count);
         for _ in 0..regions.len() {
             graph.add_node(());
         }
@@ -356,6 +549,7 @@ impl Hierarchy {
             }
         }
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
+        let (adj_start, adj) = compress(&graph);
         Hierarchy {
             layout,
             grid_checksum: grid.checksum(),
@@ -363,6 +557,8 @@ impl Hierarchy {
             regions,
             graph,
             connectivity,
+            adj_start,
+            adj,
             build_ms: 0.0,
         }
     }
@@ -390,7 +586,7 @@ impl Hierarchy {
     /// The region graph: node `i` is region `i`; edge weights estimate the
     /// travel cost between the two regions' representatives (see
     /// `ARCHITECTURE.md`).
-    pub fn graph(&self) -> &UnGraph<(), f32> {
+    pub fn graph(&self) -> &UnGraph<(), Link> {
         &self.graph
     }
 
@@ -438,13 +634,16 @@ impl Hierarchy {
     /// Build statistics, including bytes held.
     pub fn stats(&self) -> BuildStats {
         let node_bytes = self.graph.node_count() * (std::mem::size_of::<u32>() * 2);
-        let edge_bytes = self.graph.edge_count() * (std::mem::size_of::<f32>() + 4 * std::mem::size_of::<u32>());
+        let edge_bytes = self.graph.edge_count()
+            * (std::mem::size_of::<Link>() + 4 * std::mem::size_of::<u32>());
         let bytes = std::mem::size_of::<Self>()
             + self.first_region.len() * 4
             + self.regions.len() * std::mem::size_of::<Region>()
             + node_bytes
             + edge_bytes
-            + self.connectivity.bytes();
+            + self.connectivity.bytes()
+            + self.adj_start.len() * 4
+            + self.adj.len() * std::mem::size_of::<Adjacent>();
         BuildStats {
             cells: self.layout.width as u64 * self.layout.height as u64,
             sectors: self.layout.count(),
@@ -456,17 +655,25 @@ impl Hierarchy {
         }
     }
 
-    /// The edges as sorted `(a, b, weight)` with `a < b`: for comparisons.
-    pub fn edge_list(&self) -> Vec<(u32, u32, f32)> {
+    /// The edges as `(a, b, link)` sorted by `(a, b)` (`a` is the source,
+    /// always the lower id): for comparisons and tools.
+    pub fn edge_list(&self) -> Vec<(u32, u32, Link)> {
         let mut v: Vec<_> = self
             .graph
             .edge_references()
             .map(|e| {
-                let (a, b) = (e.source().index() as u32, e.target().index() as u32);
-                (a.min(b), a.max(b), *e.weight())
+                (
+                    e.source().index() as u32,
+                    e.target().index() as u32,
+                    *e.weight(),
+                )
             })
             .collect();
-        v.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)).then(x.2.total_cmp(&y.2)));
+        v.sort_by(|x, y| {
+            (x.0, x.1)
+                .cmp(&(y.0, y.1))
+                .then(x.2.cost.total_cmp(&y.2.cost))
+        });
         v
     }
 }

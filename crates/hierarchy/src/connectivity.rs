@@ -11,7 +11,7 @@
 //! A query asks: same cluster → reachable; either closed → unreachable;
 //! else the bit. O(1), no search.
 
-use crate::build::Region;
+use crate::build::{Link, Region};
 use crate::sector::Layout;
 use fixedbitset::FixedBitSet;
 use petgraph::graph::UnGraph;
@@ -68,7 +68,12 @@ impl UnionFind {
 }
 
 impl Connectivity {
-    pub fn build(layout: &Layout, regions: &[Region], graph: &UnGraph<(), f32>, cells: u64) -> Self {
+    pub fn build(
+        layout: &Layout,
+        regions: &[Region],
+        graph: &UnGraph<(), Link>,
+        cells: u64,
+    ) -> Self {
         let n = regions.len();
         let mut all = UnionFind::new(n);
         for e in graph.edge_references() {
@@ -112,8 +117,10 @@ impl Connectivity {
             if (k as u64) * (k as u64) <= cells.max(1) || covers_map {
                 let mut matrix = FixedBitSet::with_capacity(k * k);
                 // Group open clusters by component, set all pairs within.
-                let mut by_comp: Vec<(u32, u32)> =
-                    open.iter().map(|&c| (cluster_comp[c as usize], open_index[c as usize])).collect();
+                let mut by_comp: Vec<(u32, u32)> = open
+                    .iter()
+                    .map(|&c| (cluster_comp[c as usize], open_index[c as usize]))
+                    .collect();
                 by_comp.sort_unstable();
                 let mut i = 0;
                 while i < by_comp.len() {
@@ -155,7 +162,8 @@ impl Connectivity {
         if oa == u32::MAX || ob == u32::MAX {
             return false;
         }
-        self.matrix.contains(oa as usize * self.open_count + ob as usize)
+        self.matrix
+            .contains(oa as usize * self.open_count + ob as usize)
     }
 
     pub fn cluster_count(&self) -> usize {

@@ -36,7 +36,7 @@ mod planner;
 mod sector;
 mod update;
 
-pub use build::{BuildStats, Hierarchy, HierarchyConfig, Region};
+pub use build::{BuildStats, Hierarchy, HierarchyConfig, Link, Region, Run};
 pub use persist::FORMAT_VERSION;
 pub use planner::{PathError, PlanStats, Planner, PlannerConfig};
 
@@ -61,7 +61,9 @@ pub enum HierarchyError {
     #[error("not a regionpath hierarchy file (bad magic)")]
     BadMagic,
     /// The file was written by another format version.
-    #[error("hierarchy file format version {found}, this build reads version {expected}: rebuild it")]
+    #[error(
+        "hierarchy file format version {found}, this build reads version {expected}: rebuild it"
+    )]
     Version {
         /// Version in the file.
         found: u32,

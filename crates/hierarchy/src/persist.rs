@@ -9,7 +9,9 @@
 //!   grid checksum u64, width u32, height u32, sector size u32, build ms f64
 //!   region count u32, then per region: sector, rep x, rep y, cells,
 //!     min x, min y, max x, max y (u32 each)
-//!   edge count u32, then per edge: a u32, b u32, weight f32
+//!   edge count u32, then per edge: a u32, b u32, cost f32, first
+//!     crossing cell in a (x u32, y u32), first crossing cell in b (x, y),
+//!     run length u32
 //! ```
 //! All little-endian. The connectivity matrix and the sector index are
 //! rebuilt on load (linear in regions) rather than trusted from disk. Every
@@ -17,7 +19,7 @@
 //! allocated, and every index is range-checked, so a truncated or corrupted
 //! file gives an error, never a panic.
 
-use crate::build::{Hierarchy, Region};
+use crate::build::{Hierarchy, Link, Region};
 use crate::connectivity::Connectivity;
 use crate::sector::Layout;
 use crate::HierarchyError;
@@ -75,7 +77,7 @@ impl<'a> Reader<'a> {
 impl Hierarchy {
     /// Serialises to the versioned `.rph` format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + self.graph.edge_count() * 12);
+        let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + self.graph.edge_count() * 32);
         p.extend_from_slice(&self.grid_checksum.to_le_bytes());
         for v in [self.layout.width, self.layout.height, self.layout.size] {
             p.extend_from_slice(&v.to_le_bytes());
@@ -100,7 +102,16 @@ impl Hierarchy {
         for e in self.graph.raw_edges() {
             p.extend_from_slice(&(e.source().index() as u32).to_le_bytes());
             p.extend_from_slice(&(e.target().index() as u32).to_le_bytes());
-            p.extend_from_slice(&e.weight.to_le_bytes());
+            p.extend_from_slice(&e.weight.cost.to_le_bytes());
+            for v in [
+                e.weight.from.x,
+                e.weight.from.y,
+                e.weight.to.x,
+                e.weight.to.y,
+                e.weight.len,
+            ] {
+                p.extend_from_slice(&v.to_le_bytes());
+            }
         }
         let mut out = Vec::with_capacity(HEADER + p.len());
         out.extend_from_slice(MAGIC);
@@ -212,23 +223,50 @@ impl Hierarchy {
         for s in last_sector as usize + 1..first_region.len() {
             first_region[s] = n as u32;
         }
-        let m = r.count(12)?;
-        let mut graph = UnGraph::<(), f32>::with_capacity(n, m);
+        let m = r.count(32)?;
+        let mut graph = UnGraph::<(), Link>::with_capacity(n, m);
         for _ in 0..n {
             graph.add_node(());
         }
         for i in 0..m {
             let (a, b, w) = (r.u32()?, r.u32()?, r.f32()?);
-            if a as usize >= n || b as usize >= n || !w.is_finite() || w < 0.0 {
+            let from = Point::new(r.u32()?, r.u32()?);
+            let to = Point::new(r.u32()?, r.u32()?);
+            let len = r.u32()?;
+            let ok = (a as usize) < n
+                && (b as usize) < n
+                && w.is_finite()
+                && w >= 0.0
+                && layout.rect(regions[a as usize].sector).contains(from)
+                && layout.rect(regions[b as usize].sector).contains(to)
+                && from.x.abs_diff(to.x) <= 1
+                && from.y.abs_diff(to.y) <= 1
+                && len >= 1
+                && len <= size
+                && grid.is_passable(from)
+                && grid.is_passable(to);
+            if !ok {
                 return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
             }
-            graph.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), w);
+            graph.add_edge(
+                NodeIndex::new(a as usize),
+                NodeIndex::new(b as usize),
+                Link {
+                    cost: w,
+                    from,
+                    to,
+                    len,
+                },
+            );
         }
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));
         }
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
+        let (adj_start, adj) = crate::build::compress(&graph);
         Ok(Hierarchy {
+            adj_start,
+            adj,
             layout,
             grid_checksum: checksum,
             first_region,

@@ -1,10 +1,9 @@
 //! Queries: abstract route over regions, leg refinement in 60×60 windows,
 //! stitching.
 
-use crate::build::Hierarchy;
+use crate::build::{Hierarchy, Run};
 use crate::sector::{Labeler, Rect};
-use petgraph::graph::NodeIndex;
-use petgraph::visit::EdgeRef;
+use petgraph::graph::EdgeIndex;
 use rayon::prelude::*;
 use regionpath_grid::{octile, Grid, Point, SQRT2};
 use regionpath_search::{SearchError, Status, Window, WindowedAStar};
@@ -58,6 +57,15 @@ pub enum PathError {
     Search(#[from] SearchError),
 }
 
+/// Node budget of a join re-search, per cell of the stretch it replaces.
+const JOIN_BUDGET_PER_CELL: u32 = 6;
+
+/// Heuristic weight of the abstract search. Above 1 it expands far fewer
+/// regions on long routes; the refinement does not follow the route
+/// region by region anyway, so the small loss in route quality is
+/// recovered below.
+const ABSTRACT_WEIGHT: f32 = 1.0;
+
 /// Query settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlannerConfig {
@@ -102,6 +110,8 @@ struct ANode {
     g: f32,
     stamp: u32,
     parent: u32,
+    /// The edge from `parent`.
+    via: u32,
     closed: bool,
 }
 
@@ -146,13 +156,16 @@ pub struct Planner {
     aheap: BinaryHeap<AEntry>,
     agen: u32,
     route: Vec<u32>,
+    /// `cross[m]`, `m >= 1`: the cells where the route leaves `route[m - 1]`
+    /// and enters `route[m]`; `cross[0]` is the start twice.
+    cross: Vec<(Run, Run)>,
+    /// Window-local corridor bits for the current leg.
+    mask: Vec<u64>,
     window: WindowedAStar,
     leg: Vec<Point>,
     tail: Vec<Point>,
     joins: Vec<usize>,
     lab: Labeler,
-    target: Labeler,
-    target_rect: Option<(u32, Rect)>,
     seen: Vec<u32>,
     seen_gen: u32,
     progress: Option<Progress>,
@@ -203,13 +216,13 @@ impl Planner {
             aheap: BinaryHeap::new(),
             agen: 0,
             route: Vec::new(),
+            cross: Vec::new(),
+            mask: Vec::new(),
             window: WindowedAStar::with_size(window, window),
             leg: Vec::new(),
             tail: Vec::new(),
             joins: Vec::new(),
             lab: Labeler::default(),
-            target: Labeler::default(),
-            target_rect: None,
             seen: Vec::new(),
             seen_gen: 0,
             progress: None,
@@ -267,9 +280,9 @@ impl Planner {
         goal: Point,
     ) -> Result<(), PathError> {
         self.progress = None;
-        self.target_rect = None;
         self.stats = PlanStats::default();
         self.route.clear();
+        self.cross.clear();
         if grid.width() != h.width() || grid.height() != h.height() {
             return Err(PathError::GridMismatch {
                 grid_width: grid.width(),
@@ -291,15 +304,19 @@ impl Planner {
             return Err(PathError::GoalBlocked(goal));
         }
         let stale = || PathError::Stale("a cell's sector has no matching region".into());
-        let rs = h.region_of_with(grid, start, &mut self.lab).ok_or_else(stale)?;
-        let rg = h.region_of_with(grid, goal, &mut self.lab).ok_or_else(stale)?;
+        let rs = h
+            .region_of_with(grid, start, &mut self.lab)
+            .ok_or_else(stale)?;
+        let rg = h
+            .region_of_with(grid, goal, &mut self.lab)
+            .ok_or_else(stale)?;
         if (rs as usize) >= h.regions.len() || (rg as usize) >= h.regions.len() {
             return Err(stale());
         }
         if !h.regions_connected(rs, rg) {
             return Err(PathError::Unreachable { start, goal });
         }
-        if !self.abstract_route(h, rs, rg, goal) {
+        if !self.abstract_route(h, rs, rg, start, goal) {
             return Err(PathError::Stale(
                 "the connectivity matrix and the region graph disagree".into(),
             ));
@@ -316,7 +333,14 @@ impl Planner {
     }
 
     /// A* over the region graph from `from` to `to`; fills `self.route`.
-    fn abstract_route(&mut self, h: &Hierarchy, from: u32, to: u32, goal: Point) -> bool {
+    fn abstract_route(
+        &mut self,
+        h: &Hierarchy,
+        from: u32,
+        to: u32,
+        start: Point,
+        goal: Point,
+    ) -> bool {
         let n = h.regions.len();
         if self.anodes.len() < n {
             self.anodes.resize(
@@ -325,6 +349,7 @@ impl Planner {
                     g: 0.0,
                     stamp: 0,
                     parent: u32::MAX,
+                    via: u32::MAX,
                     closed: false,
                 },
             );
@@ -341,9 +366,13 @@ impl Planner {
             g: 0.0,
             stamp: gen,
             parent: u32::MAX,
+            via: u32::MAX,
             closed: false,
         };
-        self.aheap.push(AEntry { f: hf(from), id: from });
+        self.aheap.push(AEntry {
+            f: ABSTRACT_WEIGHT * hf(from),
+            id: from,
+        });
         let mut found = false;
         while let Some(AEntry { id, .. }) = self.aheap.pop() {
             let node = &mut self.anodes[id as usize];
@@ -357,28 +386,29 @@ impl Planner {
                 found = true;
                 break;
             }
-            for e in h.graph.edges(NodeIndex::new(id as usize)) {
-                let other = if e.source().index() as u32 == id {
-                    e.target().index() as u32
-                } else {
-                    e.source().index() as u32
-                };
-                let ng = g + *e.weight();
-                let o = &mut self.anodes[other as usize];
+            let (lo, hi) = (
+                h.adj_start[id as usize] as usize,
+                h.adj_start[id as usize + 1] as usize,
+            );
+            for a in &h.adj[lo..hi] {
+                let ng = g + a.cost;
+                let o = &mut self.anodes[a.region as usize];
                 if o.stamp != gen {
                     *o = ANode {
                         g: f32::INFINITY,
                         stamp: gen,
                         parent: u32::MAX,
+                        via: u32::MAX,
                         closed: false,
                     };
                 }
                 if ng < o.g && !o.closed {
                     o.g = ng;
                     o.parent = id;
+                    o.via = a.edge;
                     self.aheap.push(AEntry {
-                        f: ng + hf(other),
-                        id: other,
+                        f: ng + ABSTRACT_WEIGHT * hf(a.region),
+                        id: a.region,
                     });
                 }
             }
@@ -390,11 +420,29 @@ impl Planner {
         loop {
             self.route.push(r);
             if r == from {
+                let here = Run {
+                    start,
+                    len: 1,
+                    vertical: false,
+                };
+                self.cross.push((here, here));
                 break;
             }
-            r = self.anodes[r as usize].parent;
+            let node = self.anodes[r as usize];
+            let Some(link) = h.graph.edge_weight(EdgeIndex::new(node.via as usize)) else {
+                return false;
+            };
+            // Entering r: the crossing cell on r's side.
+            let forward = h
+                .graph
+                .edge_endpoints(EdgeIndex::new(node.via as usize))
+                .map(|(a, _)| a.index() as u32 == node.parent)
+                .unwrap_or(true);
+            self.cross.push(link.crossing(forward));
+            r = node.parent;
         }
         self.route.reverse();
+        self.cross.reverse();
         true
     }
 
@@ -402,6 +450,14 @@ impl Planner {
     /// [`Planner::start_query`], appending its cells to `out` (the first leg
     /// includes the start cell; later legs continue from the last cell).
     /// Returns `Ok(true)` while legs remain, `Ok(false)` after the last.
+    ///
+    /// A leg covers the longest stretch of the route, from the region of
+    /// the current position to some region `j`, whose sectors fit together
+    /// in one `window × window` box. It runs A* inside that box, restricted
+    /// to the corridor of those sectors, to the cell where the route leaves
+    /// region `j` (or to the goal on the last leg). The corridor holds the
+    /// route's chain of regions, so the search always succeeds, and it
+    /// keeps the search out of dead ends the route does not enter.
     pub fn next_leg(
         &mut self,
         h: &Hierarchy,
@@ -418,167 +474,119 @@ impl Planner {
             out.push(pr.pos);
             pr.started = true;
         }
-        let last = self.route.len() - 1;
-        let reach = self.config.reach;
-        let size = self.config.window;
         if pr.pos == pr.goal {
             pr.done = true;
             self.progress = Some(pr);
             return Ok(false);
         }
-        // Farthest route region within reach (scan a bounded stretch ahead).
-        let mut j = pr.at;
-        let scan_end = (pr.at + 4 * (reach / h.sector_size()).max(1) as usize + 8).min(last);
-        for k in pr.at + 1..=scan_end {
-            if cheb(pr.pos, h.regions[self.route[k] as usize].representative) <= reach {
-                j = k;
+        let last = self.route.len() - 1;
+        let j = self.leg_end(h, pr.at);
+        let bbox = self.leg_box(h, pr.at, j);
+        let win = window_of(bbox);
+        // Corridor: the sectors of route regions at..=j.
+        let words = win.area().div_ceil(64);
+        self.mask.clear();
+        self.mask.resize(words, 0);
+        for m in pr.at..=j {
+            let r = h.sector_rect(h.regions[self.route[m] as usize].sector);
+            for y in r.y0..r.y1 {
+                let row = (y - bbox.y0) as usize * win.width as usize;
+                let (a, b) = (
+                    row + (r.x0 - bbox.x0) as usize,
+                    row + (r.x1 - bbox.x0) as usize,
+                );
+                set_bits(&mut self.mask, a, b);
             }
         }
-        let goal_near = cheb(pr.pos, pr.goal) <= reach;
-        if (j == last || pr.at == last) && goal_near {
-            // Final leg: the exact goal.
-            let win = Window::around(grid, pr.pos, pr.goal, size, size);
-            let s = self
-                .window
-                .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
-            self.stats.expanded += s.expanded;
-            if s.status == Status::Found {
-                self.append_leg(out);
-                self.stats.legs += 1;
-                pr.pos = pr.goal;
-                pr.at = last;
-                pr.done = true;
-                self.progress = Some(pr);
-                return Ok(false);
-            }
-        }
-        if pr.at == last {
-            // In the goal region but the goal is not reachable within the
-            // window: the goal region's sector always connects them.
-            let rect = h.sector_rect(h.regions[self.route[last] as usize].sector);
-            let win = window_of(rect);
-            let s = self
-                .window
-                .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
-            self.stats.expanded += s.expanded;
-            if s.status != Status::Found {
-                return Err(PathError::Stale("goal region is not connected".into()));
-            }
-            self.append_leg(out);
-            self.stats.legs += 1;
-            pr.pos = pr.goal;
-            pr.done = true;
-            self.progress = Some(pr);
-            return Ok(false);
-        }
-        if j == pr.at {
-            j = pr.at + 1;
-        }
-        // Aim at region j, try nearer ones on failure.
-        loop {
-            let target = self.route[j];
-            let tr = h.regions[target as usize];
-            // Anchor: where the path heads after region j.
-            let anchor = if j == last {
-                pr.goal
+        let s = if j == last {
+            self.window.find_path_masked_into(
+                grid,
+                win,
+                pr.pos,
+                pr.goal,
+                &self.mask,
+                &mut self.leg,
+            )?
+        } else {
+            let exit = self.cross[j + 1].0;
+            // Cross into region j + 1 wherever along the shared border the
+            // search reaches first: the heuristic is the octile distance to
+            // the nearest cell of the border run, so the crossing follows
+            // the path's own direction instead of a fixed point.
+            let (lo, hi) = if exit.vertical {
+                (exit.start.y, exit.start.y + exit.len - 1)
             } else {
-                let mut a = j;
-                let end = (j + 4 * (reach / h.sector_size()).max(1) as usize + 8).min(last);
-                for k in j + 1..=end {
-                    if cheb(tr.representative, h.regions[self.route[k] as usize].representative)
-                        <= reach
-                    {
-                        a = k;
-                    }
-                }
-                if a == last && cheb(tr.representative, pr.goal) <= reach {
-                    pr.goal
-                } else {
-                    h.regions[self.route[a] as usize].representative
-                }
+                (exit.start.x, exit.start.x + exit.len - 1)
             };
-            let fallback = j == pr.at + 1 && cheb(pr.pos, tr.representative) > reach;
-            let win = if fallback {
-                let here = h.regions[self.route[pr.at] as usize].sector;
-                window_of(h.sector_rect(here).union(&h.sector_rect(tr.sector)))
-            } else {
-                Window::around(grid, pr.pos, tr.representative, size, size)
-            };
-            let found = self.search_region(h, grid, win, pr.pos, target, anchor)?;
-            if found {
-                self.append_leg(out);
-                self.stats.legs += 1;
-                pr.pos = *out.last().unwrap_or(&pr.pos);
-                pr.at = j;
-                break;
-            }
-            if j > pr.at + 1 {
-                // The next nearer route region within reach (the adjacent
-                // one always qualifies, through the fallback window).
-                j -= 1;
-                while j > pr.at + 1
-                    && cheb(pr.pos, h.regions[self.route[j] as usize].representative) > reach
-                {
-                    j -= 1;
-                }
-                continue;
-            }
-            if !fallback {
-                // Retry the adjacent region with the two-sector window, which
-                // always contains a path.
-                let here = h.regions[self.route[pr.at] as usize].sector;
-                let win = window_of(h.sector_rect(here).union(&h.sector_rect(tr.sector)));
-                if self.search_region(h, grid, win, pr.pos, target, anchor)? {
-                    self.append_leg(out);
-                    self.stats.legs += 1;
-                    pr.pos = *out.last().unwrap_or(&pr.pos);
-                    pr.at = j;
-                    break;
-                }
-            }
+            self.window.find_path_to_any_into(
+                grid,
+                win,
+                pr.pos,
+                |p| exit.contains(p),
+                |p| {
+                    let q = if exit.vertical {
+                        Point::new(exit.start.x, p.y.clamp(lo, hi))
+                    } else {
+                        Point::new(p.x.clamp(lo, hi), exit.start.y)
+                    };
+                    octile(p, q)
+                },
+                Some(&self.mask),
+                &mut self.leg,
+            )?
+        };
+        self.stats.expanded += s.expanded;
+        if s.status != Status::Found {
             return Err(PathError::Stale(format!(
-                "adjacent regions {} and {} are not connected",
-                self.route[pr.at], target
+                "route regions {}..={} are not connected",
+                self.route[pr.at], self.route[j]
             )));
         }
+        let target = *self.leg.last().unwrap_or(&pr.pos);
+        self.append_leg(out);
+        pr.pos = target;
+        pr.at = j;
+        pr.done = target == pr.goal;
         self.progress = Some(pr);
-        Ok(true)
+        Ok(!pr.done)
     }
 
-    /// Window search from `pos` to any cell of region `target`, preferring
-    /// the cell that minimises cost so far plus octile distance to `anchor`.
-    fn search_region(
-        &mut self,
-        h: &Hierarchy,
-        grid: &Grid,
-        win: Window,
-        pos: Point,
-        target: u32,
-        anchor: Point,
-    ) -> Result<bool, PathError> {
-        let sector = h.regions[target as usize].sector;
-        if self.target_rect.map(|(s, _)| s) != Some(sector) {
-            let rect = h.sector_rect(sector);
-            self.target.label(grid, rect);
-            self.target_rect = Some((sector, rect));
+    /// The last route index a leg from route index `at` covers: the longest
+    /// stretch whose sectors fit in one window (at least one step).
+    fn leg_end(&self, h: &Hierarchy, at: usize) -> usize {
+        let last = self.route.len() - 1;
+        let size = self.config.window;
+        let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector);
+        let mut bbox = sector(at);
+        let mut j = at;
+        for k in at + 1..=last {
+            let b = bbox.union(&sector(k));
+            if b.width() > size || b.height() > size {
+                break;
+            }
+            bbox = b;
+            j = k;
         }
-        let rect = h.sector_rect(sector);
-        let want = (target - h.first_region[sector as usize] + 1) as u16;
-        let labels = &self.target.labels;
-        let s = self.window.find_path_to_any_into(
-            grid,
-            win,
-            pos,
-            |p| rect.contains(p) && labels[rect.local(p)] == want,
-            |p| octile(p, anchor),
-            &mut self.leg,
-        )?;
-        self.stats.expanded += s.expanded;
-        Ok(s.status == Status::Found)
+        if j == at && j < last {
+            // Sectors wider than half a window: take one step regardless.
+            j += 1;
+        }
+        j
+    }
+
+    /// Bounding box of the sectors of route regions `at..=j`.
+    fn leg_box(&self, h: &Hierarchy, at: usize, j: usize) -> Rect {
+        let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector);
+        let mut bbox = sector(at);
+        for m in at + 1..=j {
+            bbox = bbox.union(&sector(m));
+        }
+        bbox
     }
 
     fn append_leg(&mut self, out: &mut Vec<Point>) {
         out.extend_from_slice(&self.leg[1..]);
+        self.stats.legs += 1;
     }
 
     /// Re-searches a stretch around each join and keeps the shorter.
@@ -604,7 +612,11 @@ impl Planner {
                 continue;
             }
             let win = Window::around(grid, pa, pb, size, size);
-            let Ok(s) = self.window.find_path_into(grid, win, pa, pb, &mut self.leg) else {
+            // Bounded effort: a re-search that floods is not worth it.
+            self.window.options_mut().node_budget = Some(JOIN_BUDGET_PER_CELL * (b - a + 1) as u32);
+            let res = self.window.find_path_into(grid, win, pa, pb, &mut self.leg);
+            self.window.options_mut().node_budget = None;
+            let Ok(s) = res else {
                 continue;
             };
             self.stats.expanded += s.expanded;
@@ -663,6 +675,22 @@ impl Planner {
             }
         }
         out.truncate(k);
+    }
+}
+
+/// Sets bits `a..b` of a bitset.
+fn set_bits(bits: &mut [u64], a: usize, b: usize) {
+    let mut i = a;
+    while i < b {
+        let (w, o) = (i >> 6, i & 63);
+        let n = (64 - o).min(b - i);
+        let run = if n == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << n) - 1) << o
+        };
+        bits[w] |= run;
+        i += n;
     }
 }
 

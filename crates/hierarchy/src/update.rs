@@ -1,6 +1,8 @@
 //! Incremental update after cells change.
 
-use crate::build::{sector_data, sector_edges, BuildStats, Hierarchy, Region, SectorData};
+use crate::build::{
+    sector_data, sector_edges, BuildStats, EdgeList, Hierarchy, Link, Region, SectorData,
+};
 use crate::connectivity::Connectivity;
 use crate::sector::Labeler;
 use crate::HierarchyError;
@@ -44,7 +46,11 @@ impl Hierarchy {
             for dy in -1i64..=1 {
                 for dx in -1i64..=1 {
                     let (x, y) = (sx as i64 + dx, sy as i64 + dy);
-                    if x >= 0 && y >= 0 && x < layout.sectors_x as i64 && y < layout.sectors_y as i64 {
+                    if x >= 0
+                        && y >= 0
+                        && x < layout.sectors_x as i64
+                        && y < layout.sectors_y as i64
+                    {
                         v[k] = y as u32 * layout.sectors_x + x as u32;
                         k += 1;
                     }
@@ -87,8 +93,9 @@ impl Hierarchy {
                 })?;
                 regions.extend_from_slice(&d.regions);
             } else {
-                regions
-                    .extend_from_slice(&self.regions[old_first[s] as usize..old_first[s + 1] as usize]);
+                regions.extend_from_slice(
+                    &self.regions[old_first[s] as usize..old_first[s + 1] as usize],
+                );
             }
         }
         first.push(regions.len() as u32);
@@ -96,7 +103,7 @@ impl Hierarchy {
             let s = self.regions[old as usize].sector as usize;
             first[s] + (old - old_first[s])
         };
-        let mut edges: Vec<(u32, u32, f32)> = Vec::with_capacity(self.graph.edge_count() + 64);
+        let mut edges: EdgeList = Vec::with_capacity(self.graph.edge_count() + 64);
         for e in self.graph.edge_references() {
             let (a, b) = (e.source().index() as u32, e.target().index() as u32);
             let producer = self.regions[a as usize]
@@ -108,14 +115,16 @@ impl Hierarchy {
         }
         let lookup = |t: u32| -> &SectorData {
             // Every sector read by a dirty sector was labelled above.
-            data[t as usize].as_ref().expect("sector data prepared for dirty neighbours")
+            data[t as usize]
+                .as_ref()
+                .expect("sector data prepared for dirty neighbours")
         };
         for s in 0..n as u32 {
             if dirty[s as usize] {
                 sector_edges(grid, &layout, s, &lookup, &first, &regions, &mut edges);
             }
         }
-        let mut graph = UnGraph::<(), f32>::with_capacity(regions.len(), edges.len());
+        let mut graph = UnGraph::<(), Link>::with_capacity(regions.len(), edges.len());
         for _ in 0..regions.len() {
             graph.add_node(());
         }
@@ -123,6 +132,7 @@ impl Hierarchy {
             graph.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), w);
         }
         self.connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
+        (self.adj_start, self.adj) = crate::build::compress(&graph);
         self.regions = regions;
         self.first_region = first;
         self.graph = graph;

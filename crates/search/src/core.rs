@@ -1,9 +1,8 @@
 //! The A* engine shared by [`AStar`] and [`WindowedAStar`].
 
+use crate::heap::{OpenEntry, OpenList};
 use crate::window::Window;
 use regionpath_grid::{Connectivity, Dir, Grid, Point, SQRT2};
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use thiserror::Error;
 
 /// Search settings.
@@ -109,39 +108,46 @@ struct Node {
 
 const NO_PARENT: u8 = 8;
 
-/// Open-list entry: lower `f` first, then lower `h` (deeper node).
-#[derive(Clone, Copy)]
-struct Entry {
-    f: f64,
-    h: f64,
-    idx: u32,
-}
+/// `(dx, dy)` of each direction, indexed like [`Dir::ALL`].
+const DELTAS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+/// Directions allowed by the window for each combination of open sides
+/// (bit 0 north, 1 east, 2 south, 3 west).
+const WINDOW_MOVES: [u8; 16] = window_moves();
+
+const fn window_moves() -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut s = 0;
+    while s < 16 {
+        let (n, e, so, w) = (s & 1 != 0, s & 2 != 0, s & 4 != 0, s & 8 != 0);
+        let ok = [n, e, so, w, n && e, so && e, so && w, n && w];
+        let mut m = 0u8;
+        let mut d = 0;
+        while d < 8 {
+            if ok[d] {
+                m |= 1 << d;
+            }
+            d += 1;
+        }
+        t[s] = m;
+        s += 1;
     }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap is a max-heap: reverse.
-        other
-            .f
-            .total_cmp(&self.f)
-            .then_with(|| other.h.total_cmp(&self.h))
-    }
+    t
 }
 
 /// Scratch and engine. Indexes nodes by position inside the window.
 struct Engine {
     nodes: Vec<Node>,
-    heap: BinaryHeap<Entry>,
+    heap: OpenList,
     generation: u32,
     options: SearchOptions,
 }
@@ -150,7 +156,7 @@ impl Engine {
     fn new(options: SearchOptions) -> Engine {
         Engine {
             nodes: Vec::new(),
-            heap: BinaryHeap::new(),
+            heap: OpenList::new(),
             generation: 0,
             options,
         }
@@ -158,7 +164,7 @@ impl Engine {
 
     fn bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.heap.capacity() * std::mem::size_of::<Entry>()
+            + self.heap.capacity() * std::mem::size_of::<OpenEntry>()
     }
 
     /// Prepares scratch for `cells` nodes and a new generation.
@@ -228,6 +234,7 @@ impl Engine {
     /// Runs A* inside `window` (already validated) from `start` until a node
     /// with `is_goal` is expanded. `heuristic` must be admissible for optimal
     /// results. Writes the path into `out`.
+    #[allow(clippy::too_many_arguments)]
     fn run<G, H>(
         &mut self,
         grid: &Grid,
@@ -235,6 +242,7 @@ impl Engine {
         start: Point,
         mut is_goal: G,
         heuristic: H,
+        mask: Option<&[u64]>,
         out: &mut Vec<Point>,
     ) -> SearchStats
     where
@@ -246,10 +254,10 @@ impl Engine {
         let ww = window.width as usize;
         let (x0, y0) = (window.x, window.y);
         let (x1, y1) = (window.x + window.width - 1, window.y + window.height - 1);
-        let stride = grid.stride() as isize;
         let weight = self.options.heuristic_weight;
         let dirs = self.options.connectivity.dirs();
         let budget = self.options.node_budget.unwrap_or(u32::MAX);
+        let has_budget = self.options.node_budget.is_some();
         let gen = self.generation;
 
         let local = |p: Point| (p.y - y0) as usize * ww + (p.x - x0) as usize;
@@ -261,18 +269,33 @@ impl Engine {
             parent: NO_PARENT,
             closed: false,
         };
-        self.heap.push(Entry {
-            f: weight * h0,
-            h: h0,
-            idx: s_idx as u32,
-        });
+        self.heap
+            .push(OpenEntry::new(weight * h0, h0, s_idx as u32));
         let mut expanded = 0u32;
         // Best node so far for a partial path: lowest h, then lowest g.
         let mut best = (h0, 0.0f64, s_idx);
         let mut reached: Option<usize> = None;
 
-        while let Some(Entry { h, idx, .. }) = self.heap.pop() {
-            let idx = idx as usize;
+        // Per-direction steps in window-local index space, and which window
+        // sides each direction needs (bits: 1 north, 2 east, 4 south, 8 west).
+        let mut local_step = [0isize; 8];
+        for d in Dir::ALL {
+            let (dx, dy) = d.delta();
+            local_step[d as usize] = dy as isize * ww as isize + dx as isize;
+        }
+        let conn_mask: u8 = if dirs.len() == 4 { 0x0F } else { 0xFF };
+        // A successor whose key beats everything in the heap is expanded
+        // next without a heap round trip (on open ground most are).
+        let mut next: Option<OpenEntry> = None;
+        loop {
+            let entry = match next.take() {
+                Some(e) => e,
+                None => match self.heap.pop() {
+                    Some(e) => e,
+                    None => break,
+                },
+            };
+            let idx = entry.node() as usize;
             let node = &mut self.nodes[idx];
             if node.closed {
                 continue;
@@ -285,42 +308,34 @@ impl Engine {
                 break;
             }
             expanded += 1;
-            if h < best.0 || (h == best.0 && g < best.1) {
-                best = (h, g, idx);
+            if has_budget {
+                let h = heuristic(p);
+                if h < best.0 || (h == best.0 && g < best.1) {
+                    best = (h, g, idx);
+                }
             }
             if expanded >= budget {
                 break;
             }
             let gi = grid.padded_index(p);
-            // Which sides the window allows.
-            let can = [p.y > y0, p.x < x1, p.y < y1, p.x > x0];
-            for &d in dirs {
-                let (dx, dy) = d.delta();
-                let ok = match d {
-                    Dir::North => can[0],
-                    Dir::East => can[1],
-                    Dir::South => can[2],
-                    Dir::West => can[3],
-                    Dir::NorthEast => can[0] && can[1],
-                    Dir::SouthEast => can[2] && can[1],
-                    Dir::SouthWest => can[2] && can[3],
-                    Dir::NorthWest => can[0] && can[3],
-                };
-                if !ok {
-                    continue;
+            let mut moves = Grid::legal_moves(grid.neighborhood_padded(gi)) & conn_mask;
+            // Window sides.
+            let sides = (p.y > y0) as usize
+                | ((p.x < x1) as usize) << 1
+                | ((p.y < y1) as usize) << 2
+                | ((p.x > x0) as usize) << 3;
+            moves &= WINDOW_MOVES[sides];
+            let heap_min = self.heap.peek_key();
+            while moves != 0 {
+                let d = moves.trailing_zeros() as usize;
+                moves &= moves - 1;
+                let n_idx = (idx as isize + local_step[d]) as usize;
+                if let Some(m) = mask {
+                    if (m[n_idx >> 6] >> (n_idx & 63)) & 1 == 0 {
+                        continue;
+                    }
                 }
-                let ng_idx = (gi as isize + dy as isize * stride + dx as isize) as usize;
-                if !grid.passable_padded(ng_idx) {
-                    continue;
-                }
-                if d.is_diagonal()
-                    && !(grid.passable_padded((gi as isize + dx as isize) as usize)
-                        && grid.passable_padded((gi as isize + dy as isize * stride) as usize))
-                {
-                    continue;
-                }
-                let n_idx = (idx as isize + dy as isize * ww as isize + dx as isize) as usize;
-                let ng = g + if d.is_diagonal() { SQRT2 } else { 1.0 };
+                let ng = g + if d >= 4 { SQRT2 } else { 1.0 };
                 let n = &mut self.nodes[n_idx];
                 if n.stamp != gen {
                     *n = Node {
@@ -333,16 +348,25 @@ impl Engine {
                 if ng < n.g && !n.closed {
                     n.g = ng;
                     n.parent = d as u8;
+                    let (dx, dy) = DELTAS[d];
                     let np = Point::new(
                         (p.x as i64 + dx as i64) as u32,
                         (p.y as i64 + dy as i64) as u32,
                     );
                     let nh = heuristic(np);
-                    self.heap.push(Entry {
-                        f: ng + weight * nh,
-                        h: nh,
-                        idx: n_idx as u32,
-                    });
+                    let e = OpenEntry::new(ng + weight * nh, nh, n_idx as u32);
+                    if heap_min.is_none_or(|m| e.key() < m) {
+                        match next {
+                            Some(cur) if cur.key() <= e.key() => self.heap.push(e),
+                            Some(cur) => {
+                                self.heap.push(cur);
+                                next = Some(e);
+                            }
+                            None => next = Some(e),
+                        }
+                    } else {
+                        self.heap.push(e);
+                    }
                 }
             }
         }
@@ -373,6 +397,13 @@ impl Engine {
             }
             out.reverse();
             cost = straight as f64 + diagonal as f64 * SQRT2;
+        }
+        if std::env::var_os("RP_DEBUG_HEAP").is_some() {
+            eprintln!(
+                "expanded {expanded} heap_left {} cap {}",
+                self.heap.len(),
+                self.heap.capacity()
+            );
         }
         SearchStats {
             status,
@@ -441,6 +472,7 @@ impl AStar {
             start,
             |p| p == goal,
             |p| conn.distance(p, goal),
+            None,
             path,
         ))
     }
@@ -536,14 +568,19 @@ impl WindowedAStar {
             start,
             |p| p == goal,
             |p| conn.distance(p, goal),
+            None,
             path,
         ))
     }
 
     /// Searches from `start` inside `window` until a cell for which
-    /// `is_goal` holds is expanded, guided by `heuristic` (admissible for
-    /// the goal set if the result must be optimal). This is the form the
-    /// hierarchy uses to aim a leg at a whole region.
+    /// `is_goal` holds is expanded, guided by `heuristic`, optionally
+    /// restricted to the corridor `mask` (as in
+    /// [`WindowedAStar::find_path_masked_into`]). With a heuristic that
+    /// underestimates `cost(cell) + extra(cell)` for some per-goal `extra`,
+    /// the goal cell returned minimises that sum: the hierarchy uses this to
+    /// cross a border where the path heads on best.
+    #[allow(clippy::too_many_arguments)]
     pub fn find_path_to_any_into<G, H>(
         &mut self,
         grid: &Grid,
@@ -551,6 +588,7 @@ impl WindowedAStar {
         start: Point,
         is_goal: G,
         heuristic: H,
+        mask: Option<&[u64]>,
         path: &mut Vec<Point>,
     ) -> Result<SearchStats, SearchError>
     where
@@ -558,9 +596,43 @@ impl WindowedAStar {
         H: Fn(Point) -> f64,
     {
         self.engine.check(grid, window, start, None)?;
+        if mask.is_some_and(|m| m.len() * 64 < window.area()) {
+            return Err(SearchError::BadWindow(window));
+        }
         Ok(self
             .engine
-            .run(grid, window, start, is_goal, heuristic, path))
+            .run(grid, window, start, is_goal, heuristic, mask, path))
+    }
+
+    /// [`WindowedAStar::find_path_into`] restricted to a corridor: only
+    /// cells whose bit is set in `mask` may be entered. `mask` holds one bit
+    /// per window cell, row-major (`(y - window.y) * window.width + (x -
+    /// window.x)`), at least `window.area()` bits. The start need not be in
+    /// the mask; the goal must be to be reached. Corner cutting is still
+    /// judged on the real grid.
+    pub fn find_path_masked_into(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Point,
+        mask: &[u64],
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.engine.check(grid, window, start, Some(goal))?;
+        if mask.len() * 64 < window.area() {
+            return Err(SearchError::BadWindow(window));
+        }
+        let conn = self.engine.options.connectivity;
+        Ok(self.engine.run(
+            grid,
+            window,
+            start,
+            |p| p == goal,
+            |p| conn.distance(p, goal),
+            Some(mask),
+            path,
+        ))
     }
 
     /// [`WindowedAStar::find_path_into`] returning an owned path.

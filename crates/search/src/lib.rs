@@ -26,9 +26,11 @@
 #![deny(missing_docs)]
 
 mod core;
+mod heap;
 mod window;
 
 pub use crate::core::{
     AStar, Found, SearchError, SearchOptions, SearchStats, Status, WindowedAStar,
 };
+pub use heap::{OpenEntry, OpenList};
 pub use window::Window;
