@@ -1,0 +1,522 @@
+//! Turning-radius curves: waypoint polylines with rounded corners.
+
+use crate::geom::{arc_clear, capsule_clear, Arc, P};
+use crate::Vec2;
+use regionpath_grid::Grid;
+use thiserror::Error;
+
+/// Turns below this angle (radians) are treated as straight.
+const STRAIGHT: f64 = 1e-9;
+
+/// Lines shorter than this (cells) between arcs are left out: their
+/// direction would be rounding noise.
+const MIN_LINE: f64 = 1e-4;
+
+/// What [`curve`] does with a turn that cannot take the requested radius.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TurnPolicy {
+    /// Fail with [`CurveError::TurnBlocked`] (the default).
+    #[default]
+    Strict,
+    /// Round such a turn with the largest legal radius instead (possibly
+    /// `0`: a sharp corner) and list it in [`CurvedPath::tightened_turns`].
+    Tighten,
+}
+
+/// Options for [`curve`].
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct TurnOptions {
+    /// Radius (cells) of the arcs that round the corners. `0` keeps the
+    /// polyline's sharp corners. Must be finite and non-negative.
+    pub turning_radius: f32,
+    /// Radius (cells) of the unit: every line and arc must stay farther than
+    /// this from blocked cells and the map's outline. Must be finite and
+    /// non-negative.
+    pub unit_radius: f32,
+    /// What to do with turns that cannot take `turning_radius`.
+    pub policy: TurnPolicy,
+}
+
+/// A turn that cannot be rounded with the requested radius.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockedTurn {
+    /// Index of the corner in the waypoint slice given to [`curve`].
+    pub waypoint: usize,
+    /// The largest radius (found by bisection, never above the requested
+    /// one) with which this corner is legal: the arc fits between its
+    /// neighbours' arcs and stays clear of obstacles by the unit radius.
+    /// `0` means only the sharp corner is legal.
+    pub max_legal_radius: f32,
+}
+
+/// Why a curve cannot be built.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum CurveError {
+    /// No waypoints.
+    #[error("no waypoints")]
+    Empty,
+    /// A radius is negative, NaN or infinite.
+    #[error("radius {radius} is not a finite non-negative number")]
+    InvalidRadius {
+        /// The radius given.
+        radius: f32,
+    },
+    /// A waypoint has a NaN or infinite coordinate.
+    #[error("waypoint {index} is not finite")]
+    NonFinite {
+        /// Index of the waypoint.
+        index: usize,
+    },
+    /// The straight segment from waypoint `segment` to the next one is not
+    /// clear for the unit radius (a turning radius cannot fix that).
+    #[error("the segment from waypoint {segment} is not clear for the unit radius")]
+    SegmentBlocked {
+        /// Index of the segment's first waypoint.
+        segment: usize,
+    },
+    /// Under [`TurnPolicy::Strict`], at least one corner cannot be rounded
+    /// with the requested radius. `waypoint` and `max_legal_radius` describe
+    /// the first such corner; `turns` lists all of them.
+    #[error(
+        "the turn at waypoint {waypoint} needs a radius of at most {max_legal_radius} \
+         ({} blocked turn(s) in all)", turns.len()
+    )]
+    TurnBlocked {
+        /// Index of the first blocked corner.
+        waypoint: usize,
+        /// Its largest legal radius.
+        max_legal_radius: f32,
+        /// Every blocked corner, in path order.
+        turns: Vec<BlockedTurn>,
+    },
+}
+
+/// One piece of a [`CurvedPath`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CurveSegment {
+    /// A straight line.
+    Line {
+        /// Start point.
+        from: Vec2,
+        /// End point.
+        to: Vec2,
+    },
+    /// A circular arc, traversed from `start_angle` through `sweep`.
+    Arc {
+        /// Centre of the circle.
+        center: Vec2,
+        /// Radius of the circle (the turning radius used).
+        radius: f32,
+        /// Angle (radians, same convention as headings) of the start point
+        /// seen from the centre.
+        start_angle: f32,
+        /// Signed angle swept (radians, |sweep| < π): positive turns towards
+        /// increasing angles.
+        sweep: f32,
+    },
+}
+
+impl CurveSegment {
+    /// Length of this piece.
+    pub fn length(&self) -> f32 {
+        self.length64() as f32
+    }
+
+    fn length64(&self) -> f64 {
+        match *self {
+            CurveSegment::Line { from, to } => P::from_vec2(from).dist(P::from_vec2(to)),
+            CurveSegment::Arc { radius, sweep, .. } => radius as f64 * (sweep as f64).abs(),
+        }
+    }
+
+    /// Position and heading at arc length `s` from this piece's start.
+    fn at(&self, s: f64) -> (Vec2, f32) {
+        match *self {
+            CurveSegment::Line { from, to } => {
+                let (a, b) = (P::from_vec2(from), P::from_vec2(to));
+                let d = b.sub(a);
+                let l = d.len();
+                let t = if l > 0.0 {
+                    (s / l).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                (a.add(d.scale(t)).to_vec2(), d.y.atan2(d.x) as f32)
+            }
+            CurveSegment::Arc {
+                center,
+                radius,
+                start_angle,
+                sweep,
+            } => {
+                let (rho, sw) = (radius as f64, sweep as f64);
+                let total = rho * sw.abs();
+                let t = if total > 0.0 {
+                    (s / total).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let ang = start_angle as f64 + sw * t;
+                let p = P::new(
+                    center.x as f64 + rho * ang.cos(),
+                    center.y as f64 + rho * ang.sin(),
+                );
+                let heading = ang + sw.signum() * std::f64::consts::FRAC_PI_2;
+                (p.to_vec2(), wrap_angle(heading) as f32)
+            }
+        }
+    }
+}
+
+/// Maps an angle to (−π, π].
+fn wrap_angle(a: f64) -> f64 {
+    let t = std::f64::consts::TAU;
+    let mut a = a % t;
+    if a <= -std::f64::consts::PI {
+        a += t;
+    } else if a > std::f64::consts::PI {
+        a -= t;
+    }
+    a
+}
+
+/// A path of lines and arcs that a game samples by distance travelled.
+///
+/// Headings are radians measured with `atan2(dy, dx)` in the grid frame:
+/// `0` points to +x (right), `π/2` to +y (down the map).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurvedPath {
+    start: Vec2,
+    end: Vec2,
+    segments: Vec<CurveSegment>,
+    /// Distance at the start of each segment.
+    starts: Vec<f64>,
+    total: f64,
+    tightened: Vec<BlockedTurn>,
+}
+
+impl CurvedPath {
+    /// Total length in cells.
+    pub fn length(&self) -> f32 {
+        self.total as f32
+    }
+
+    /// The pieces, in travel order.
+    pub fn segments(&self) -> &[CurveSegment] {
+        &self.segments
+    }
+
+    /// Corners rounded with less than the requested radius under
+    /// [`TurnPolicy::Tighten`] (with the radius used); empty otherwise.
+    pub fn tightened_turns(&self) -> &[BlockedTurn] {
+        &self.tightened
+    }
+
+    /// Position and heading (radians, see the type's documentation) after
+    /// travelling `d` cells from the start; `d` is clamped to
+    /// `[0, length()]` (NaN reads as 0). The two ends are exactly the first
+    /// and last waypoints. A path of a single point reports heading `0`.
+    pub fn sample(&self, d: f32) -> (Vec2, f32) {
+        let (Some(first), Some(last)) = (self.segments.first(), self.segments.last()) else {
+            return (self.start, 0.0);
+        };
+        let d = if d.is_nan() { 0.0 } else { d as f64 };
+        if d <= 0.0 {
+            return (self.start, first.at(0.0).1);
+        }
+        // `length()` is the total rounded to f32, possibly just below it.
+        if d >= self.total.min(self.total as f32 as f64) {
+            return (self.end, last.at(last.length64()).1);
+        }
+        let i = self.starts.partition_point(|&s| s <= d).saturating_sub(1);
+        self.segments[i].at(d - self.starts[i])
+    }
+}
+
+/// One corner of the polyline.
+#[derive(Clone, Copy, Debug)]
+struct Turn {
+    /// Original waypoint index.
+    index: usize,
+    vertex: P,
+    u_in: P,
+    u_out: P,
+    /// tan(θ/2) (infinite for a reversal); 0 when straight.
+    tan_half: f64,
+    /// +1 when turning towards increasing angles, −1 otherwise.
+    sign: f64,
+    theta: f64,
+}
+
+impl Turn {
+    /// The rounding arc of radius `rho`, or `None` when there is no arc.
+    fn arc(&self, rho: f64) -> Option<Arc> {
+        if rho <= 0.0 || self.tan_half == 0.0 || !self.tan_half.is_finite() {
+            return None;
+        }
+        let t = rho * self.tan_half;
+        let from = self.vertex.sub(self.u_in.scale(t));
+        let to = self.vertex.add(self.u_out.scale(t));
+        let center = from.add(self.u_in.perp().scale(self.sign * rho));
+        Some(Arc {
+            center,
+            radius: rho,
+            from,
+            to,
+            sign: self.sign,
+        })
+    }
+
+    fn legal(&self, grid: &Grid, rho: f64, r: f64) -> bool {
+        if rho > 0.0 && !self.tan_half.is_finite() {
+            return false;
+        }
+        match self.arc(rho) {
+            None => true,
+            Some(arc) => arc_clear(grid, &arc, r),
+        }
+    }
+}
+
+/// Rounds each corner of a waypoint polyline with a circular arc tangent to
+/// both of its segments, producing lines and arcs a game can follow with a
+/// turning radius.
+///
+/// Every straight segment of `waypoints` must be clear for
+/// `opts.unit_radius` (exact swept-disc test, see [`crate::segment_clear`]),
+/// otherwise [`CurveError::SegmentBlocked`]. A corner takes the requested
+/// radius when its arc fits (the arcs at both ends of a segment share its
+/// length in proportion to their needs) and the arc, swept by the unit, stays
+/// clear: the exact distance from the arc to every nearby blocked square and
+/// to the map's outline must exceed the unit radius. A corner that fails is
+/// never rounded through a wall: it is reported with the largest radius that
+/// works for it (bisection), or rounded with that radius under
+/// [`TurnPolicy::Tighten`].
+///
+/// Note: [`crate::smooth`] puts waypoints as close to corners as the unit
+/// radius allows, so a turning radius above the unit radius rarely fits
+/// there. For a vehicle, smooth with a larger clearance radius than the
+/// vehicle's own and pass the vehicle's radius as `unit_radius` here: a
+/// corner wrapped with clearance `c` takes turning radii up to
+/// `(c − r·cos(θ/2)) / (1 − cos(θ/2))` for a unit radius `r` and a turn of θ.
+///
+/// Consecutive duplicate waypoints are ignored. A single waypoint gives a
+/// path of length 0.
+///
+/// ```
+/// use regionpath_grid::Grid;
+/// use regionpath_smoothing::{curve, TurnOptions, Vec2};
+///
+/// let grid = Grid::new(20, 20, true).unwrap();
+/// let w = [Vec2::new(2.5, 2.5), Vec2::new(12.5, 2.5), Vec2::new(12.5, 12.5)];
+/// let opts = TurnOptions { turning_radius: 3.0, unit_radius: 0.5, ..Default::default() };
+/// let path = curve(&grid, &w, &opts).unwrap();
+/// assert_eq!(path.segments().len(), 3); // line, quarter circle, line
+/// let (end, heading) = path.sample(path.length());
+/// assert_eq!(end, Vec2::new(12.5, 12.5));
+/// assert!((heading - std::f32::consts::FRAC_PI_2).abs() < 1e-5);
+/// ```
+pub fn curve(
+    grid: &Grid,
+    waypoints: &[Vec2],
+    opts: &TurnOptions,
+) -> Result<CurvedPath, CurveError> {
+    for radius in [opts.turning_radius, opts.unit_radius] {
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(CurveError::InvalidRadius { radius });
+        }
+    }
+    let Some(&first) = waypoints.first() else {
+        return Err(CurveError::Empty);
+    };
+    if let Some(index) = waypoints.iter().position(|w| !w.is_finite()) {
+        return Err(CurveError::NonFinite { index });
+    }
+    let big_r = opts.turning_radius as f64;
+    let r = opts.unit_radius as f64;
+    // Distinct consecutive points, with their original indices.
+    let mut pts: Vec<(P, usize)> = Vec::with_capacity(waypoints.len());
+    for (i, w) in waypoints.iter().enumerate() {
+        let p = P::from_vec2(*w);
+        if pts.last().map(|l| l.0) != Some(p) {
+            pts.push((p, i));
+        }
+    }
+    if pts.len() == 1 {
+        if !capsule_clear(grid, pts[0].0, pts[0].0, r) {
+            return Err(CurveError::SegmentBlocked { segment: 0 });
+        }
+        return Ok(CurvedPath {
+            start: first,
+            end: first,
+            segments: Vec::new(),
+            starts: Vec::new(),
+            total: 0.0,
+            tightened: Vec::new(),
+        });
+    }
+    for w in pts.windows(2) {
+        if !capsule_clear(grid, w[0].0, w[1].0, r) {
+            return Err(CurveError::SegmentBlocked { segment: w[0].1 });
+        }
+    }
+    let seg_len: Vec<f64> = pts.windows(2).map(|w| w[0].0.dist(w[1].0)).collect();
+    // turns[k] is the corner at pts[k + 1].
+    let turns: Vec<Turn> = pts
+        .windows(3)
+        .map(|w| {
+            let u_in = w[1].0.sub(w[0].0).scale(1.0 / w[0].0.dist(w[1].0));
+            let u_out = w[2].0.sub(w[1].0).scale(1.0 / w[1].0.dist(w[2].0));
+            let cr = u_in.cross(u_out);
+            let theta = cr.abs().atan2(u_in.dot(u_out));
+            let tan_half = if theta < STRAIGHT {
+                0.0
+            } else if theta > std::f64::consts::PI - 1e-9 {
+                f64::INFINITY
+            } else {
+                (theta / 2.0).tan()
+            };
+            Turn {
+                index: w[1].1,
+                vertex: w[1].0,
+                u_in,
+                u_out,
+                tan_half,
+                sign: if cr >= 0.0 { 1.0 } else { -1.0 },
+                theta,
+            }
+        })
+        .collect();
+    // Largest radius each corner can take for the arcs to fit: a segment
+    // whose two arcs overflow it is shared in proportion to their needs,
+    // which gives both the same limit L / (tan₁ + tan₂).
+    let nt = turns.len();
+    let mut radius: Vec<f64> = vec![big_r; nt];
+    for (k, turn) in turns.iter().enumerate() {
+        if turn.tan_half == 0.0 {
+            radius[k] = 0.0;
+            continue;
+        }
+        // Incoming segment k, outgoing k + 1.
+        let before = if k > 0 { turns[k - 1].tan_half } else { 0.0 };
+        let after = if k + 1 < nt {
+            turns[k + 1].tan_half
+        } else {
+            0.0
+        };
+        for (len, other) in [(seg_len[k], before), (seg_len[k + 1], after)] {
+            // A reversal never gets an arc, so it takes none of the segment.
+            let other = if other.is_finite() { other } else { 0.0 };
+            let sum = turn.tan_half + other;
+            if big_r * sum > len {
+                radius[k] = radius[k].min(len / sum);
+            }
+        }
+    }
+    let mut blocked = Vec::new();
+    for (k, turn) in turns.iter().enumerate() {
+        if turn.tan_half == 0.0 {
+            continue;
+        }
+        let mut rho = radius[k];
+        if !turn.legal(grid, rho, r) {
+            let (mut lo, mut hi) = (0.0, rho);
+            for _ in 0..40 {
+                if hi - lo <= 1e-5 * big_r.max(1e-3) {
+                    break;
+                }
+                let mid = 0.5 * (lo + hi);
+                if turn.legal(grid, mid, r) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            rho = lo;
+        }
+        // Within rounding of the request (e.g. a fit limit equal to it): not
+        // blocked; the arc uses the legal value.
+        if rho < big_r * (1.0 - 1e-6) {
+            // Report a radius representable as f32 and verified legal.
+            let mut f = rho as f32;
+            if f as f64 > rho {
+                f = f32::from_bits(f.to_bits().saturating_sub(1));
+            }
+            if !turn.legal(grid, f as f64, r) {
+                f = 0.0;
+            }
+            rho = f as f64;
+            blocked.push(BlockedTurn {
+                waypoint: turn.index,
+                max_legal_radius: f,
+            });
+        }
+        radius[k] = rho;
+    }
+    if opts.policy == TurnPolicy::Strict {
+        if let Some(&b) = blocked.first() {
+            return Err(CurveError::TurnBlocked {
+                waypoint: b.waypoint,
+                max_legal_radius: b.max_legal_radius,
+                turns: blocked,
+            });
+        }
+    }
+    // Assemble: line, arc, line, arc, ..., line.
+    let mut segments = Vec::with_capacity(2 * pts.len());
+    let tangent = |k: usize| -> f64 {
+        let t = &turns[k];
+        if radius[k] > 0.0 && t.tan_half.is_finite() {
+            radius[k] * t.tan_half
+        } else {
+            0.0
+        }
+    };
+    let mut cursor = pts[0].0;
+    for j in 0..pts.len() - 1 {
+        let end = if j < nt {
+            pts[j + 1].0.sub(turns[j].u_in.scale(tangent(j)))
+        } else {
+            pts[j + 1].0
+        };
+        if cursor.dist(end) > MIN_LINE {
+            segments.push(CurveSegment::Line {
+                from: cursor.to_vec2(),
+                to: end.to_vec2(),
+            });
+        }
+        cursor = end;
+        if j < nt {
+            let turn = &turns[j];
+            if let Some(arc) = turn.arc(radius[j]) {
+                let v = arc.from.sub(arc.center);
+                segments.push(CurveSegment::Arc {
+                    center: arc.center.to_vec2(),
+                    radius: radius[j] as f32,
+                    start_angle: v.y.atan2(v.x) as f32,
+                    sweep: (turn.sign * turn.theta) as f32,
+                });
+                cursor = arc.to;
+            }
+        }
+    }
+    let mut starts = Vec::with_capacity(segments.len());
+    let mut total = 0.0;
+    for s in &segments {
+        starts.push(total);
+        total += s.length64();
+    }
+    let tightened = if opts.policy == TurnPolicy::Tighten {
+        blocked
+    } else {
+        Vec::new()
+    };
+    Ok(CurvedPath {
+        start: first,
+        end: pts[pts.len() - 1].0.to_vec2(),
+        segments,
+        starts,
+        total,
+        tightened,
+    })
+}

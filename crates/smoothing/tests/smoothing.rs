@@ -1,0 +1,380 @@
+//! Smoothing and clearance tests, checked with the independent geometry of
+//! `common` (never with the crate's own `segment_clear`, except where the
+//! two are compared).
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use regionpath_grid::{Grid, Point};
+use regionpath_smoothing::{
+    polyline_length, segment_clear, smooth, SmoothError, SmoothOptions, SmoothReport, Smoother,
+    Vec2,
+};
+
+fn v(p: Vec2) -> V {
+    (p.x as f64, p.y as f64)
+}
+
+fn centre(p: Point) -> Vec2 {
+    Vec2::new(p.x as f32 + 0.5, p.y as f32 + 0.5)
+}
+
+/// Every property the smoother promises, for one path.
+fn check_smoothing(
+    grid: &Grid,
+    cells: &[Point],
+    radius: f32,
+    refine: bool,
+) -> (Vec<Vec2>, SmoothReport) {
+    let mut smoother = Smoother::new();
+    let mut out = Vec::new();
+    let opts = SmoothOptions { radius, refine };
+    let report = smoother
+        .smooth(grid, cells, &opts, &mut out)
+        .expect("valid path");
+    // End points exactly the start and goal centres.
+    assert_eq!(out.first(), Some(&centre(cells[0])));
+    assert_eq!(out.last(), Some(&centre(*cells.last().unwrap())));
+    if cells.len() == 1 {
+        assert_eq!(out.len(), 1);
+    }
+    // Never longer than the input.
+    let input = cell_path_length(cells);
+    let output = polyline_length(&out);
+    assert!((report.input_length - input).abs() < 1e-9);
+    assert!((report.output_length - output).abs() < 1e-6);
+    assert!(output <= input + 1e-9, "smoothed {output} > input {input}");
+    // Every segment clear, or (radius > 0 only) a step of the input path.
+    let r = radius as f64;
+    let mut not_clear = 0;
+    for w in out.windows(2) {
+        assert_ne!(w[0], w[1], "repeated waypoint");
+        if independently_clear(grid, v(w[0]), v(w[1]), r) {
+            continue;
+        }
+        not_clear += 1;
+        assert!(
+            radius > 0.0,
+            "segment {} -> {} touches an obstacle",
+            w[0],
+            w[1]
+        );
+        let is_step = cells
+            .windows(2)
+            .any(|c| centre(c[0]) == w[0] && centre(c[1]) == w[1]);
+        assert!(
+            is_step,
+            "segment {} -> {} is not clear for r = {r} and not an input step",
+            w[0], w[1]
+        );
+        // An input step is always clear for a point.
+        assert!(independently_clear(grid, v(w[0]), v(w[1]), 0.0));
+    }
+    assert!(
+        not_clear <= report.narrow_segments,
+        "{not_clear} > {}",
+        report.narrow_segments
+    );
+    if radius == 0.0 {
+        assert_eq!(report.narrow_segments, 0);
+    }
+    // The free function agrees with the reusable smoother.
+    let again = smooth(grid, cells, &opts).expect("valid path");
+    assert_eq!(again, out);
+    (out, report)
+}
+
+fn random_case(seed: u64, jitter: f64) -> Option<(Grid, Vec<Point>)> {
+    let mut rng = Rng(seed);
+    let (w, h) = (4 + rng.below(40) as u32, 4 + rng.below(40) as u32);
+    let density = rng.unit() * 0.35;
+    let grid = random_grid(&mut rng, w, h, density);
+    let s = random_free(&mut rng, &grid)?;
+    let t = random_free(&mut rng, &grid)?;
+    let cells = dijkstra(&grid, s, t, &mut rng, jitter)?;
+    Some((grid, cells))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn point_unit_paths_are_clear_and_shorter(seed in any::<u64>(), refine in any::<bool>()) {
+        if let Some((grid, cells)) = random_case(seed, 0.0) {
+            check_smoothing(&grid, &cells, 0.0, refine);
+        }
+    }
+
+    #[test]
+    fn winding_paths_are_clear_and_shorter(seed in any::<u64>()) {
+        // Jittered cell costs: valid but far from shortest input paths.
+        if let Some((grid, cells)) = random_case(seed, 3.0) {
+            check_smoothing(&grid, &cells, 0.0, true);
+        }
+    }
+
+    #[test]
+    fn wide_unit_shortcuts_are_clear(seed in any::<u64>(), radius in 0.0f32..1.5, jitter in 0.0f64..2.0) {
+        if let Some((grid, cells)) = random_case(seed, jitter) {
+            check_smoothing(&grid, &cells, radius, true);
+        }
+    }
+
+    #[test]
+    fn segment_clear_matches_independent_test(
+        seed in any::<u64>(),
+        radius in prop_oneof![Just(0.0f32), 0.0f32..2.0],
+    ) {
+        let mut rng = Rng(seed);
+        let (w, h) = (3 + rng.below(20) as u32, 3 + rng.below(20) as u32);
+        let grid = random_grid(&mut rng, w, h, 0.2);
+        let (w, h) = (grid.width() as f64, grid.height() as f64);
+        for _ in 0..50 {
+            let a = Vec2::new((rng.unit() * (w + 2.0) - 1.0) as f32, (rng.unit() * (h + 2.0) - 1.0) as f32);
+            let len = rng.unit() * 8.0;
+            let ang = rng.unit() * std::f64::consts::TAU;
+            let b = Vec2::new(a.x + (len * ang.cos()) as f32, a.y + (len * ang.sin()) as f32);
+            let clearance = seg_clearance(&grid, v(a), v(b), radius as f64 + 2.0);
+            let r = radius as f64;
+            // Outside a hair's breadth of the boundary case, the verdicts
+            // must agree exactly.
+            if (clearance - r).abs() > 1e-6 {
+                prop_assert_eq!(segment_clear(&grid, a, b, radius), clearance > r,
+                    "{} -> {} r {} clearance {}", a, b, r, clearance);
+            }
+        }
+    }
+}
+
+#[test]
+fn segment_clear_agrees_with_line_of_sight() {
+    let mut rng = Rng(7);
+    for _ in 0..60 {
+        let (w, h) = (2 + rng.below(30) as u32, 2 + rng.below(30) as u32);
+        let density = rng.unit() * 0.4;
+        let grid = random_grid(&mut rng, w, h, density);
+        for _ in 0..400 {
+            let a = Point::new(rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+            let b = Point::new(rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+            assert_eq!(
+                segment_clear(&grid, centre(a), centre(b), 0.0),
+                grid.line_of_sight(a, b),
+                "{a} -> {b}"
+            );
+        }
+    }
+    // Lines through lattice vertices, where touching decides.
+    let grid = Grid::from_rows(&["......", "......", "..@...", "......", "......"]).unwrap();
+    for y in 0..5u32 {
+        for x in 0..6u32 {
+            for (bx, by) in [(0u32, 0u32), (5, 4), (0, 4), (5, 0)] {
+                let (a, b) = (Point::new(x, y), Point::new(bx, by));
+                assert_eq!(
+                    segment_clear(&grid, centre(a), centre(b), 0.0),
+                    grid.line_of_sight(a, b),
+                    "{a} -> {b}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn open_ground_becomes_one_segment() {
+    let grid = Grid::new(30, 20, true).unwrap();
+    let mut cells = Vec::new();
+    for i in 0..8 {
+        cells.push(Point::new(i, i));
+    }
+    for x in 8..25 {
+        cells.push(Point::new(x, 7));
+    }
+    let (out, report) = check_smoothing(&grid, &cells, 0.0, true);
+    assert_eq!(out, vec![Vec2::new(0.5, 0.5), Vec2::new(24.5, 7.5)]);
+    assert!(report.output_length < report.input_length);
+    // Wide units too, away from the map's outline.
+    let cells: Vec<Point> = (2..18).map(|i| Point::new(i, 5 + i / 4)).collect();
+    let (out, _) = check_smoothing(&grid, &cells, 1.5, true);
+    assert_eq!(out.len(), 2);
+}
+
+#[test]
+fn straight_runs_become_one_segment() {
+    let grid = Grid::new(260, 260, true).unwrap();
+    for k in 1..250u32 {
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1)] {
+            let cells: Vec<Point> = (0..=k)
+                .map(|i| Point::new(2 + i * dx, 2 + i * dy))
+                .collect();
+            let (out, report) = check_smoothing(&grid, &cells, 0.0, true);
+            assert_eq!(out.len(), 2, "k {k} ({dx}, {dy})");
+            assert!(report.output_length <= report.input_length);
+        }
+    }
+}
+
+#[test]
+fn corner_is_wrapped_tightly() {
+    // An L-shaped path around a block: the smoothed path bends at the
+    // block's corner, within a few thousandths of a cell.
+    let grid = Grid::from_rows(&[
+        "..........",
+        "..........",
+        "......@@@@",
+        "......@@@@",
+        "......@@@@",
+        "......@@@@",
+    ])
+    .unwrap();
+    let mut cells: Vec<Point> = (0..8).map(|x| Point::new(x, 0)).collect();
+    cells.push(Point::new(8, 1));
+    cells.push(Point::new(9, 1));
+    // From the bottom-left to the top-right, round the block's corner (6, 2).
+    let cells2 = [
+        (0, 5),
+        (1, 4),
+        (2, 3),
+        (3, 2),
+        (4, 1),
+        (5, 1),
+        (6, 1),
+        (7, 1),
+        (8, 1),
+        (9, 1),
+    ]
+    .map(|(x, y)| Point::new(x, y));
+    check_smoothing(&grid, &cells, 0.0, true);
+    let (out, _) = check_smoothing(&grid, &cells2, 0.0, true);
+    assert_eq!(out.len(), 3, "{out:?}");
+    let k = out[1];
+    assert!(
+        (k.x - 6.0).abs() < 0.005 && (k.y - 2.0).abs() < 0.005,
+        "{k}"
+    );
+    // The optimum is the two straight legs through the corner.
+    let best = ((6.0f64 - 0.5).hypot(2.0 - 5.5)) + (9.5f64 - 6.0).hypot(1.5 - 2.0);
+    assert!(polyline_length(&out) < best + 0.01);
+    // Greedy string pulling alone only keeps cell centres.
+    let (greedy, _) = check_smoothing(&grid, &cells2, 0.0, false);
+    assert!(greedy
+        .iter()
+        .all(|p| p.x.fract() == 0.5 && p.y.fract() == 0.5));
+    assert!(polyline_length(&greedy) >= polyline_length(&out));
+}
+
+#[test]
+fn wide_unit_keeps_narrow_steps_as_fallback() {
+    // A 1-wide corridor: a unit of radius 0.5 touches its walls everywhere.
+    let grid = Grid::from_rows(&["@@@@@@@@", "........", "@@@@@@@@"]).unwrap();
+    let cells: Vec<Point> = (0..8).map(|x| Point::new(x, 1)).collect();
+    let (out, report) = check_smoothing(&grid, &cells, 0.5, true);
+    assert_eq!(out.len(), 8);
+    assert_eq!(report.narrow_segments, 7);
+    // A point fits: one segment.
+    let (out, report) = check_smoothing(&grid, &cells, 0.0, true);
+    assert_eq!(out.len(), 2);
+    assert_eq!(report.narrow_segments, 0);
+    // Just below half a cell, the unit fits without touching.
+    let (out, report) = check_smoothing(&grid, &cells, 0.499, true);
+    assert_eq!(out.len(), 2);
+    assert_eq!(report.narrow_segments, 0);
+}
+
+#[test]
+fn trivial_paths() {
+    let grid = Grid::new(3, 3, true).unwrap();
+    let (out, report) = check_smoothing(&grid, &[Point::new(1, 1)], 0.0, true);
+    assert_eq!(out, vec![Vec2::new(1.5, 1.5)]);
+    assert_eq!(report.output_length, 0.0);
+    let (out, _) = check_smoothing(&grid, &[Point::new(1, 1), Point::new(2, 2)], 0.0, true);
+    assert_eq!(out, vec![Vec2::new(1.5, 1.5), Vec2::new(2.5, 2.5)]);
+    // Radius wider than the whole map: everything falls back.
+    let cells = [Point::new(0, 0), Point::new(1, 1), Point::new(2, 1)];
+    let (out, report) = check_smoothing(&grid, &cells, 5.0, true);
+    assert_eq!(out.len(), 3);
+    assert_eq!(report.narrow_segments, 2);
+}
+
+#[test]
+fn errors_are_typed() {
+    let grid = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
+    let opts = SmoothOptions::default();
+    let p = Point::new;
+    assert_eq!(smooth(&grid, &[], &opts), Err(SmoothError::EmptyPath));
+    for radius in [-1.0, f32::NAN, f32::INFINITY] {
+        let e = smooth(&grid, &[p(0, 0)], &SmoothOptions::with_radius(radius)).unwrap_err();
+        assert!(matches!(e, SmoothError::InvalidRadius { .. }), "{e}");
+    }
+    assert!(matches!(
+        smooth(&grid, &[p(0, 0), p(3, 0)], &opts),
+        Err(SmoothError::OutOfBounds { index: 1, .. })
+    ));
+    assert!(matches!(
+        smooth(&grid, &[p(0, 1), p(1, 1)], &opts),
+        Err(SmoothError::BlockedCell { index: 1, .. })
+    ));
+    assert!(matches!(
+        smooth(&grid, &[p(0, 0), p(2, 0)], &opts),
+        Err(SmoothError::NotAdjacent { index: 1, .. })
+    ));
+    assert!(matches!(
+        smooth(&grid, &[p(0, 0), p(0, 0)], &opts),
+        Err(SmoothError::NotAdjacent { index: 1, .. })
+    ));
+    assert!(matches!(
+        smooth(&grid, &[p(0, 0), p(1, 0), p(2, 1)], &opts),
+        Err(SmoothError::CornerCut { index: 2, .. })
+    ));
+    // Messages are readable.
+    let e = smooth(&grid, &[p(0, 0), p(1, 0), p(2, 1)], &opts).unwrap_err();
+    assert!(e.to_string().contains("cuts a blocked corner"), "{e}");
+}
+
+#[test]
+fn smoother_is_reusable_across_maps() {
+    let mut smoother = Smoother::new();
+    let mut out = Vec::new();
+    let mut rng = Rng(42);
+    for k in 0..50 {
+        let Some((grid, cells)) = random_case(1000 + k, 0.5) else {
+            continue;
+        };
+        let r = (rng.unit() * 1.2) as f32;
+        smoother
+            .smooth(&grid, &cells, &SmoothOptions::with_radius(r), &mut out)
+            .unwrap();
+        assert_eq!(
+            out,
+            smooth(&grid, &cells, &SmoothOptions::with_radius(r)).unwrap()
+        );
+    }
+}
+
+#[test]
+fn segment_clear_rejects_bad_input() {
+    let grid = Grid::new(5, 5, true).unwrap();
+    let a = Vec2::new(1.5, 1.5);
+    let b = Vec2::new(3.5, 2.5);
+    assert!(segment_clear(&grid, a, b, 0.0));
+    assert!(segment_clear(&grid, a, b, 0.9));
+    assert!(!segment_clear(&grid, a, b, -0.1));
+    assert!(!segment_clear(&grid, a, b, f32::NAN));
+    assert!(!segment_clear(&grid, a, Vec2::new(f32::INFINITY, 0.0), 0.0));
+    // Leaving the map, or touching its outline, is blocked.
+    assert!(!segment_clear(&grid, a, Vec2::new(5.5, 2.5), 0.0));
+    assert!(!segment_clear(&grid, a, Vec2::new(5.0, 2.5), 0.0));
+    assert!(segment_clear(&grid, a, Vec2::new(4.99, 2.5), 0.0));
+    assert!(!segment_clear(
+        &grid,
+        Vec2::new(2.5, 2.5),
+        Vec2::new(2.5, 2.5),
+        2.5
+    ));
+    assert!(segment_clear(
+        &grid,
+        Vec2::new(2.5, 2.5),
+        Vec2::new(2.5, 2.5),
+        2.49
+    ));
+}
