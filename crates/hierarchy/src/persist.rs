@@ -220,8 +220,8 @@ impl Hierarchy {
             last_sector = reg.sector;
             regions.push(reg);
         }
-        for s in last_sector as usize + 1..first_region.len() {
-            first_region[s] = n as u32;
+        for f in &mut first_region[last_sector as usize + 1..] {
+            *f = n as u32;
         }
         let m = r.count(32)?;
         let mut graph = UnGraph::<(), Link>::with_capacity(n, m);

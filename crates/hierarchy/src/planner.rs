@@ -58,13 +58,13 @@ pub enum PathError {
 }
 
 /// Node budget of a join re-search, per cell of the stretch it replaces.
-const JOIN_BUDGET_PER_CELL: u32 = 6;
+const JOIN_BUDGET_PER_CELL: u32 = 8;
 
 /// Heuristic weight of the abstract search. Above 1 it expands far fewer
 /// regions on long routes; the refinement does not follow the route
 /// region by region anyway, so the small loss in route quality is
 /// recovered below.
-const ABSTRACT_WEIGHT: f32 = 1.0;
+const ABSTRACT_WEIGHT: f32 = 1.5;
 
 /// Query settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
