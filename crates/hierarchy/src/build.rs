@@ -3,10 +3,10 @@
 use crate::connectivity::Connectivity;
 use crate::sector::{Labeler, Layout, Rect};
 use crate::HierarchyError;
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
+use petgraph::csr::Csr;
+use petgraph::Undirected;
 use rayon::prelude::*;
-use regionpath_grid::{octile, Grid, Point, SQRT2};
+use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
 use std::time::Instant;
 
 /// Build settings.
@@ -29,38 +29,171 @@ impl Default for HierarchyConfig {
 }
 
 /// One region: a connected piece of one sector's passable cells.
+///
+/// Stored in 20 bytes (cell coordinates as `u16`: grids are at most 65,535
+/// cells a side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
-    /// The sector it lies in.
-    pub sector: u32,
-    /// A cell of the region, the one nearest the region's centroid.
-    pub representative: Point,
-    /// Number of cells.
-    pub cells: u32,
-    /// Bounding box, top-left cell.
-    pub min: Point,
-    /// Bounding box, bottom-right cell (inclusive).
-    pub max: Point,
+    sector: u32,
+    cells: u32,
+    rep: [u16; 2],
+    min: [u16; 2],
+    max: [u16; 2],
 }
 
-/// A region-graph edge: its estimated travel cost and where it crosses
-/// from one region into the other: a run of `len` cell pairs along the
-/// shared sector border, starting with `from` (in the source region) next
-/// to `to` (in the target region). A crossing at a sector corner is a
-/// single diagonal pair.
+#[inline]
+fn pack(p: Point) -> [u16; 2] {
+    [p.x as u16, p.y as u16]
+}
+
+#[inline]
+fn unpack(p: [u16; 2]) -> Point {
+    Point::new(p[0] as u32, p[1] as u32)
+}
+
+impl Region {
+    pub(crate) fn new(
+        sector: u32,
+        representative: Point,
+        cells: u32,
+        min: Point,
+        max: Point,
+    ) -> Self {
+        Region {
+            sector,
+            cells,
+            rep: pack(representative),
+            min: pack(min),
+            max: pack(max),
+        }
+    }
+
+    /// The sector it lies in.
+    #[inline]
+    pub fn sector(&self) -> u32 {
+        self.sector
+    }
+
+    /// A cell of the region: the one nearest the region's centroid.
+    #[inline]
+    pub fn representative(&self) -> Point {
+        unpack(self.rep)
+    }
+
+    /// Number of cells.
+    #[inline]
+    pub fn cells(&self) -> u32 {
+        self.cells
+    }
+
+    /// Bounding box, top-left cell.
+    #[inline]
+    pub fn min(&self) -> Point {
+        unpack(self.min)
+    }
+
+    /// Bounding box, bottom-right cell (inclusive).
+    #[inline]
+    pub fn max(&self) -> Point {
+        unpack(self.max)
+    }
+}
+
+/// A region-graph edge as seen from one end: its estimated travel cost and
+/// where it crosses from this region into the other, a run of `len` cell
+/// pairs along the shared sector border starting with `from` (on this side)
+/// next to `to` (one step away, on the other side). A crossing at a sector
+/// corner is a single diagonal pair. Stored in 12 bytes; each undirected
+/// edge is kept once per direction, each copy oriented.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Link {
-    /// Estimated cost from the source region's representative, through the
-    /// middle of the run, to the target's (octile legs; see
-    /// `ARCHITECTURE.md`).
-    pub cost: f32,
-    /// First crossing cell on the source side.
-    pub from: Point,
-    /// First crossing cell on the target side.
-    pub to: Point,
-    /// Number of cell pairs in the run.
-    pub len: u32,
+    cost: f32,
+    from: [u16; 2],
+    /// Index in `Dir::ALL` of the step from `from` to `to`.
+    step: u8,
+    /// Run length minus one.
+    len_m1: u8,
 }
+
+impl Link {
+    pub(crate) fn new(cost: f32, from: Point, to: Point, len: u32) -> Link {
+        let step = Dir::from_delta(to.x as i32 - from.x as i32, to.y as i32 - from.y as i32)
+            .map(|d| d as u8)
+            .unwrap_or(0);
+        Link {
+            cost,
+            from: pack(from),
+            step,
+            len_m1: (len.clamp(1, 256) - 1) as u8,
+        }
+    }
+
+    /// Estimated cost from this region's representative, through the middle
+    /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`).
+    #[inline]
+    pub fn cost(&self) -> f32 {
+        self.cost
+    }
+
+    /// First crossing cell on this side.
+    #[inline]
+    pub fn from(&self) -> Point {
+        unpack(self.from)
+    }
+
+    /// First crossing cell on the other side.
+    #[inline]
+    pub fn to(&self) -> Point {
+        let (dx, dy) = Dir::ALL[self.step as usize & 7].delta();
+        let f = self.from();
+        Point::new(
+            (f.x as i64 + dx as i64) as u32,
+            (f.y as i64 + dy as i64) as u32,
+        )
+    }
+
+    /// Number of cell pairs in the run.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.len_m1 as u32 + 1
+    }
+
+    /// Always false: a crossing has at least one cell pair.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The same edge seen from the other end.
+    pub fn reversed(&self) -> Link {
+        Link::new(self.cost, self.to(), self.from(), self.len())
+    }
+
+    /// The crossing runs as `(exit on this side, entry on the other)`.
+    #[inline]
+    pub fn crossing(&self) -> (Run, Run) {
+        let (from, to) = (self.from(), self.to());
+        // A horizontal step between the sides means the border is vertical.
+        let vertical = from.y == to.y;
+        (
+            Run {
+                start: from,
+                len: self.len(),
+                vertical,
+            },
+            Run {
+                start: to,
+                len: self.len(),
+                vertical,
+            },
+        )
+    }
+}
+
+/// The region graph: a petgraph compressed-sparse-row graph; node `i` is
+/// region `i`, and every undirected edge is stored once from each end with
+/// its [`Link`] oriented away from that end.
+pub type RegionGraph = Csr<(), Link, Undirected, u32>;
 
 /// A straight run of cells on one side of a region border.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,31 +229,6 @@ impl Run {
     }
 }
 
-impl Link {
-    /// The crossing runs as `(exit side, entry side)` when travelling from
-    /// the edge's source region to its target (`forward`), or back.
-    #[inline]
-    pub fn crossing(&self, forward: bool) -> (Run, Run) {
-        // A horizontal step between the sides means the border is vertical.
-        let vertical = self.from.y == self.to.y;
-        let a = Run {
-            start: self.from,
-            len: self.len,
-            vertical,
-        };
-        let b = Run {
-            start: self.to,
-            len: self.len,
-            vertical,
-        };
-        if forward {
-            (a, b)
-        } else {
-            (b, a)
-        }
-    }
-}
-
 /// What a build produced and cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BuildStats {
@@ -151,66 +259,31 @@ pub struct Hierarchy {
     /// in the order of their labels.
     pub(crate) first_region: Vec<u32>,
     pub(crate) regions: Vec<Region>,
-    pub(crate) graph: UnGraph<(), Link>,
+    pub(crate) graph: RegionGraph,
     pub(crate) connectivity: Connectivity,
-    /// Query-time copy of the graph's adjacency in compressed rows: the
-    /// neighbours of region `r` are `adj[adj_start[r]..adj_start[r + 1]]`.
-    /// Walking petgraph's linked edge lists cost about three times as much
-    /// in the abstract search.
-    pub(crate) adj_start: Vec<u32>,
-    pub(crate) adj: Vec<Adjacent>,
     pub(crate) build_ms: f64,
 }
 
-/// One entry of the compressed adjacency.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Adjacent {
-    pub region: u32,
-    pub cost: f32,
-    /// Index of the petgraph edge (for its crossing).
-    pub edge: u32,
-}
-
-/// Builds the compressed adjacency of `graph`.
-pub(crate) fn compress(graph: &UnGraph<(), Link>) -> (Vec<u32>, Vec<Adjacent>) {
-    let n = graph.node_count();
-    let mut degree = vec![0u32; n + 1];
-    for e in graph.raw_edges() {
-        degree[e.source().index()] += 1;
-        degree[e.target().index()] += 1;
+/// Builds the region graph from undirected edges `(a, b, link from a)`.
+pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph {
+    let mut directed: Vec<(u32, u32, Link)> = Vec::with_capacity(edges.len() * 2);
+    for &(a, b, l) in edges {
+        directed.push((a, b, l));
+        directed.push((b, a, l.reversed()));
     }
-    let mut start = Vec::with_capacity(n + 1);
-    let mut acc = 0u32;
-    for d in &degree[..n] {
-        start.push(acc);
-        acc += d;
+    directed.sort_unstable_by_key(|e| (e.0, e.1));
+    directed.dedup_by_key(|e| (e.0, e.1));
+    let mut g = if directed.is_empty() {
+        RegionGraph::new()
+    } else {
+        // Sorted and unique by construction, so this cannot fail.
+        RegionGraph::from_sorted_edges(&directed).unwrap_or_default()
+    };
+    // Regions after the last one with an edge have no row yet.
+    while g.node_count() < n {
+        g.add_node(());
     }
-    start.push(acc);
-    let mut fill = start.clone();
-    let mut adj = vec![
-        Adjacent {
-            region: 0,
-            cost: 0.0,
-            edge: 0,
-        };
-        acc as usize
-    ];
-    for (i, e) in graph.raw_edges().iter().enumerate() {
-        let (a, b) = (e.source().index(), e.target().index());
-        adj[fill[a] as usize] = Adjacent {
-            region: b as u32,
-            cost: e.weight.cost,
-            edge: i as u32,
-        };
-        fill[a] += 1;
-        adj[fill[b] as usize] = Adjacent {
-            region: a as u32,
-            cost: e.weight.cost,
-            edge: i as u32,
-        };
-        fill[b] += 1;
-    }
-    (start, adj)
+    g
 }
 
 /// Per-sector result of the first build pass.
@@ -270,12 +343,14 @@ pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labele
     let regions = acc
         .iter()
         .zip(&best)
-        .map(|(a, b)| Region {
-            sector: s,
-            representative: Point::new(rect.x0 + b.1, rect.y0 + b.2),
-            cells: a.2,
-            min: Point::new(rect.x0 + a.3, rect.y0 + a.4),
-            max: Point::new(rect.x0 + a.5, rect.y0 + a.6),
+        .map(|(a, b)| {
+            Region::new(
+                s,
+                Point::new(rect.x0 + b.1, rect.y0 + b.2),
+                a.2,
+                Point::new(rect.x0 + a.3, rect.y0 + a.4),
+                Point::new(rect.x0 + a.5, rect.y0 + a.6),
+            )
         })
         .collect();
     let l = &lab.labels;
@@ -304,21 +379,15 @@ fn offer(
     len: u32,
     step: f64,
 ) {
-    let mut link = Link {
-        cost: 0.0,
-        from: ca,
-        to: cb,
-        len,
-    };
-    let (ra, rb) = link.crossing(true);
-    let w = octile(regions[a as usize].representative, ra.mid())
+    let (ra, rb) = Link::new(0.0, ca, cb, len).crossing();
+    let w = octile(regions[a as usize].representative(), ra.mid())
         + step
-        + octile(rb.mid(), regions[b as usize].representative);
-    link.cost = w as f32;
+        + octile(rb.mid(), regions[b as usize].representative());
+    let link = Link::new(w as f32, ca, cb, len);
     // Edges of one sector pair are few: a linear scan of them suffices.
     for e in edges[base..].iter_mut() {
         if e.0 == a && e.1 == b {
-            if link.cost < e.2.cost {
+            if link.cost() < e.2.cost() {
                 e.2 = link;
             }
             return;
@@ -538,18 +607,9 @@ impl Hierarchy {
                 })
                 .collect()
         };
-        let edge_count: usize = edge_lists.iter().map(|e| e.len()).sum();
-        let mut graph = UnGraph::<(), Link>::with_capacity(regions.len(), edge_count);
-        for _ in 0..regions.len() {
-            graph.add_node(());
-        }
-        for list in &edge_lists {
-            for &(a, b, w) in list {
-                graph.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), w);
-            }
-        }
+        let edges: EdgeList = edge_lists.into_iter().flatten().collect();
+        let graph = region_graph(regions.len(), &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let (adj_start, adj) = compress(&graph);
         Hierarchy {
             layout,
             grid_checksum: grid.checksum(),
@@ -557,8 +617,6 @@ impl Hierarchy {
             regions,
             graph,
             connectivity,
-            adj_start,
-            adj,
             build_ms: 0.0,
         }
     }
@@ -586,7 +644,7 @@ impl Hierarchy {
     /// The region graph: node `i` is region `i`; edge weights estimate the
     /// travel cost between the two regions' representatives (see
     /// `ARCHITECTURE.md`).
-    pub fn graph(&self) -> &UnGraph<(), Link> {
+    pub fn graph(&self) -> &RegionGraph {
         &self.graph
     }
 
@@ -633,47 +691,50 @@ impl Hierarchy {
 
     /// Build statistics, including bytes held.
     pub fn stats(&self) -> BuildStats {
-        let node_bytes = self.graph.node_count() * (std::mem::size_of::<u32>() * 2);
-        let edge_bytes = self.graph.edge_count()
-            * (std::mem::size_of::<Link>() + 4 * std::mem::size_of::<u32>());
+        let n = self.graph.node_count();
+        let directed = (0..n as u32)
+            .map(|a| self.graph.out_degree(a))
+            .sum::<usize>();
+        let graph_bytes = (n + 1) * std::mem::size_of::<usize>()
+            + directed * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
         let bytes = std::mem::size_of::<Self>()
             + self.first_region.len() * 4
             + self.regions.len() * std::mem::size_of::<Region>()
-            + node_bytes
-            + edge_bytes
-            + self.connectivity.bytes()
-            + self.adj_start.len() * 4
-            + self.adj.len() * std::mem::size_of::<Adjacent>();
+            + graph_bytes
+            + self.connectivity.bytes();
         BuildStats {
             cells: self.layout.width as u64 * self.layout.height as u64,
             sectors: self.layout.count(),
             regions: self.regions.len(),
-            edges: self.graph.edge_count(),
+            edges: directed / 2,
             clusters: self.connectivity.cluster_count(),
             bytes,
             build_ms: self.build_ms,
         }
     }
 
-    /// The edges as `(a, b, link)` sorted by `(a, b)` (`a` is the source,
-    /// always the lower id): for comparisons and tools.
+    /// Calls `f(a, b, link)` once per undirected edge, with `a < b` and the
+    /// link oriented from `a`.
+    pub fn for_each_edge(&self, mut f: impl FnMut(u32, u32, &Link)) {
+        for a in 0..self.graph.node_count() as u32 {
+            for (b, l) in self
+                .graph
+                .neighbors_slice(a)
+                .iter()
+                .zip(self.graph.edges_slice(a))
+            {
+                if a < *b {
+                    f(a, *b, l);
+                }
+            }
+        }
+    }
+
+    /// The edges as `(a, b, link from a)` with `a < b`, sorted: for
+    /// comparisons and tools.
     pub fn edge_list(&self) -> Vec<(u32, u32, Link)> {
-        let mut v: Vec<_> = self
-            .graph
-            .edge_references()
-            .map(|e| {
-                (
-                    e.source().index() as u32,
-                    e.target().index() as u32,
-                    *e.weight(),
-                )
-            })
-            .collect();
-        v.sort_by(|x, y| {
-            (x.0, x.1)
-                .cmp(&(y.0, y.1))
-                .then(x.2.cost.total_cmp(&y.2.cost))
-        });
+        let mut v = Vec::new();
+        self.for_each_edge(|a, b, l| v.push((a, b, *l)));
         v
     }
 }

@@ -11,11 +11,9 @@
 //! A query asks: same cluster → reachable; either closed → unreachable;
 //! else the bit. O(1), no search.
 
-use crate::build::{Link, Region};
+use crate::build::{Region, RegionGraph};
 use crate::sector::Layout;
 use fixedbitset::FixedBitSet;
-use petgraph::graph::UnGraph;
-use petgraph::visit::EdgeRef;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Connectivity {
@@ -68,16 +66,13 @@ impl UnionFind {
 }
 
 impl Connectivity {
-    pub fn build(
-        layout: &Layout,
-        regions: &[Region],
-        graph: &UnGraph<(), Link>,
-        cells: u64,
-    ) -> Self {
+    pub fn build(layout: &Layout, regions: &[Region], graph: &RegionGraph, cells: u64) -> Self {
         let n = regions.len();
         let mut all = UnionFind::new(n);
-        for e in graph.edge_references() {
-            all.union(e.source().index() as u32, e.target().index() as u32);
+        for a in 0..n as u32 {
+            for &b in graph.neighbors_slice(a) {
+                all.union(a, b);
+            }
         }
         let (component, ncomp) = all.dense();
         let mut comp_size = vec![0u32; ncomp];
@@ -87,14 +82,15 @@ impl Connectivity {
         let mut m = 8u32;
         loop {
             let sup = |r: &Region| {
-                let (sx, sy) = layout.coords(r.sector);
+                let (sx, sy) = layout.coords(r.sector());
                 (sy / m) * layout.sectors_x.div_ceil(m) + sx / m
             };
             let mut uf = UnionFind::new(n);
-            for e in graph.edge_references() {
-                let (a, b) = (e.source().index(), e.target().index());
-                if sup(&regions[a]) == sup(&regions[b]) {
-                    uf.union(a as u32, b as u32);
+            for a in 0..n as u32 {
+                for &b in graph.neighbors_slice(a) {
+                    if a < b && sup(&regions[a as usize]) == sup(&regions[b as usize]) {
+                        uf.union(a, b);
+                    }
                 }
             }
             let (cluster_of_region, nclusters) = uf.dense();

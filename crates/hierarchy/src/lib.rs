@@ -36,7 +36,7 @@ mod planner;
 mod sector;
 mod update;
 
-pub use build::{BuildStats, Hierarchy, HierarchyConfig, Link, Region, Run};
+pub use build::{BuildStats, Hierarchy, HierarchyConfig, Link, Region, RegionGraph, Run};
 pub use persist::FORMAT_VERSION;
 pub use planner::{PathError, PlanStats, Planner, PlannerConfig};
 

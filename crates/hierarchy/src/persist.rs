@@ -19,11 +19,10 @@
 //! allocated, and every index is range-checked, so a truncated or corrupted
 //! file gives an error, never a panic.
 
-use crate::build::{Hierarchy, Link, Region};
+use crate::build::{region_graph, Hierarchy, Link, Region};
 use crate::connectivity::Connectivity;
 use crate::sector::Layout;
 use crate::HierarchyError;
-use petgraph::graph::{NodeIndex, UnGraph};
 use regionpath_grid::{Grid, Point};
 use std::io::Write;
 use std::path::Path;
@@ -77,7 +76,8 @@ impl<'a> Reader<'a> {
 impl Hierarchy {
     /// Serialises to the versioned `.rph` format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + self.graph.edge_count() * 32);
+        let edges = self.edge_list();
+        let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + edges.len() * 32);
         p.extend_from_slice(&self.grid_checksum.to_le_bytes());
         for v in [self.layout.width, self.layout.height, self.layout.size] {
             p.extend_from_slice(&v.to_le_bytes());
@@ -85,31 +85,27 @@ impl Hierarchy {
         p.extend_from_slice(&self.build_ms.to_le_bytes());
         p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
         for r in &self.regions {
+            let (rep, min, max) = (r.representative(), r.min(), r.max());
             for v in [
-                r.sector,
-                r.representative.x,
-                r.representative.y,
-                r.cells,
-                r.min.x,
-                r.min.y,
-                r.max.x,
-                r.max.y,
+                r.sector(),
+                rep.x,
+                rep.y,
+                r.cells(),
+                min.x,
+                min.y,
+                max.x,
+                max.y,
             ] {
                 p.extend_from_slice(&v.to_le_bytes());
             }
         }
-        p.extend_from_slice(&(self.graph.edge_count() as u32).to_le_bytes());
-        for e in self.graph.raw_edges() {
-            p.extend_from_slice(&(e.source().index() as u32).to_le_bytes());
-            p.extend_from_slice(&(e.target().index() as u32).to_le_bytes());
-            p.extend_from_slice(&e.weight.cost.to_le_bytes());
-            for v in [
-                e.weight.from.x,
-                e.weight.from.y,
-                e.weight.to.x,
-                e.weight.to.y,
-                e.weight.len,
-            ] {
+        p.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+        for (a, b, l) in &edges {
+            p.extend_from_slice(&a.to_le_bytes());
+            p.extend_from_slice(&b.to_le_bytes());
+            p.extend_from_slice(&l.cost().to_le_bytes());
+            let (from, to) = (l.from(), l.to());
+            for v in [from.x, from.y, to.x, to.y, l.len()] {
                 p.extend_from_slice(&v.to_le_bytes());
             }
         }
@@ -200,34 +196,31 @@ impl Hierarchy {
                 r.u32()?,
                 r.u32()?,
             ];
-            let reg = Region {
-                sector: v[0],
-                representative: Point::new(v[1], v[2]),
-                cells: v[3],
-                min: Point::new(v[4], v[5]),
-                max: Point::new(v[6], v[7]),
-            };
-            let ok = (reg.sector as usize) < layout.count()
-                && reg.sector >= last_sector
-                && layout.rect(reg.sector).contains(reg.representative)
-                && grid.is_passable(reg.representative);
+            let reg = Region::new(
+                v[0],
+                Point::new(v[1], v[2]),
+                v[3],
+                Point::new(v[4], v[5]),
+                Point::new(v[6], v[7]),
+            );
+            let ok = (v[0] as usize) < layout.count()
+                && v[0] >= last_sector
+                && layout.rect(v[0]).contains(Point::new(v[1], v[2]))
+                && grid.is_passable(Point::new(v[1], v[2]));
             if !ok {
                 return Err(HierarchyError::Corrupt(format!("region {i} is invalid")));
             }
-            for s in last_sector + 1..=reg.sector {
-                first_region[s as usize] = i as u32;
+            for f in &mut first_region[last_sector as usize + 1..=v[0] as usize] {
+                *f = i as u32;
             }
-            last_sector = reg.sector;
+            last_sector = v[0];
             regions.push(reg);
         }
         for f in &mut first_region[last_sector as usize + 1..] {
             *f = n as u32;
         }
         let m = r.count(32)?;
-        let mut graph = UnGraph::<(), Link>::with_capacity(n, m);
-        for _ in 0..n {
-            graph.add_node(());
-        }
+        let mut edges = Vec::with_capacity(m);
         for i in 0..m {
             let (a, b, w) = (r.u32()?, r.u32()?, r.f32()?);
             let from = Point::new(r.u32()?, r.u32()?);
@@ -237,8 +230,9 @@ impl Hierarchy {
                 && (b as usize) < n
                 && w.is_finite()
                 && w >= 0.0
-                && layout.rect(regions[a as usize].sector).contains(from)
-                && layout.rect(regions[b as usize].sector).contains(to)
+                && a < b
+                && layout.rect(regions[a as usize].sector()).contains(from)
+                && layout.rect(regions[b as usize].sector()).contains(to)
                 && from.x.abs_diff(to.x) <= 1
                 && from.y.abs_diff(to.y) <= 1
                 && len >= 1
@@ -248,25 +242,14 @@ impl Hierarchy {
             if !ok {
                 return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
             }
-            graph.add_edge(
-                NodeIndex::new(a as usize),
-                NodeIndex::new(b as usize),
-                Link {
-                    cost: w,
-                    from,
-                    to,
-                    len,
-                },
-            );
+            edges.push((a, b, Link::new(w, from, to, len)));
         }
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));
         }
+        let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let (adj_start, adj) = crate::build::compress(&graph);
         Ok(Hierarchy {
-            adj_start,
-            adj,
             layout,
             grid_checksum: checksum,
             first_region,

@@ -3,7 +3,6 @@
 
 use crate::build::{Hierarchy, Run};
 use crate::sector::{Labeler, Rect};
-use petgraph::graph::EdgeIndex;
 use rayon::prelude::*;
 use regionpath_grid::{octile, Grid, Point, SQRT2};
 use regionpath_search::{SearchError, Status, Window, WindowedAStar};
@@ -110,7 +109,7 @@ struct ANode {
     g: f32,
     stamp: u32,
     parent: u32,
-    /// The edge from `parent`.
+    /// Position of the link to this node in `parent`'s graph row.
     via: u32,
     closed: bool,
 }
@@ -361,7 +360,7 @@ impl Planner {
         }
         let gen = self.agen;
         self.aheap.clear();
-        let hf = |r: u32| octile(h.regions[r as usize].representative, goal) as f32;
+        let hf = |r: u32| octile(h.regions[r as usize].representative(), goal) as f32;
         self.anodes[from as usize] = ANode {
             g: 0.0,
             stamp: gen,
@@ -386,13 +385,11 @@ impl Planner {
                 found = true;
                 break;
             }
-            let (lo, hi) = (
-                h.adj_start[id as usize] as usize,
-                h.adj_start[id as usize + 1] as usize,
-            );
-            for a in &h.adj[lo..hi] {
-                let ng = g + a.cost;
-                let o = &mut self.anodes[a.region as usize];
+            let targets = h.graph.neighbors_slice(id);
+            let links = h.graph.edges_slice(id);
+            for (k, (&other, link)) in targets.iter().zip(links).enumerate() {
+                let ng = g + link.cost();
+                let o = &mut self.anodes[other as usize];
                 if o.stamp != gen {
                     *o = ANode {
                         g: f32::INFINITY,
@@ -405,10 +402,10 @@ impl Planner {
                 if ng < o.g && !o.closed {
                     o.g = ng;
                     o.parent = id;
-                    o.via = a.edge;
+                    o.via = k as u32;
                     self.aheap.push(AEntry {
-                        f: ng + ABSTRACT_WEIGHT * hf(a.region),
-                        id: a.region,
+                        f: ng + ABSTRACT_WEIGHT * hf(other),
+                        id: other,
                     });
                 }
             }
@@ -429,16 +426,11 @@ impl Planner {
                 break;
             }
             let node = self.anodes[r as usize];
-            let Some(link) = h.graph.edge_weight(EdgeIndex::new(node.via as usize)) else {
+            // The link from the parent into r, oriented from the parent.
+            let Some(link) = h.graph.edges_slice(node.parent).get(node.via as usize) else {
                 return false;
             };
-            // Entering r: the crossing cell on r's side.
-            let forward = h
-                .graph
-                .edge_endpoints(EdgeIndex::new(node.via as usize))
-                .map(|(a, _)| a.index() as u32 == node.parent)
-                .unwrap_or(true);
-            self.cross.push(link.crossing(forward));
+            self.cross.push(link.crossing());
             r = node.parent;
         }
         self.route.reverse();
@@ -488,7 +480,7 @@ impl Planner {
         self.mask.clear();
         self.mask.resize(words, 0);
         for m in pr.at..=j {
-            let r = h.sector_rect(h.regions[self.route[m] as usize].sector);
+            let r = h.sector_rect(h.regions[self.route[m] as usize].sector());
             for y in r.y0..r.y1 {
                 let row = (y - bbox.y0) as usize * win.width as usize;
                 let (a, b) = (
@@ -556,7 +548,7 @@ impl Planner {
     fn leg_end(&self, h: &Hierarchy, at: usize) -> usize {
         let last = self.route.len() - 1;
         let size = self.config.window;
-        let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector);
+        let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector());
         let mut bbox = sector(at);
         let mut j = at;
         for k in at + 1..=last {
@@ -576,7 +568,7 @@ impl Planner {
 
     /// Bounding box of the sectors of route regions `at..=j`.
     fn leg_box(&self, h: &Hierarchy, at: usize, j: usize) -> Rect {
-        let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector);
+        let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector());
         let mut bbox = sector(at);
         for m in at + 1..=j {
             bbox = bbox.union(&sector(m));

@@ -1,13 +1,11 @@
 //! Incremental update after cells change.
 
 use crate::build::{
-    sector_data, sector_edges, BuildStats, EdgeList, Hierarchy, Link, Region, SectorData,
+    region_graph, sector_data, sector_edges, BuildStats, EdgeList, Hierarchy, Region, SectorData,
 };
 use crate::connectivity::Connectivity;
 use crate::sector::Labeler;
 use crate::HierarchyError;
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
 use regionpath_grid::{Grid, Point};
 use std::time::Instant;
 
@@ -100,19 +98,18 @@ impl Hierarchy {
         }
         first.push(regions.len() as u32);
         let remap = |old: u32| -> u32 {
-            let s = self.regions[old as usize].sector as usize;
+            let s = self.regions[old as usize].sector() as usize;
             first[s] + (old - old_first[s])
         };
-        let mut edges: EdgeList = Vec::with_capacity(self.graph.edge_count() + 64);
-        for e in self.graph.edge_references() {
-            let (a, b) = (e.source().index() as u32, e.target().index() as u32);
+        let mut edges: EdgeList = Vec::with_capacity(self.regions.len() * 3);
+        self.for_each_edge(|a, b, l| {
             let producer = self.regions[a as usize]
-                .sector
-                .min(self.regions[b as usize].sector);
+                .sector()
+                .min(self.regions[b as usize].sector());
             if !dirty[producer as usize] {
-                edges.push((remap(a), remap(b), *e.weight()));
+                edges.push((remap(a), remap(b), *l));
             }
-        }
+        });
         let lookup = |t: u32| -> &SectorData {
             // Every sector read by a dirty sector was labelled above.
             data[t as usize]
@@ -124,15 +121,8 @@ impl Hierarchy {
                 sector_edges(grid, &layout, s, &lookup, &first, &regions, &mut edges);
             }
         }
-        let mut graph = UnGraph::<(), Link>::with_capacity(regions.len(), edges.len());
-        for _ in 0..regions.len() {
-            graph.add_node(());
-        }
-        for (a, b, w) in edges {
-            graph.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), w);
-        }
+        let graph = region_graph(regions.len(), &edges);
         self.connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        (self.adj_start, self.adj) = crate::build::compress(&graph);
         self.regions = regions;
         self.first_region = first;
         self.graph = graph;

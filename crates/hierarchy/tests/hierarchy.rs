@@ -137,12 +137,14 @@ fn regions_partition_the_passable_cells() {
             },
         )
         .unwrap();
-        let total: u64 = hi.regions().iter().map(|r| r.cells as u64).sum();
+        let total: u64 = hi.regions().iter().map(|r| r.cells() as u64).sum();
         assert_eq!(total, g.passable_count());
         for (i, r) in hi.regions().iter().enumerate() {
-            assert!(g.is_passable(r.representative));
-            assert_eq!(hi.region_of(&g, r.representative), Some(i as u32));
-            assert!(r.min.x <= r.representative.x && r.representative.x <= r.max.x);
+            let rep = r.representative();
+            assert!(g.is_passable(rep));
+            assert_eq!(hi.region_of(&g, rep), Some(i as u32));
+            assert!(r.min().x <= rep.x && rep.x <= r.max().x);
+            assert!(r.min().y <= rep.y && rep.y <= r.max().y);
         }
         // Serial and parallel builds agree.
         let serial = Hierarchy::build(
