@@ -272,6 +272,31 @@ impl Grid {
         row(i - self.stride) | (row(i) << 3) | (row(i + self.stride) << 6)
     }
 
+    /// Passability of up to 64 cells of row `y` starting at column `x`, as
+    /// bits (bit `i` is cell `x + i`); cells past the right edge read as
+    /// blocked. `len` is clamped to 64.
+    #[inline]
+    pub fn row_bits(&self, x: u32, y: u32, len: u32) -> u64 {
+        if y >= self.height || x >= self.width {
+            return 0;
+        }
+        let len = len.min(64).min(self.width - x);
+        if len == 0 {
+            return 0;
+        }
+        let s = self.padded_index(Point::new(x, y));
+        let (w, o) = (s >> 6, s & 63);
+        let mut v = self.bits[w] >> o;
+        if o != 0 && w + 1 < self.bits.len() {
+            v |= self.bits[w + 1] << (64 - o);
+        }
+        if len == 64 {
+            v
+        } else {
+            v & ((1u64 << len) - 1)
+        }
+    }
+
     /// The legal moves out of a cell whose 3×3 neighbourhood is `hood`
     /// (from [`Grid::neighborhood_padded`]): bit `d as u8` is set for each
     /// [`Dir`] `d` whose target is passable and, for diagonals, whose two
@@ -692,6 +717,23 @@ mod tests {
                 let m = Grid::legal_moves(g.neighborhood_padded(g.padded_index(p)));
                 for d in Dir::ALL {
                     assert_eq!(m >> (d as u8) & 1 == 1, g.can_step(p, d), "{p} {d:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn row_bits_match_cells() {
+        let mut g = Grid::new(150, 3, true).unwrap();
+        for x in (0..150).step_by(7) {
+            g.set_passable(Point::new(x, 1), false).unwrap();
+        }
+        for x0 in [0u32, 1, 5, 63, 64, 70, 100, 140] {
+            for len in [1u32, 10, 63, 64] {
+                let bits = g.row_bits(x0, 1, len);
+                for i in 0..64u32 {
+                    let want = i < len && g.is_passable(Point::new(x0 + i, 1));
+                    assert_eq!(bits >> i & 1 == 1, want, "x0 {x0} len {len} i {i}");
                 }
             }
         }
