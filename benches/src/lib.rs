@@ -1,1 +1,30 @@
-//! Benchmark helpers.
+//! Benchmark helpers for regionpath.
+//!
+//! The bench binaries under `benches/benches/` time regionpath's planners
+//! beside peer crates on Moving AI maps. This library holds what they share:
+//!
+//! * [`data`]: where the Moving AI files are ([`data::movingai_dir`]),
+//!   loading a map with its scenario rows, and deterministic generated maps.
+//! * [`queries`]: splitting scenario rows into short / medium / long
+//!   buckets (terciles of the optimal length) and picking a fixed subset.
+//! * [`contender`]: the [`Contender`] trait every timed system implements,
+//!   and regionpath's own contenders.
+//! * [`paths`]: checking a returned path against the Moving AI rules
+//!   (octile length, corner cuts, illegal steps).
+//! * [`alloc`]: a counting global allocator for allocation and memory
+//!   figures.
+//! * [`side`]: where benches write the figures criterion does not keep
+//!   (path-length ratios, corner cuts, memory, machine), read by
+//!   `benches/report`.
+
+pub mod alloc;
+pub mod contender;
+pub mod data;
+pub mod paths;
+pub mod queries;
+pub mod side;
+
+pub use contender::{Contender, RegionpathAStar, RegionpathHierarchical};
+pub use data::{movingai_dir, MapCase};
+pub use paths::{check_path, PathCheck};
+pub use queries::{Bucket, Query};

@@ -1,0 +1,240 @@
+//! The [`Contender`] trait and regionpath's contenders.
+//!
+//! A bench times every contender on the same grid and the same queries, in
+//! the same criterion group. Adding a system is one `impl Contender` and one
+//! line in the bench's contender list:
+//!
+//! * regionpath A*: [`RegionpathAStar`] (here).
+//! * peers (`pathfinding`, `grid_pathfinding`, `hierarchical_pathfinding`):
+//!   `benches/benches/common/peers.rs` (they are dev-dependencies).
+//! * regionpath hierarchical: [`RegionpathHierarchical`] (here).
+//! * smoothed paths: to add here once `regionpath-smoothing` has its API
+//!   (see the note at the end of this file).
+
+use crate::paths::octile_length;
+use regionpath_grid::{Grid, Point};
+use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
+use regionpath_search::{AStar, Status};
+
+/// How far a contender's moves follow the Moving AI rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Whether its paths may cut corners (a diagonal step past a blocked
+    /// orthogonal neighbour).
+    pub cuts_corners: bool,
+    /// Whether it prices a diagonal step at (about) √2 — otherwise its
+    /// "shortest" path is shortest under another metric.
+    pub diagonal_sqrt2: bool,
+    /// Whether it returns shortest paths under its own metric.
+    pub optimal: bool,
+    /// A note for the results table.
+    pub note: &'static str,
+}
+
+impl Rules {
+    /// Exactly the Moving AI rules, optimal.
+    pub const EXACT: Rules = Rules {
+        cuts_corners: false,
+        diagonal_sqrt2: true,
+        optimal: true,
+        note: "Moving AI rules (8-connected, no corner cutting, diagonal √2), optimal",
+    };
+}
+
+/// A path planner under benchmark.
+///
+/// The bench calls [`prepare`](Contender::prepare) once per grid (timed
+/// separately, with its allocations counted as the contender's preprocessed
+/// memory), then [`query`](Contender::query) for every start/goal pair,
+/// which is what the per-query figures time.
+pub trait Contender {
+    /// Column name in the results (`regionpath A*`, `pathfinding astar`, …).
+    fn name(&self) -> &str;
+
+    /// How its moves relate to the Moving AI rules.
+    fn rules(&self) -> Rules;
+
+    /// Builds whatever the contender keeps per grid (nothing for plain A*).
+    /// Called once per grid, before any query on it.
+    fn prepare(&mut self, grid: &Grid);
+
+    /// Whether [`prepare`](Contender::prepare) builds anything worth
+    /// reporting (time, memory).
+    fn preprocesses(&self) -> bool {
+        false
+    }
+
+    /// Plans a full path from `start` to `goal` on `grid` (the one given to
+    /// `prepare`), keeps its cells for [`path`](Contender::path) and returns
+    /// its octile length (straight 1, diagonal √2, from the cells), or
+    /// `None` if it found no path.
+    fn query(&mut self, grid: &Grid, start: Point, goal: Point) -> Option<f64>;
+
+    /// The cells of the last path, start to goal inclusive.
+    fn path(&self) -> &[Point];
+
+    /// Per-query scratch held now, in bytes, when the contender can tell.
+    fn scratch_bytes(&self) -> Option<usize> {
+        None
+    }
+
+    /// Time to first leg: plans only enough to start moving and returns
+    /// the number of cells of that first leg, or `None` when the contender
+    /// has no such mode (all but the hierarchical planner). The bench's
+    /// `first-leg` group times only contenders that return `Some`.
+    fn first_leg(&mut self, _grid: &Grid, _start: Point, _goal: Point) -> Option<usize> {
+        None
+    }
+}
+
+/// regionpath's [`AStar`] over the whole grid, path written into a reused
+/// buffer (no allocation once warm).
+pub struct RegionpathAStar {
+    astar: AStar,
+    path: Vec<Point>,
+}
+
+impl Default for RegionpathAStar {
+    fn default() -> Self {
+        RegionpathAStar::new()
+    }
+}
+
+impl RegionpathAStar {
+    /// A contender with default search options (8-connected, weight 1).
+    pub fn new() -> RegionpathAStar {
+        RegionpathAStar {
+            astar: AStar::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The searcher (for its scratch size, options).
+    pub fn astar(&self) -> &AStar {
+        &self.astar
+    }
+}
+
+impl Contender for RegionpathAStar {
+    fn name(&self) -> &str {
+        "regionpath A*"
+    }
+
+    fn rules(&self) -> Rules {
+        Rules::EXACT
+    }
+
+    fn prepare(&mut self, _grid: &Grid) {}
+
+    #[inline]
+    fn query(&mut self, grid: &Grid, start: Point, goal: Point) -> Option<f64> {
+        match self.astar.find_path_into(grid, start, goal, &mut self.path) {
+            Ok(s) if s.status == Status::Found => Some(s.cost),
+            _ => None,
+        }
+    }
+
+    fn path(&self) -> &[Point] {
+        &self.path
+    }
+
+    fn scratch_bytes(&self) -> Option<usize> {
+        Some(self.astar.scratch_bytes())
+    }
+}
+
+/// The octile length of the cells a contender wrote, for peers that do not
+/// report it in √2 units themselves.
+pub fn length_of(path: &[Point]) -> f64 {
+    octile_length(path)
+}
+
+/// regionpath's hierarchical planner: [`Hierarchy::build`] in
+/// [`prepare`](Contender::prepare), [`Planner::find_path_into`] per query
+/// (region route, window-bounded legs, stitched), and
+/// [`Planner::start_query`] + one [`Planner::next_leg`] for the time to
+/// first leg.
+pub struct RegionpathHierarchical {
+    config: HierarchyConfig,
+    hierarchy: Option<Hierarchy>,
+    planner: Planner,
+    path: Vec<Point>,
+}
+
+impl Default for RegionpathHierarchical {
+    fn default() -> Self {
+        RegionpathHierarchical::new(HierarchyConfig::default())
+    }
+}
+
+impl RegionpathHierarchical {
+    /// A contender building with `config` and querying with the default
+    /// planner settings.
+    pub fn new(config: HierarchyConfig) -> RegionpathHierarchical {
+        RegionpathHierarchical {
+            config,
+            hierarchy: None,
+            planner: Planner::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The built hierarchy, after [`prepare`](Contender::prepare).
+    pub fn hierarchy(&self) -> Option<&Hierarchy> {
+        self.hierarchy.as_ref()
+    }
+}
+
+impl Contender for RegionpathHierarchical {
+    fn name(&self) -> &str {
+        "regionpath hierarchical"
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            optimal: false,
+            note: "Moving AI rules (no corner cutting, diagonal √2); near-optimal (region route + 60×60 window legs)",
+            ..Rules::EXACT
+        }
+    }
+
+    fn prepare(&mut self, grid: &Grid) {
+        self.hierarchy =
+            Some(Hierarchy::build(grid, &self.config).expect("hierarchy builds on a valid grid"));
+    }
+
+    fn preprocesses(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn query(&mut self, grid: &Grid, start: Point, goal: Point) -> Option<f64> {
+        let h = self.hierarchy.as_ref().expect("prepare() first");
+        self.planner
+            .find_path_into(h, grid, start, goal, &mut self.path)
+            .ok()
+            .filter(|_| !self.path.is_empty())
+            .map(|s| s.cost)
+    }
+
+    fn path(&self) -> &[Point] {
+        &self.path
+    }
+
+    fn first_leg(&mut self, grid: &Grid, start: Point, goal: Point) -> Option<usize> {
+        let h = self.hierarchy.as_ref().expect("prepare() first");
+        self.path.clear();
+        self.planner.start_query(h, grid, start, goal).ok()?;
+        self.planner.next_leg(h, grid, &mut self.path).ok()?;
+        Some(self.path.len())
+    }
+}
+
+// Hook for the smoothed column (regionpath-smoothing, not written yet):
+// add `regionpath-smoothing.workspace = true` to benches/Cargo.toml, then a
+// `RegionpathSmoothed` here wrapping `RegionpathHierarchical` whose `query`
+// smooths `self.path` after planning (its `rules()` note must say whether
+// smoothed paths use any-angle segments: `check_path` counts a straight
+// segment longer than one step as an illegal step, so expand segments to
+// cells first), and push it in `contenders()` in
+// benches/benches/peers.rs.

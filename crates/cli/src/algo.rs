@@ -1,0 +1,301 @@
+//! The planners and smoothers the scenario runner can drive.
+//!
+//! The runner only sees the [`Algo`] and [`Smoother`] traits. To plug in
+//! another planner, implement [`Algo`] for it and add a variant to
+//! [`crate::args::AlgoChoice`] and [`build`]; to change the smoothing,
+//! implement [`Smoother`] and return it from [`smoother`].
+
+use crate::args::AlgoChoice;
+use crate::error::CliError;
+use regionpath::grid::{Grid, Point};
+use regionpath::hierarchy::{self, Hierarchy, HierarchyConfig};
+use regionpath::search::{AStar, Status};
+use regionpath::smoothing::{self, SmoothOptions, Vec2};
+
+/// What a planner reports about one query besides the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryInfo {
+    /// Whether the planner claims a complete path from start to goal.
+    pub found: bool,
+    /// Search nodes expanded (whatever the planner counts as work).
+    pub expanded: u64,
+}
+
+/// A path planner driven by the scenario runner.
+pub trait Algo {
+    /// Short name used in reports (`astar`, `hierarchical`).
+    fn name(&self) -> &str;
+
+    /// Whether every path must have the optimal length. For an optimal
+    /// planner a length that disagrees with the scenario is *wrong*; for
+    /// others a longer length is measured as suboptimality.
+    fn is_optimal(&self) -> bool;
+
+    /// Called once per map before its queries (not timed per query; the
+    /// runner reports its duration separately). Builds whatever the planner
+    /// precomputes for `grid`.
+    fn prepare(&mut self, grid: &Grid) -> Result<(), String>;
+
+    /// Plans from `start` to `goal` on the grid last given to
+    /// [`Algo::prepare`], writing the cells (start and goal included) into
+    /// `out`, which the planner clears first.
+    fn query(
+        &mut self,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<QueryInfo, String>;
+}
+
+/// Plain A* over the whole grid; one searcher reused for every query, so
+/// its scratch stays warm.
+pub struct AStarAlgo {
+    astar: AStar,
+}
+
+impl AStarAlgo {
+    /// A* with default options (8-connected, optimal).
+    pub fn new() -> AStarAlgo {
+        AStarAlgo {
+            astar: AStar::new(),
+        }
+    }
+}
+
+impl Algo for AStarAlgo {
+    fn name(&self) -> &str {
+        "astar"
+    }
+
+    fn is_optimal(&self) -> bool {
+        true
+    }
+
+    fn prepare(&mut self, _grid: &Grid) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn query(
+        &mut self,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<QueryInfo, String> {
+        let stats = self
+            .astar
+            .find_path_into(grid, start, goal, out)
+            .map_err(|e| e.to_string())?;
+        Ok(QueryInfo {
+            found: stats.status == Status::Found,
+            expanded: u64::from(stats.expanded),
+        })
+    }
+}
+
+/// The hierarchical planner: [`Algo::prepare`] builds the region hierarchy
+/// (default configuration), queries plan a region route and refine it leg by
+/// leg with windowed A*. One planner is reused for every query.
+pub struct HierarchicalAlgo {
+    hierarchy: Option<Hierarchy>,
+    planner: hierarchy::Planner,
+}
+
+impl HierarchicalAlgo {
+    /// A planner with the default configuration; call [`Algo::prepare`]
+    /// before querying.
+    pub fn new() -> HierarchicalAlgo {
+        HierarchicalAlgo {
+            hierarchy: None,
+            planner: hierarchy::Planner::new(),
+        }
+    }
+}
+
+impl Algo for HierarchicalAlgo {
+    fn name(&self) -> &str {
+        "hierarchical"
+    }
+
+    fn is_optimal(&self) -> bool {
+        false
+    }
+
+    fn prepare(&mut self, grid: &Grid) -> Result<(), String> {
+        self.hierarchy = None;
+        let h = Hierarchy::build(grid, &HierarchyConfig::default()).map_err(|e| e.to_string())?;
+        self.hierarchy = Some(h);
+        Ok(())
+    }
+
+    fn query(
+        &mut self,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<QueryInfo, String> {
+        let h = self
+            .hierarchy
+            .as_ref()
+            .ok_or("the hierarchy was not built (prepare not called)")?;
+        match self.planner.find_path_into(h, grid, start, goal, out) {
+            Ok(stats) => Ok(QueryInfo {
+                found: true,
+                expanded: u64::from(stats.expanded) + u64::from(stats.abstract_expanded),
+            }),
+            Err(hierarchy::PathError::Unreachable { .. }) => {
+                out.clear();
+                Ok(QueryInfo {
+                    found: false,
+                    expanded: 0,
+                })
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
+/// The planners selected by `--algo`, in run order.
+pub fn build(choice: AlgoChoice) -> Result<Vec<Box<dyn Algo>>, CliError> {
+    let astar = || Box::new(AStarAlgo::new()) as Box<dyn Algo>;
+    let hierarchical = || Box::new(HierarchicalAlgo::new()) as Box<dyn Algo>;
+    Ok(match choice {
+        AlgoChoice::Astar => vec![astar()],
+        AlgoChoice::Hierarchical => vec![hierarchical()],
+        AlgoChoice::Both => vec![astar(), hierarchical()],
+    })
+}
+
+/// Path smoothing: turns a cell path into a shorter any-angle polyline.
+pub trait Smoother {
+    /// Writes waypoints for `path` into `out` (which the smoother clears
+    /// first) in grid space: cell `(x, y)` is the square
+    /// `[x, x + 1] × [y, y + 1]`, so the polyline runs from the start cell's
+    /// centre `(x + 0.5, y + 0.5)` to the goal cell's centre, and no segment
+    /// may touch a blocked cell or leave the map
+    /// ([`crate::validate::check_smoothed`]).
+    fn smooth(
+        &mut self,
+        grid: &Grid,
+        path: &[Point],
+        out: &mut Vec<(f64, f64)>,
+    ) -> Result<(), String>;
+}
+
+/// `regionpath-smoothing`'s any-angle smoother for a point unit (radius 0).
+pub struct AnyAngle {
+    smoother: smoothing::Smoother,
+    waypoints: Vec<Vec2>,
+}
+
+impl Smoother for AnyAngle {
+    fn smooth(
+        &mut self,
+        grid: &Grid,
+        path: &[Point],
+        out: &mut Vec<(f64, f64)>,
+    ) -> Result<(), String> {
+        self.smoother
+            .smooth(grid, path, &SmoothOptions::default(), &mut self.waypoints)
+            .map_err(|e| e.to_string())?;
+        out.clear();
+        out.extend(
+            self.waypoints
+                .iter()
+                .map(|v| (f64::from(v.x), f64::from(v.y))),
+        );
+        Ok(())
+    }
+}
+
+/// The smoother behind `--smooth`.
+pub fn smoother() -> Result<Box<dyn Smoother>, CliError> {
+    Ok(Box::new(AnyAngle {
+        smoother: smoothing::Smoother::new(),
+        waypoints: Vec::new(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn astar_algo_reports_found_and_no_path() {
+        let g = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
+        let mut a = AStarAlgo::new();
+        a.prepare(&g).unwrap();
+        let mut out = vec![Point::new(9, 9)];
+        let info = a
+            .query(&g, Point::new(0, 0), Point::new(2, 2), &mut out)
+            .unwrap();
+        assert!(info.found);
+        assert_eq!(out.first(), Some(&Point::new(0, 0)));
+        assert_eq!(out.last(), Some(&Point::new(2, 2)));
+        let g = Grid::from_rows(&[".@.", "@@.", "..."]).unwrap();
+        let info = a
+            .query(&g, Point::new(0, 0), Point::new(2, 2), &mut out)
+            .unwrap();
+        assert!(!info.found);
+        assert!(a
+            .query(&g, Point::new(1, 1), Point::new(2, 2), &mut out)
+            .is_err());
+    }
+
+    #[test]
+    fn hierarchical_algo_plans_and_reports_unreachable() {
+        let g = Grid::from_rows(&["......", ".@@@@.", "......", "@@@@@@", "......"]).unwrap();
+        let mut h = HierarchicalAlgo::new();
+        let mut out = Vec::new();
+        assert!(h
+            .query(&g, Point::new(0, 0), Point::new(5, 2), &mut out)
+            .is_err());
+        h.prepare(&g).unwrap();
+        let info = h
+            .query(&g, Point::new(0, 1), Point::new(5, 1), &mut out)
+            .unwrap();
+        assert!(info.found);
+        let steps =
+            crate::validate::check_path(&g, Point::new(0, 1), Point::new(5, 1), &out).unwrap();
+        assert!(steps.length() >= 7.0 - 1e-9);
+        let info = h
+            .query(&g, Point::new(0, 0), Point::new(0, 4), &mut out)
+            .unwrap();
+        assert!(!info.found);
+        assert!(out.is_empty());
+        assert!(h
+            .query(&g, Point::new(0, 3), Point::new(0, 4), &mut out)
+            .is_err());
+    }
+
+    #[test]
+    fn smoothing_shortens_and_stays_clear() {
+        let g = Grid::from_rows(&["........", "........", "........"]).unwrap();
+        let cells: Vec<Point> = (0..8).map(|x| Point::new(x, x.min(2))).collect();
+        let mut s = smoother().unwrap();
+        let mut out = Vec::new();
+        s.smooth(&g, &cells, &mut out).unwrap();
+        let len = crate::validate::check_smoothed(&g, cells[0], cells[7], &out).unwrap();
+        let cell_len = crate::validate::check_path(&g, cells[0], cells[7], &cells)
+            .unwrap()
+            .length();
+        assert!(len <= cell_len + 1e-9);
+        assert!((len - (49.0f64 + 4.0).sqrt()).abs() < 1e-4, "{len}");
+    }
+
+    #[test]
+    fn build_selects_planners_in_order() {
+        let names = |c| {
+            build(c)
+                .unwrap()
+                .iter()
+                .map(|a| a.name().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(AlgoChoice::Astar), ["astar"]);
+        assert_eq!(names(AlgoChoice::Hierarchical), ["hierarchical"]);
+        assert_eq!(names(AlgoChoice::Both), ["astar", "hierarchical"]);
+    }
+}

@@ -1,0 +1,410 @@
+//! `regionpath scen`: the Moving AI scenario runner.
+//!
+//! All scenario files and their maps are loaded and checked first (each map
+//! once), so bad input fails before any timing starts. Then, file by file and
+//! planner by planner, the rows run in file order: only the query is timed;
+//! each returned path is then checked by [`crate::validate`] and compared with
+//! the row's optimum by [`Scenario::matches`].
+
+use crate::algo::{self, Algo, Smoother};
+use crate::args::ScenArgs;
+use crate::error::CliError;
+use crate::report::{self, AlgoRun, AlgoStats, FileRun, RowResult};
+use crate::validate;
+use regionpath::grid::{read_map, read_scen, Grid, Point, ScenRow, Scenario};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How a run ended when no input error stopped it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every path valid and every answer right.
+    Clean,
+    /// Some path was invalid or some answer wrong (exit code 1).
+    Failures,
+}
+
+/// Maps loaded so far, each once.
+#[derive(Default)]
+struct MapCache {
+    maps: Vec<(PathBuf, Grid)>,
+}
+
+impl MapCache {
+    /// The index of the map at `path`, loading it on first use.
+    fn load(&mut self, path: &Path) -> Result<usize, CliError> {
+        if let Some(i) = self.maps.iter().position(|(p, _)| p == path) {
+            return Ok(i);
+        }
+        let grid = read_map(path).map_err(|e| CliError::from_map(path.to_path_buf(), e))?;
+        self.maps.push((path.to_path_buf(), grid));
+        Ok(self.maps.len() - 1)
+    }
+}
+
+/// A scenario file with the map of each of its rows resolved and checked.
+struct LoadedScen {
+    path: PathBuf,
+    scenario: Scenario,
+    /// Map index (into the cache) of each row.
+    row_maps: Vec<usize>,
+}
+
+/// The folders searched for a row's map, in order.
+fn map_candidates(scen: &Path, maps_dir: Option<&Path>, name: &str) -> Vec<PathBuf> {
+    match maps_dir {
+        Some(dir) => vec![dir.join(name)],
+        None => {
+            let dir = scen.parent().unwrap_or(Path::new(""));
+            vec![dir.join(name), dir.join("..").join("maps").join(name)]
+        }
+    }
+}
+
+fn load_scen(
+    path: &Path,
+    maps_dir: Option<&Path>,
+    cache: &mut MapCache,
+) -> Result<LoadedScen, CliError> {
+    let scenario = read_scen(path).map_err(|e| CliError::from_scen(path.to_path_buf(), e))?;
+    if scenario.rows.is_empty() {
+        return Err(CliError::EmptyScen {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut row_maps = Vec::with_capacity(scenario.rows.len());
+    // Names resolved so far in this file: (name, map index).
+    let mut resolved: Vec<(String, usize)> = Vec::new();
+    for row in &scenario.rows {
+        let name = row.map_file_name();
+        let idx = match resolved.iter().find(|(n, _)| n == name) {
+            Some((_, i)) => *i,
+            None => {
+                let candidates = map_candidates(path, maps_dir, name);
+                let found = candidates.iter().find(|c| c.is_file()).ok_or_else(|| {
+                    CliError::MapNotFound {
+                        scen: path.to_path_buf(),
+                        line: row.line,
+                        name: name.to_string(),
+                        tried: candidates
+                            .iter()
+                            .map(|c| c.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    }
+                })?;
+                let i = cache.load(found)?;
+                resolved.push((name.to_string(), i));
+                i
+            }
+        };
+        let (map_path, grid) = &cache.maps[idx];
+        if grid.width() != row.map_width || grid.height() != row.map_height {
+            return Err(CliError::SizeMismatch {
+                scen: path.to_path_buf(),
+                line: row.line,
+                name: row.map.clone(),
+                map: map_path.clone(),
+                row_width: row.map_width,
+                row_height: row.map_height,
+                map_width: grid.width(),
+                map_height: grid.height(),
+            });
+        }
+        for (which, point) in [("start", row.start), ("goal", row.goal)] {
+            if !grid.is_passable(point) {
+                return Err(CliError::BlockedEndpoint {
+                    scen: path.to_path_buf(),
+                    line: row.line,
+                    which,
+                    point,
+                    map: map_path.clone(),
+                });
+            }
+        }
+        row_maps.push(idx);
+    }
+    Ok(LoadedScen {
+        path: path.to_path_buf(),
+        scenario,
+        row_maps,
+    })
+}
+
+/// A planner with the map it was last prepared for.
+struct Slot {
+    algo: Box<dyn Algo>,
+    prepared: Option<usize>,
+}
+
+/// Reused buffers.
+struct Buffers {
+    path: Vec<Point>,
+    smoothed: Vec<(f64, f64)>,
+}
+
+/// Whether the row has a path: Moving AI writes unsolvable problems as
+/// length 0 with distinct start and goal.
+fn solvable(row: &ScenRow) -> bool {
+    row.optimal > 0.0 || row.start == row.goal
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_row(
+    slot: &mut Slot,
+    smoother: &mut Option<Box<dyn Smoother>>,
+    grid: &Grid,
+    scenario: &Scenario,
+    row: &ScenRow,
+    index: usize,
+    file: &Path,
+    buf: &mut Buffers,
+) -> Result<RowResult, CliError> {
+    let t = Instant::now();
+    let info = slot.algo.query(grid, row.start, row.goal, &mut buf.path);
+    let us = t.elapsed().as_secs_f64() * 1e6;
+    let info = info.map_err(|message| CliError::Algo {
+        algo: slot.algo.name().to_string(),
+        file: file.to_path_buf(),
+        line: Some(row.line),
+        message,
+    })?;
+    let mut result = RowResult {
+        index,
+        start: row.start,
+        goal: row.goal,
+        optimal: row.optimal,
+        found: info.found,
+        length: None,
+        invalid: false,
+        wrong: false,
+        matches_optimal: false,
+        smoothed: None,
+        smooth_invalid: false,
+        us,
+        expanded: info.expanded,
+    };
+    if info.found {
+        match validate::check_path(grid, row.start, row.goal, &buf.path) {
+            Ok(steps) => result.length = Some(steps.length()),
+            Err(_) => result.invalid = true,
+        }
+    }
+    result.matches_optimal = result.length.is_some_and(|len| scenario.matches(row, len));
+    result.wrong = match result.length {
+        _ if info.found != solvable(row) => true,
+        Some(_) if slot.algo.is_optimal() => !result.matches_optimal,
+        // A non-optimal planner may be longer, never shorter.
+        Some(len) => len < row.optimal && !result.matches_optimal,
+        None => false,
+    };
+    if let (Some(smoother), Some(_)) = (smoother.as_mut(), result.length) {
+        smoother
+            .smooth(grid, &buf.path, &mut buf.smoothed)
+            .map_err(|message| CliError::Algo {
+                algo: "smoothing".to_string(),
+                file: file.to_path_buf(),
+                line: Some(row.line),
+                message,
+            })?;
+        match validate::check_smoothed(grid, row.start, row.goal, &buf.smoothed) {
+            Ok(len) => result.smoothed = Some(len),
+            Err(_) => result.smooth_invalid = true,
+        }
+    }
+    Ok(result)
+}
+
+fn run_file(
+    loaded: &LoadedScen,
+    cache: &MapCache,
+    slots: &mut [Slot],
+    smoother: &mut Option<Box<dyn Smoother>>,
+    every: usize,
+    buf: &mut Buffers,
+) -> Result<FileRun, CliError> {
+    let rows: Vec<(usize, &ScenRow)> = loaded
+        .scenario
+        .rows
+        .iter()
+        .enumerate()
+        .step_by(every)
+        .collect();
+    let mut names: Vec<&str> = Vec::new();
+    for row in &loaded.scenario.rows {
+        if !names.contains(&row.map_file_name()) {
+            names.push(row.map_file_name());
+        }
+    }
+    let first = &cache.maps[loaded.row_maps[0]].1;
+    let mut file_run = FileRun {
+        file: loaded.path.display().to_string(),
+        map: names.join(","),
+        width: first.width(),
+        height: first.height(),
+        rows: rows.len(),
+        runs: Vec::with_capacity(slots.len()),
+    };
+    for slot in slots.iter_mut() {
+        let mut run = AlgoRun {
+            algo: slot.algo.name().to_string(),
+            prepare_ms: 0.0,
+            rows: Vec::with_capacity(rows.len()),
+        };
+        for &(index, row) in &rows {
+            let map = loaded.row_maps[index];
+            let grid = &cache.maps[map].1;
+            if slot.prepared != Some(map) {
+                let t = Instant::now();
+                slot.algo.prepare(grid).map_err(|message| CliError::Algo {
+                    algo: slot.algo.name().to_string(),
+                    file: cache.maps[map].0.clone(),
+                    line: None,
+                    message,
+                })?;
+                run.prepare_ms += t.elapsed().as_secs_f64() * 1e3;
+                slot.prepared = Some(map);
+            }
+            run.rows.push(run_row(
+                slot,
+                smoother,
+                grid,
+                &loaded.scenario,
+                row,
+                index,
+                &loaded.path,
+                buf,
+            )?);
+        }
+        file_run.runs.push(run);
+    }
+    Ok(file_run)
+}
+
+/// Runs `regionpath scen`.
+pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
+    let every = args.every.get();
+    // Fail on unavailable planners before reading anything.
+    let mut slots: Vec<Slot> = algo::build(args.algo)?
+        .into_iter()
+        .map(|algo| Slot {
+            algo,
+            prepared: None,
+        })
+        .collect();
+    let mut smoother = if args.smooth {
+        Some(algo::smoother()?)
+    } else {
+        None
+    };
+
+    let mut cache = MapCache::default();
+    let mut loaded = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        loaded.push(load_scen(file, args.maps.as_deref(), &mut cache)?);
+    }
+
+    // Human-readable lines go to stdout, or to stderr under --json.
+    let mut text: Box<dyn Write> = if args.json {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let mut buf = Buffers {
+        path: Vec::new(),
+        smoothed: Vec::new(),
+    };
+    let mut files = Vec::with_capacity(loaded.len());
+    for l in &loaded {
+        let f = run_file(l, &cache, &mut slots, &mut smoother, every, &mut buf)?;
+        let _ = writeln!(
+            text,
+            "{} ({} {}x{}, {} rows)",
+            f.file, f.map, f.width, f.height, f.rows
+        );
+        for (name, stats) in report::file_stats(&f, args.smooth) {
+            let _ = writeln!(text, "  {}", stats.line(&name));
+        }
+        files.push(f);
+    }
+    let totals = report::totals(&files, args.smooth);
+    let rows: usize = files.iter().map(|f| f.rows).sum();
+    let _ = writeln!(
+        text,
+        "TOTAL {} files, {} rows{}",
+        files.len(),
+        rows,
+        if every > 1 {
+            format!(" (every {every}th row)")
+        } else {
+            String::new()
+        }
+    );
+    for (name, stats) in &totals {
+        let _ = writeln!(text, "  {}", stats.line(name));
+    }
+    let _ = text.flush();
+
+    if let Some(csv) = &args.csv {
+        let write = || -> std::io::Result<()> {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(csv)?);
+            report::write_csv(&mut out, &files)?;
+            out.flush()
+        };
+        write().map_err(|source| CliError::Write {
+            path: csv.clone(),
+            source,
+        })?;
+    }
+    if args.json {
+        let doc = report::json(&files, every, args.smooth);
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{doc}");
+        let _ = out.flush();
+    }
+    let failed = totals
+        .iter()
+        .any(|(_, s): &(String, AlgoStats)| s.has_failures());
+    Ok(if failed {
+        Outcome::Failures
+    } else {
+        Outcome::Clean
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_follow_the_moving_ai_layout() {
+        let c = map_candidates(Path::new("data/scen/a.map.scen"), None, "a.map");
+        assert_eq!(
+            c,
+            vec![
+                PathBuf::from("data/scen/a.map"),
+                PathBuf::from("data/scen/../maps/a.map")
+            ]
+        );
+        let c = map_candidates(Path::new("a.map.scen"), Some(Path::new("m")), "a.map");
+        assert_eq!(c, vec![PathBuf::from("m/a.map")]);
+    }
+
+    #[test]
+    fn unsolvable_rows() {
+        let row = |optimal: f64, goal: Point| ScenRow {
+            bucket: 0,
+            map: "m".into(),
+            map_width: 9,
+            map_height: 9,
+            start: Point::new(1, 1),
+            goal,
+            optimal,
+            line: 2,
+        };
+        assert!(solvable(&row(3.0, Point::new(4, 1))));
+        assert!(solvable(&row(0.0, Point::new(1, 1))));
+        assert!(!solvable(&row(0.0, Point::new(4, 1))));
+    }
+}

@@ -1,0 +1,310 @@
+//! Path checks that do not trust the planner.
+//!
+//! A cell path is valid when it starts at the start, ends at the goal, and
+//! every step moves to one of the eight neighbours, onto a passable cell,
+//! and, for a diagonal step, with both orthogonally adjacent cells passable
+//! (no corner cutting). Only [`Grid::is_passable`] is used to read the map;
+//! the movement rules and the length are recomputed here.
+
+use regionpath::grid::{Grid, Point};
+use std::fmt;
+
+/// Straight and diagonal step counts of a valid path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Steps {
+    /// Steps of cost 1.
+    pub straight: u64,
+    /// Steps of cost √2.
+    pub diagonal: u64,
+}
+
+impl Steps {
+    /// straight · 1 + diagonal · √2.
+    pub fn length(self) -> f64 {
+        self.straight as f64 + self.diagonal as f64 * std::f64::consts::SQRT_2
+    }
+}
+
+/// Why a path is not valid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Defect {
+    /// No cells at all.
+    Empty,
+    /// The first cell is not the start.
+    WrongStart(Point),
+    /// The last cell is not the goal.
+    WrongEnd(Point),
+    /// Cell `index` is outside the grid or blocked.
+    Blocked(usize, Point),
+    /// Cells `index - 1` and `index` are not neighbours (or are equal).
+    Jump(usize, Point, Point),
+    /// The diagonal step into cell `index` cuts a blocked corner.
+    CornerCut(usize, Point, Point),
+}
+
+impl fmt::Display for Defect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Defect::Empty => write!(f, "empty path"),
+            Defect::WrongStart(p) => write!(f, "path starts at {p}, not at the start"),
+            Defect::WrongEnd(p) => write!(f, "path ends at {p}, not at the goal"),
+            Defect::Blocked(i, p) => write!(f, "cell {i} {p} is blocked or off the map"),
+            Defect::Jump(i, a, b) => write!(f, "step {i} from {a} to {b} is not a single move"),
+            Defect::CornerCut(i, a, b) => {
+                write!(f, "diagonal step {i} from {a} to {b} cuts a corner")
+            }
+        }
+    }
+}
+
+/// Checks that `path` is a legal 8-connected walk from `start` to `goal`
+/// and returns its step counts.
+pub fn check_path(grid: &Grid, start: Point, goal: Point, path: &[Point]) -> Result<Steps, Defect> {
+    let (&first, &last) = match (path.first(), path.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Err(Defect::Empty),
+    };
+    if first != start {
+        return Err(Defect::WrongStart(first));
+    }
+    if last != goal {
+        return Err(Defect::WrongEnd(last));
+    }
+    let free = |x: i64, y: i64| {
+        x >= 0
+            && y >= 0
+            && x <= u32::MAX as i64
+            && y <= u32::MAX as i64
+            && grid.is_passable(Point::new(x as u32, y as u32))
+    };
+    if !free(first.x as i64, first.y as i64) {
+        return Err(Defect::Blocked(0, first));
+    }
+    let mut steps = Steps::default();
+    for (i, pair) in path.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let (ax, ay, bx, by) = (a.x as i64, a.y as i64, b.x as i64, b.y as i64);
+        let (dx, dy) = (bx - ax, by - ay);
+        if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+            return Err(Defect::Jump(i + 1, a, b));
+        }
+        if !free(bx, by) {
+            return Err(Defect::Blocked(i + 1, b));
+        }
+        if dx != 0 && dy != 0 {
+            if !free(ax + dx, ay) || !free(ax, ay + dy) {
+                return Err(Defect::CornerCut(i + 1, a, b));
+            }
+            steps.diagonal += 1;
+        } else {
+            steps.straight += 1;
+        }
+    }
+    Ok(steps)
+}
+
+/// Whether the segment `a`–`b` meets the closed square
+/// `[x, x + 1] × [y, y + 1]` (Liang–Barsky clipping; touching counts).
+fn segment_meets_cell(a: (f64, f64), b: (f64, f64), x: i64, y: i64) -> bool {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, a.0 - x as f64),
+        (dx, (x + 1) as f64 - a.0),
+        (-dy, a.1 - y as f64),
+        (dy, (y + 1) as f64 - a.1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    t0 <= t1
+}
+
+/// Whether no blocked or off-map cell touches the segment `a`–`b`.
+fn segment_clear(grid: &Grid, a: (f64, f64), b: (f64, f64)) -> bool {
+    let blocked = |x: i64, y: i64| {
+        x < 0
+            || y < 0
+            || x >= i64::from(grid.width())
+            || y >= i64::from(grid.height())
+            || !grid.is_passable(Point::new(x as u32, y as u32))
+    };
+    // Samples at most half a cell apart: every square the segment touches
+    // lies in the 3×3 block around some sample's cell.
+    let length = (b.0 - a.0).hypot(b.1 - a.1);
+    let samples = (length * 2.0).ceil().max(1.0) as u64;
+    let mut last: Option<(i64, i64)> = None;
+    for i in 0..=samples {
+        let t = i as f64 / samples as f64;
+        let (sx, sy) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        let cell = (sx.floor() as i64, sy.floor() as i64);
+        if last == Some(cell) {
+            continue;
+        }
+        last = Some(cell);
+        for y in cell.1 - 1..=cell.1 + 1 {
+            for x in cell.0 - 1..=cell.0 + 1 {
+                if blocked(x, y) && segment_meets_cell(a, b, x, y) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Checks a smoothed polyline (in grid space, cell centres at `x + 0.5`):
+/// it runs from the start cell's centre to the goal cell's centre and no
+/// segment touches a blocked or off-map cell. Returns its Euclidean length.
+pub fn check_smoothed(
+    grid: &Grid,
+    start: Point,
+    goal: Point,
+    waypoints: &[(f64, f64)],
+) -> Result<f64, Defect> {
+    let centre = |p: Point| (f64::from(p.x) + 0.5, f64::from(p.y) + 0.5);
+    let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
+    let cell = |w: (f64, f64)| Point::new(w.0.max(0.0) as u32, w.1.max(0.0) as u32);
+    let (&first, &last) = match (waypoints.first(), waypoints.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Err(Defect::Empty),
+    };
+    if !near(first, centre(start)) {
+        return Err(Defect::WrongStart(cell(first)));
+    }
+    if !near(last, centre(goal)) {
+        return Err(Defect::WrongEnd(cell(last)));
+    }
+    let mut length = 0.0;
+    for (i, pair) in waypoints.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let finite = a.0.is_finite() && a.1.is_finite() && b.0.is_finite() && b.1.is_finite();
+        if !finite || !segment_clear(grid, a, b) {
+            return Err(Defect::Jump(i + 1, cell(a), cell(b)));
+        }
+        length += (b.0 - a.0).hypot(b.1 - a.1);
+    }
+    Ok(length)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: u32, y: u32) -> Point {
+        Point::new(x, y)
+    }
+
+    #[test]
+    fn accepts_legal_paths_and_measures_them() {
+        let g = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
+        let s = check_path(
+            &g,
+            p(0, 0),
+            p(2, 2),
+            &[p(0, 0), p(1, 0), p(2, 0), p(2, 1), p(2, 2)],
+        )
+        .unwrap();
+        assert_eq!(
+            s,
+            Steps {
+                straight: 4,
+                diagonal: 0
+            }
+        );
+        assert_eq!(s.length(), 4.0);
+        let g = Grid::from_rows(&["...", "...", "..."]).unwrap();
+        let s = check_path(&g, p(0, 0), p(2, 1), &[p(0, 0), p(1, 1), p(2, 1)]).unwrap();
+        assert!((s.length() - (1.0 + 2f64.sqrt())).abs() < 1e-12);
+        assert_eq!(
+            check_path(&g, p(1, 1), p(1, 1), &[p(1, 1)])
+                .unwrap()
+                .length(),
+            0.0
+        );
+    }
+
+    #[test]
+    fn rejects_each_defect() {
+        let g = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
+        assert_eq!(check_path(&g, p(0, 0), p(2, 2), &[]), Err(Defect::Empty));
+        assert_eq!(
+            check_path(&g, p(0, 0), p(0, 1), &[p(0, 1)]),
+            Err(Defect::WrongStart(p(0, 1)))
+        );
+        assert_eq!(
+            check_path(&g, p(0, 0), p(0, 2), &[p(0, 0), p(0, 1)]),
+            Err(Defect::WrongEnd(p(0, 1)))
+        );
+        assert_eq!(
+            check_path(&g, p(0, 0), p(2, 0), &[p(0, 0), p(2, 0)]),
+            Err(Defect::Jump(1, p(0, 0), p(2, 0)))
+        );
+        assert_eq!(
+            check_path(&g, p(0, 0), p(0, 0), &[p(0, 0), p(0, 0)]),
+            Err(Defect::Jump(1, p(0, 0), p(0, 0)))
+        );
+        assert_eq!(
+            check_path(&g, p(0, 1), p(2, 1), &[p(0, 1), p(1, 1), p(2, 1)]),
+            Err(Defect::Blocked(1, p(1, 1)))
+        );
+        assert_eq!(
+            check_path(&g, p(0, 0), p(1, 0), &[p(0, 0), p(1, 0), p(2, 1), p(1, 0)]),
+            Err(Defect::CornerCut(2, p(1, 0), p(2, 1)))
+        );
+        assert_eq!(
+            check_path(&g, p(3, 0), p(3, 0), &[p(3, 0)]),
+            Err(Defect::Blocked(0, p(3, 0)))
+        );
+    }
+
+    #[test]
+    fn smoothed_paths() {
+        let g = Grid::from_rows(&["....", "....", ".@.."]).unwrap();
+        let c = |x: u32, y: u32| (f64::from(x) + 0.5, f64::from(y) + 0.5);
+        let l = check_smoothed(&g, p(0, 0), p(3, 1), &[c(0, 0), c(3, 1)]).unwrap();
+        assert!((l - 10f64.sqrt()).abs() < 1e-12);
+        // Through the blocked cell (1, 2).
+        assert!(check_smoothed(&g, p(0, 0), p(2, 2), &[c(0, 0), c(2, 2)]).is_err());
+        assert!(check_smoothed(&g, p(0, 0), p(2, 2), &[c(0, 0), c(2, 1), c(2, 2)]).is_ok());
+        // Touching the blocked cell's corner (2, 2) counts as blocked...
+        assert!(check_smoothed(&g, p(0, 0), p(2, 2), &[c(0, 0), (2.0, 2.0), c(2, 2)]).is_err());
+        // ... passing just beside it does not.
+        assert!(check_smoothed(&g, p(0, 0), p(2, 2), &[c(0, 0), (2.01, 1.99), c(2, 2)]).is_ok());
+        // Leaving the map.
+        assert!(check_smoothed(&g, p(0, 0), p(3, 0), &[c(0, 0), (2.0, -0.5), c(3, 0)]).is_err());
+        assert_eq!(
+            check_smoothed(&g, p(0, 0), p(2, 2), &[c(0, 0)]),
+            Err(Defect::WrongEnd(p(0, 0)))
+        );
+        assert_eq!(
+            check_smoothed(&g, p(0, 0), p(2, 2), &[]),
+            Err(Defect::Empty)
+        );
+    }
+
+    #[test]
+    fn long_segments_are_checked_everywhere() {
+        // A 300-cell corridor with one blocked cell in the middle.
+        let mut rows = vec![".".repeat(300); 3];
+        rows[1].replace_range(150..151, "@");
+        let g = Grid::from_rows(&rows).unwrap();
+        let (a, b) = ((0.5, 1.5), (299.5, 1.5));
+        assert!(!segment_clear(&g, a, b));
+        assert!(segment_clear(&g, (0.5, 0.5), (299.5, 0.5)));
+        assert!(
+            !segment_clear(&g, (0.5, 1.0), (299.5, 1.0)),
+            "touches the top of (150, 1)"
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! End-to-end tests of the `regionpath` binary: exit codes and messages on
+//! bad input (never a panic), the JSON and CSV reports, and `generate`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_regionpath"))
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("regionpath-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().unwrap();
+    let code = status.code().unwrap_or(-1);
+    let (out, err) = (
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    );
+    assert_ne!(code, 101, "the binary panicked:\n{err}");
+    (code, out, err)
+}
+
+/// A 5x4 map with a wall, and a scenario with hand-computed lengths.
+fn small_case(dir: &Path) -> PathBuf {
+    std::fs::write(
+        dir.join("small.map"),
+        "type octile\nheight 4\nwidth 5\nmap\n.....\n.@@@.\n.....\n.....\n",
+    )
+    .unwrap();
+    let scen = dir.join("small.map.scen");
+    std::fs::write(
+        &scen,
+        // (0,1)->(4,1): round the wall; no corner cutting forbids every
+        // diagonal next to it, so 1 + 4 + 1 = 6. (0,3)->(2,2): √2 + 1.
+        "version 1\n\
+         1\tsmall.map\t5\t4\t0\t1\t4\t1\t6.00000000\n\
+         0\tsmall.map\t5\t4\t0\t3\t2\t2\t2.41421356\n\
+         0\tsmall.map\t5\t4\t2\t2\t2\t2\t0.00000000\n",
+    )
+    .unwrap();
+    scen
+}
+
+#[test]
+fn json_report_is_one_object_with_the_fields() {
+    let dir = scratch("json");
+    let scen = small_case(&dir);
+    let csv = dir.join("rows.csv");
+    let (code, out, err) = run(bin().args(["scen", "--json", "--csv"]).arg(&csv).arg(&scen));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("stdout is one JSON value");
+    assert_eq!(out.trim().lines().count(), 1);
+    assert_eq!(v["rows"], 3);
+    let a = &v["algos"]["astar"];
+    for key in [
+        "solved",
+        "invalid",
+        "wrong",
+        "mean_subopt",
+        "p95_subopt",
+        "max_subopt",
+        "mean_us",
+        "p50_us",
+        "p99_us",
+        "total_ms",
+        "mean_expanded",
+    ] {
+        assert!(a.get(key).is_some(), "missing {key} in {a}");
+    }
+    assert_eq!(
+        (
+            a["solved"].as_u64(),
+            a["invalid"].as_u64(),
+            a["wrong"].as_u64()
+        ),
+        (Some(3), Some(0), Some(0))
+    );
+    assert_eq!(a["max_subopt"].as_f64(), Some(0.0));
+    assert!(a.get("mean_smoothed_ratio").is_none());
+    assert!(v["algos"].get("hierarchical").is_none());
+    let f = &v["files"][0];
+    assert_eq!(
+        (
+            f["map"].as_str(),
+            f["width"].as_u64(),
+            f["height"].as_u64(),
+            f["rows"].as_u64()
+        ),
+        (Some("small.map"), Some(5), Some(4), Some(3))
+    );
+    assert!(f["algos"]["astar"]["p99_us"].is_number());
+    // The summary went to stderr.
+    assert!(err.contains("TOTAL 1 files, 3 rows"), "{err}");
+
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "file,row,algo,sx,sy,gx,gy,optimal,length,smoothed_length,us,expanded,valid"
+    );
+    assert_eq!(lines.len(), 4);
+    let first: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(
+        &first[1..10],
+        &["0", "astar", "0", "1", "4", "1", "6", "6.00000000", ""]
+    );
+    assert_eq!(first[12], "1");
+}
+
+#[test]
+fn text_report_and_every() {
+    let dir = scratch("every");
+    let scen = small_case(&dir);
+    let (code, out, _) = run(bin().args(["scen", "--every", "2"]).arg(&scen));
+    assert_eq!(code, 0);
+    assert!(out.contains("2 rows"), "{out}");
+    assert!(out.contains("2/2 solved, 0 invalid, 0 wrong"), "{out}");
+    let (code, _, err) = run(bin().args(["scen", "--every", "0"]).arg(&scen));
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn a_wrong_length_exits_1() {
+    let dir = scratch("wrong");
+    small_case(&dir);
+    let scen = dir.join("bad.scen");
+    std::fs::write(
+        &scen,
+        "version 1\n1\tsmall.map\t5\t4\t0\t1\t4\t1\t5.00000000\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(bin().args(["scen", "--json"]).arg(&scen));
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["algos"]["astar"]["wrong"], 1);
+}
+
+#[test]
+fn maps_are_found_in_the_moving_ai_layout_and_with_maps() {
+    let dir = scratch("layout");
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::create_dir_all(dir.join("scen")).unwrap();
+    let scen = small_case(&dir);
+    std::fs::rename(dir.join("small.map"), dir.join("maps/small.map")).unwrap();
+    std::fs::rename(&scen, dir.join("scen/small.map.scen")).unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(dir.join("scen/small.map.scen")));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(bin()
+        .arg("scen")
+        .arg("--maps")
+        .arg(dir.join("scen"))
+        .arg(dir.join("scen/small.map.scen")));
+    assert_eq!(code, 2);
+    assert!(err.contains("map `small.map` not found"), "{err}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    let dir = scratch("bad");
+    let scen = small_case(&dir);
+
+    let (code, _, err) = run(bin().arg("scen").arg(dir.join("nope.scen")));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot read scenario file") && err.contains("nope.scen"),
+        "{err}"
+    );
+
+    let bad_scen = dir.join("bad.scen");
+    std::fs::write(
+        &bad_scen,
+        "version 1\n1\tsmall.map\t5\t4\t0\tone\t4\t1\t5\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&bad_scen));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.scen:2:") && err.contains("field 6"),
+        "{err}"
+    );
+
+    std::fs::write(&bad_scen, "version 1\n1\tother.map\t5\t4\t0\t1\t4\t1\t5\n").unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&bad_scen));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.scen:2: map `other.map` not found"),
+        "{err}"
+    );
+
+    std::fs::write(&bad_scen, "version 1\n1\tsmall.map\t6\t4\t0\t1\t4\t1\t5\n").unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&bad_scen));
+    assert_eq!(code, 2);
+    assert!(err.contains("6x4") && err.contains("5x4"), "{err}");
+
+    std::fs::write(&bad_scen, "version 1\n1\tsmall.map\t5\t4\t1\t1\t4\t1\t5\n").unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&bad_scen));
+    assert_eq!(code, 2);
+    assert!(err.contains("start (1, 1) is a blocked cell"), "{err}");
+
+    std::fs::write(&bad_scen, "version 1\n").unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&bad_scen));
+    assert_eq!(code, 2);
+    assert!(err.contains("no rows"), "{err}");
+
+    std::fs::write(
+        dir.join("small.map"),
+        "type octile\nheight 4\nwidth 5\nmap\n.....\n.@x@.\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&scen));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("small.map:6:3: malformed map") && err.contains("'x'"),
+        "{err}"
+    );
+
+    std::fs::write(
+        dir.join("small.map"),
+        "type octile\nheight 99999999\nwidth 99999999\nmap\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(bin().arg("scen").arg(&scen));
+    assert_eq!(code, 2);
+    assert!(err.contains("malformed map"), "{err}");
+}
+
+#[test]
+fn hierarchical_planner_and_smoothing() {
+    let dir = scratch("hierarchical");
+    let scen = small_case(&dir);
+    let csv = dir.join("rows.csv");
+    let (code, out, err) = run(bin()
+        .args(["scen", "--algo", "both", "--smooth", "--json", "--csv"])
+        .arg(&csv)
+        .arg(&scen));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    for algo in ["astar", "hierarchical"] {
+        let a = &v["algos"][algo];
+        assert_eq!(a["solved"], 3, "{algo}: {a}");
+        assert_eq!(
+            (a["invalid"].as_u64(), a["wrong"].as_u64()),
+            (Some(0), Some(0)),
+            "{algo}"
+        );
+        assert_eq!(a["smooth_invalid"], 0, "{algo}");
+        let mean = a["mean_smoothed_ratio"].as_f64().unwrap();
+        let max = a["max_smoothed_ratio"].as_f64().unwrap();
+        assert!(mean > 0.0 && mean <= max, "{algo}: {a}");
+        assert!(a["max_subopt"].as_f64().unwrap() >= 0.0);
+    }
+    // Smoothing never lengthens an optimal path.
+    assert!(v["algos"]["astar"]["max_smoothed_ratio"].as_f64().unwrap() <= 1.0 + 1e-9);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 1 + 2 * 3);
+    assert!(text
+        .lines()
+        .skip(1)
+        .all(|l| !l.split(',').nth(9).unwrap().is_empty()));
+    let (code, _, err) = run(bin().args(["scen", "--algo", "hierarchical"]).arg(&scen));
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn generate_is_deterministic_and_its_scenarios_check_out() {
+    let dir = scratch("generate");
+    for kind in ["rooms", "caves"] {
+        let mut outputs = Vec::new();
+        for copy in ["a", "b"] {
+            let map = dir.join(format!("{kind}-{copy}.map"));
+            let scen = dir.join(format!("{kind}-{copy}.map.scen"));
+            let (code, _, err) = run(bin()
+                .args([
+                    "generate", "--kind", kind, "--width", "72", "--height", "56", "--seed", "11",
+                    "-o",
+                ])
+                .arg(&map)
+                .arg("--scen")
+                .arg(&scen)
+                .args(["--rows", "25"]));
+            assert_eq!(code, 0, "{err}");
+            outputs.push((
+                std::fs::read(&map).unwrap(),
+                std::fs::read_to_string(&scen).unwrap(),
+            ));
+            // The runner agrees with every generated length.
+            let (code, out, err) = run(bin().arg("scen").arg("--json").arg(&scen));
+            assert_eq!(code, 0, "{err}");
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(v["algos"]["astar"]["solved"], 25, "{kind}");
+        }
+        assert_eq!(outputs[0].0, outputs[1].0, "{kind}: same seed, same map");
+        let (a, b) = (&outputs[0].1, &outputs[1].1);
+        assert_eq!(
+            a.replace("-a.map", ""),
+            b.replace("-b.map", ""),
+            "{kind}: same rows"
+        );
+        assert!(a.starts_with("version 1\n"));
+        let row: Vec<&str> = a.lines().nth(1).unwrap().split('\t').collect();
+        assert_eq!(row.len(), 9);
+        assert_eq!(row[1], format!("{kind}-a.map"));
+        assert_eq!(
+            row[8].split('.').nth(1).map(str::len),
+            Some(8),
+            "8 decimals"
+        );
+    }
+    let (code, _, err) = run(bin()
+        .args([
+            "generate", "--kind", "caves", "--width", "3", "--height", "56", "--seed", "1", "-o",
+        ])
+        .arg(dir.join("tiny.map")));
+    assert_eq!(code, 2);
+    assert!(err.contains("--width 3"), "{err}");
+}

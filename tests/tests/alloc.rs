@@ -1,0 +1,130 @@
+//! Zero allocations per query once warm: a counting global allocator
+//! (wrapping `System`, per-thread counts) shows that `AStar::find_path_into`
+//! and `WindowedAStar::find_path_into` allocate nothing after warm-up
+//! queries, on the project's own generated maps (`maps/`), and that the
+//! answers of the counted queries are still right.
+
+mod common;
+
+use regionpath::grid::{read_map, read_scen, Grid, Point};
+use regionpath::search::{AStar, Status, WindowedAStar};
+use regionpath_tests::workspace_root;
+
+#[global_allocator]
+static ALLOC: common::Counting = common::Counting;
+
+fn shipped(map: &str) -> (Grid, Vec<(Point, Point, f64)>) {
+    let dir = workspace_root().join("maps");
+    let grid = read_map(dir.join(map)).unwrap_or_else(|e| panic!("{map}: {e}"));
+    let scen =
+        read_scen(dir.join(format!("{map}.scen"))).unwrap_or_else(|e| panic!("{map}.scen: {e}"));
+    let rows = scen
+        .rows
+        .iter()
+        .map(|r| (r.start, r.goal, r.optimal))
+        .collect();
+    (grid, rows)
+}
+
+#[test]
+fn astar_allocates_nothing_once_warm() {
+    let (grid, rows) = shipped("caves-256.map");
+    let mut astar = AStar::new();
+    let mut path = Vec::new();
+    // Warm-up: the scratch grows to the grid, the open list and the path
+    // to the largest query.
+    for &(s, g, _) in &rows {
+        astar.find_path_into(&grid, s, g, &mut path).unwrap();
+    }
+    // Counted: every query again, in reverse order and reversed direction.
+    let (checked, usage) = common::measure(|| {
+        let mut checked = 0usize;
+        for &(s, g, optimal) in rows.iter().rev() {
+            let stats = astar.find_path_into(&grid, g, s, &mut path).unwrap();
+            if stats.status == Status::Found
+                && (stats.cost - optimal).abs() < 1e-6
+                && path.first() == Some(&g)
+                && path.last() == Some(&s)
+            {
+                checked += 1;
+            }
+        }
+        checked
+    });
+    assert_eq!(checked, rows.len(), "answers of the counted queries");
+    assert_eq!(
+        usage.allocations,
+        0,
+        "{} allocations over {} warm queries",
+        usage.allocations,
+        rows.len()
+    );
+}
+
+#[test]
+fn windowed_astar_allocates_nothing_once_warm() {
+    let (grid, _) = shipped("rooms-512.map");
+    // Deterministic pairs of passable cells at most 40 apart on each axis.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u32| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % u64::from(n)) as u32
+    };
+    let mut pairs = Vec::new();
+    while pairs.len() < 400 {
+        let a = Point::new(next(grid.width()), next(grid.height()));
+        let b = Point::new(
+            (a.x + next(81)).saturating_sub(40).min(grid.width() - 1),
+            (a.y + next(81)).saturating_sub(40).min(grid.height() - 1),
+        );
+        if grid.is_passable(a) && grid.is_passable(b) {
+            pairs.push((a, b));
+        }
+    }
+    let mut windowed = WindowedAStar::new();
+    let mut path = Vec::new();
+    let mut first = Vec::with_capacity(pairs.len());
+    for &(a, b) in &pairs {
+        let window = windowed.window_around(&grid, a, b);
+        let stats = windowed
+            .find_path_into(&grid, window, a, b, &mut path)
+            .unwrap();
+        first.push((stats.status, stats.cost));
+    }
+    let found = first.iter().filter(|(s, _)| *s == Status::Found).count();
+    assert!(found > pairs.len() / 2, "only {found} legs found");
+    let (same, usage) = common::measure(|| {
+        let mut same = 0usize;
+        for (&(a, b), &(status, cost)) in pairs.iter().zip(&first) {
+            let window = windowed.window_around(&grid, a, b);
+            let stats = windowed
+                .find_path_into(&grid, window, a, b, &mut path)
+                .unwrap();
+            if stats.status == status && stats.cost == cost {
+                same += 1;
+            }
+        }
+        same
+    });
+    assert_eq!(same, pairs.len(), "answers of the counted queries");
+    assert_eq!(
+        usage.allocations,
+        0,
+        "{} allocations over {} warm windowed queries",
+        usage.allocations,
+        pairs.len()
+    );
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Guard against a counter that never counts.
+    let (v, usage) = common::measure(|| vec![1u8; 1000]);
+    assert_eq!(v.len(), 1000);
+    assert!(
+        usage.allocations >= 1 && usage.peak_bytes >= 1000,
+        "{usage:?}"
+    );
+}
