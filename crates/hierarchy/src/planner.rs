@@ -63,7 +63,7 @@ const JOIN_BUDGET_PER_CELL: u32 = 8;
 /// regions on long routes; the refinement does not follow the route
 /// region by region anyway, so the small loss in route quality is
 /// recovered below.
-const ABSTRACT_WEIGHT: f32 = 1.5;
+const ABSTRACT_WEIGHT: f32 = 1.0;
 
 /// Query settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -464,7 +464,8 @@ impl Planner {
         if pr.done {
             return Ok(false);
         }
-        if !pr.started {
+        let first = !pr.started;
+        if first {
             out.push(pr.pos);
             pr.started = true;
         }
@@ -474,6 +475,26 @@ impl Planner {
             return Ok(false);
         }
         let last = self.route.len() - 1;
+        if first && last > 0 && cheb(pr.pos, pr.goal) <= self.config.reach {
+            // A short query: one unrestricted window search usually finds the
+            // optimal path outright, where a region route might go round an
+            // obstacle on the wrong side. Only if the window holds no path
+            // does the route take over.
+            let size = self.config.window;
+            let win = Window::around(grid, pr.pos, pr.goal, size, size);
+            let s = self
+                .window
+                .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
+            self.stats.expanded += s.expanded;
+            if s.status == Status::Found {
+                self.append_leg(out);
+                pr.pos = pr.goal;
+                pr.at = last;
+                pr.done = true;
+                self.progress = Some(pr);
+                return Ok(false);
+            }
+        }
         let j = self.leg_end(h, pr.at);
         let bbox = self.leg_box(h, pr.at, j);
         let win = window_of(bbox);
