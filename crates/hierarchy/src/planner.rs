@@ -5,7 +5,7 @@ use crate::build::{Hierarchy, Run};
 use crate::sector::{Labeler, Rect};
 use rayon::prelude::*;
 use regionpath_grid::{octile, Grid, Point, SQRT2};
-use regionpath_search::{SearchError, Status, Window, WindowedAStar};
+use regionpath_search::{octile_cost, SearchError, Status, Window, WindowedAStar};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use thiserror::Error;
@@ -546,7 +546,7 @@ impl Planner {
                     } else {
                         Point::new(p.x.clamp(lo, hi), exit.start.y)
                     };
-                    octile(p, q)
+                    octile_cost(p, q)
                 },
                 Some(&self.mask),
                 &mut self.leg,

@@ -1,5 +1,6 @@
 //! The A* engine shared by [`AStar`] and [`WindowedAStar`].
 
+use crate::cost::{distance_cost, Cost, COST_DIAGONAL, COST_ONE};
 use crate::heap::{OpenEntry, OpenList};
 use crate::window::Window;
 use regionpath_grid::{Connectivity, Dir, Grid, Point, SQRT2};
@@ -98,7 +99,7 @@ pub enum SearchError {
 /// Per-cell scratch, 16 bytes.
 #[derive(Clone, Copy)]
 struct Node {
-    g: f64,
+    g: Cost,
     /// Generation that last touched this node; other values mean "fresh".
     stamp: u32,
     /// Direction of the move that reached this node (8 = none: the start).
@@ -173,7 +174,7 @@ impl Engine {
             self.nodes.resize(
                 cells,
                 Node {
-                    g: 0.0,
+                    g: 0,
                     stamp: 0,
                     parent: NO_PARENT,
                     closed: false,
@@ -247,7 +248,7 @@ impl Engine {
     ) -> SearchStats
     where
         G: FnMut(Point) -> bool,
-        H: Fn(Point) -> f64,
+        H: Fn(Point) -> Cost,
     {
         out.clear();
         self.begin(window.area());
@@ -255,6 +256,14 @@ impl Engine {
         let (x0, y0) = (window.x, window.y);
         let (x1, y1) = (window.x + window.width - 1, window.y + window.height - 1);
         let weight = self.options.heuristic_weight;
+        // f = g + w·h, exactly when w = 1.
+        let weigh = |h: Cost| -> Cost {
+            if weight == 1.0 {
+                h
+            } else {
+                (h as f64 * weight) as Cost
+            }
+        };
         let dirs = self.options.connectivity.dirs();
         let budget = self.options.node_budget.unwrap_or(u32::MAX);
         let has_budget = self.options.node_budget.is_some();
@@ -264,16 +273,15 @@ impl Engine {
         let s_idx = local(start);
         let h0 = heuristic(start);
         self.nodes[s_idx] = Node {
-            g: 0.0,
+            g: 0,
             stamp: gen,
             parent: NO_PARENT,
             closed: false,
         };
-        self.heap
-            .push(OpenEntry::new(weight * h0, h0, s_idx as u32));
+        self.heap.push(OpenEntry::new(weigh(h0), h0, s_idx as u32));
         let mut expanded = 0u32;
         // Best node so far for a partial path: lowest h, then lowest g.
-        let mut best = (h0, 0.0f64, s_idx);
+        let mut best = (h0, 0 as Cost, s_idx);
         let mut reached: Option<usize> = None;
 
         // Per-direction steps in window-local index space, and which window
@@ -335,11 +343,11 @@ impl Engine {
                         continue;
                     }
                 }
-                let ng = g + if d >= 4 { SQRT2 } else { 1.0 };
+                let ng = g + if d >= 4 { COST_DIAGONAL } else { COST_ONE };
                 let n = &mut self.nodes[n_idx];
                 if n.stamp != gen {
                     *n = Node {
-                        g: f64::INFINITY,
+                        g: Cost::MAX,
                         stamp: gen,
                         parent: NO_PARENT,
                         closed: false,
@@ -354,7 +362,7 @@ impl Engine {
                         (p.y as i64 + dy as i64) as u32,
                     );
                     let nh = heuristic(np);
-                    let e = OpenEntry::new(ng + weight * nh, nh, n_idx as u32);
+                    let e = OpenEntry::new(ng + weigh(nh), nh, n_idx as u32);
                     if heap_min.is_none_or(|m| e.key() < m) {
                         match next {
                             Some(cur) if cur.key() <= e.key() => self.heap.push(e),
@@ -471,7 +479,7 @@ impl AStar {
             window,
             start,
             |p| p == goal,
-            |p| conn.distance(p, goal),
+            |p| distance_cost(conn, p, goal),
             None,
             path,
         ))
@@ -567,14 +575,15 @@ impl WindowedAStar {
             window,
             start,
             |p| p == goal,
-            |p| conn.distance(p, goal),
+            |p| distance_cost(conn, p, goal),
             None,
             path,
         ))
     }
 
     /// Searches from `start` inside `window` until a cell for which
-    /// `is_goal` holds is expanded, guided by `heuristic`, optionally
+    /// `is_goal` holds is expanded, guided by `heuristic` (in fixed-point
+    /// [`Cost`] units: use [`crate::octile_cost`]), optionally
     /// restricted to the corridor `mask` (as in
     /// [`WindowedAStar::find_path_masked_into`]). With a heuristic that
     /// underestimates `cost(cell) + extra(cell)` for some per-goal `extra`,
@@ -593,7 +602,7 @@ impl WindowedAStar {
     ) -> Result<SearchStats, SearchError>
     where
         G: FnMut(Point) -> bool,
-        H: Fn(Point) -> f64,
+        H: Fn(Point) -> Cost,
     {
         self.engine.check(grid, window, start, None)?;
         if mask.is_some_and(|m| m.len() * 64 < window.area()) {
@@ -629,7 +638,7 @@ impl WindowedAStar {
             window,
             start,
             |p| p == goal,
-            |p| conn.distance(p, goal),
+            |p| distance_cost(conn, p, goal),
             Some(mask),
             path,
         ))

@@ -26,11 +26,13 @@
 #![deny(missing_docs)]
 
 mod core;
+mod cost;
 mod heap;
 mod window;
 
 pub use crate::core::{
     AStar, Found, SearchError, SearchOptions, SearchStats, Status, WindowedAStar,
 };
+pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 pub use heap::{OpenEntry, OpenList};
 pub use window::Window;
