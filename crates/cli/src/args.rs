@@ -20,6 +20,72 @@ pub enum Command {
     Scen(ScenArgs),
     /// Generate a seeded map (and optionally a scenario file for it).
     Generate(GenerateArgs),
+    /// Preprocess a map into a hierarchy file (`.rph`) and print its stats.
+    Build(BuildArgs),
+    /// Plan one path on a map and print it.
+    Path(PathArgs),
+}
+
+/// Arguments of `regionpath build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The map (`.map`).
+    #[arg(value_name = "MAP.map")]
+    pub map: PathBuf,
+    /// Where to write the hierarchy.
+    #[arg(short = 'o', long = "out", value_name = "MAP.rph")]
+    pub out: PathBuf,
+    /// Sector side in cells (4..=256).
+    #[arg(long, default_value_t = 16)]
+    pub sector: u32,
+    /// Build on one thread instead of all.
+    #[arg(long)]
+    pub serial: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `regionpath path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// The map (`.map`).
+    #[arg(value_name = "MAP.map")]
+    pub map: PathBuf,
+    /// Start cell as `X,Y`.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub from: (u32, u32),
+    /// Goal cell as `X,Y`.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub to: (u32, u32),
+    /// A hierarchy file from `regionpath build` (default: build in memory).
+    #[arg(long, value_name = "FILE.rph")]
+    pub hierarchy: Option<PathBuf>,
+    /// Also smooth the path into any-angle waypoints.
+    #[arg(long)]
+    pub smooth: bool,
+    /// Unit radius in cells for smoothing (0 = a point, 0.5 = a tile wide).
+    #[arg(long, default_value_t = 0.0)]
+    pub radius: f32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses `X,Y`.
+fn parse_point(s: &str) -> Result<(u32, u32), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not X,Y"))?;
+    let x = x
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| format!("`{x}` is not a cell column"))?;
+    let y = y
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| format!("`{y}` is not a cell row"))?;
+    Ok((x, y))
 }
 
 /// Which planners `scen` runs.

@@ -106,6 +106,17 @@ pub enum CliError {
         /// The planner's message.
         message: String,
     },
+    /// A hierarchy that cannot be built, read or written.
+    #[error("{}: {source}", path.display())]
+    Hierarchy {
+        /// The map or hierarchy file.
+        path: PathBuf,
+        /// What went wrong.
+        source: regionpath::hierarchy::HierarchyError,
+    },
+    /// A path that cannot be planned (bad endpoints, unreachable goal, ...).
+    #[error("no path: {0}")]
+    Path(#[from] regionpath::PathError),
     /// An argument out of range.
     #[error("invalid argument: {0}")]
     Usage(String),

@@ -3,6 +3,10 @@
 //! * `regionpath scen FILE.scen...` runs Moving AI scenario files through the
 //!   planners, checks every path independently of the planner and reports
 //!   correctness, suboptimality and query times (text, `--json`, `--csv`).
+//! * `regionpath build MAP.map -o MAP.rph` preprocesses a map into a
+//!   versioned hierarchy file and prints its stats.
+//! * `regionpath path MAP.map --from X,Y --to X,Y` plans one path (with a
+//!   hierarchy file or one built in memory), optionally smoothed.
 //! * `regionpath generate` writes the project's own seeded maps (rooms or
 //!   caves) and, optionally, a scenario file whose optimal lengths come from
 //!   a plain Dijkstra.
@@ -15,6 +19,7 @@
 
 mod algo;
 mod args;
+mod build;
 mod dijkstra;
 mod error;
 mod generate;
@@ -31,6 +36,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         args::Command::Scen(a) => scen::run(&a),
         args::Command::Generate(a) => generate::run(&a).map(|()| scen::Outcome::Clean),
+        args::Command::Build(a) => build::build(&a).map(|()| scen::Outcome::Clean),
+        args::Command::Path(a) => build::path(&a),
     };
     match result {
         Ok(scen::Outcome::Clean) => ExitCode::SUCCESS,

@@ -325,3 +325,105 @@ fn generate_is_deterministic_and_its_scenarios_check_out() {
     assert_eq!(code, 2);
     assert!(err.contains("--width 3"), "{err}");
 }
+
+#[test]
+fn build_then_path_with_the_hierarchy_file() {
+    let dir = scratch("build-path");
+    small_case(&dir);
+    let map = dir.join("small.map");
+    let rph = dir.join("small.rph");
+    let (code, out, err) = run(bin()
+        .arg("build")
+        .arg(&map)
+        .arg("-o")
+        .arg(&rph)
+        .arg("--json"));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["cells"], 20);
+    for key in ["sectors", "regions", "edges", "bytes", "build_ms"] {
+        assert!(v[key].is_number(), "missing {key} in {out}");
+    }
+    assert!(rph.exists());
+
+    // Round the wall: 1 + 4 + 1 = 6 (no corner cutting), checked by hand.
+    let (code, out, err) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .arg("--hierarchy")
+        .arg(&rph)
+        .args(["--from", "0,1", "--to", "4,1", "--json", "--smooth"]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["found"], true);
+    assert!((v["cost"].as_f64().unwrap() - 6.0).abs() < 1e-9);
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.first().unwrap(), &serde_json::json!([0, 1]));
+    assert_eq!(cells.last().unwrap(), &serde_json::json!([4, 1]));
+    let w = v["waypoints"].as_array().unwrap();
+    assert_eq!(w.first().unwrap(), &serde_json::json!([0.5, 1.5]));
+    assert!(v["smoothed_length"].as_f64().unwrap() <= 6.0 + 1e-9);
+
+    // A hierarchy file of another map is refused with a clear message.
+    let other = dir.join("other.map");
+    std::fs::write(
+        &other,
+        "type octile\nheight 4\nwidth 5\nmap\n.....\n.....\n.....\n.....\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(bin()
+        .arg("path")
+        .arg(&other)
+        .arg("--hierarchy")
+        .arg(&rph)
+        .args(["--from", "0,0", "--to", "4,3"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("another map"), "{err}");
+    // A truncated file too.
+    let bytes = std::fs::read(&rph).unwrap();
+    let cut = dir.join("cut.rph");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, _, err) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .arg("--hierarchy")
+        .arg(&cut)
+        .args(["--from", "0,0", "--to", "4,3"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("corrupted"), "{err}");
+}
+
+#[test]
+fn path_reports_unreachable_and_bad_endpoints() {
+    let dir = scratch("path-errors");
+    let map = dir.join("split.map");
+    std::fs::write(
+        &map,
+        "type octile\nheight 3\nwidth 5\nmap\n..@..\n..@..\n..@..\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .args(["--from", "0,0", "--to", "4,2"]));
+    assert_eq!(code, 1);
+    assert!(out.contains("unreachable"), "{out}");
+    let (code, _, err) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .args(["--from", "2,0", "--to", "4,2"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("blocked"), "{err}");
+    let (code, _, err) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .args(["--from", "9,0", "--to", "4,2"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("outside"), "{err}");
+    let (code, _, err) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .args(["--from", "a,0", "--to", "4,2"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("not a cell column"), "{err}");
+}
