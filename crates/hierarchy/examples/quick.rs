@@ -43,6 +43,7 @@ fn main() {
     let (mut ta, mut th, mut n) = (0f64, 0f64, 0usize);
     let mut subs_exp = 0u64;
     let (mut t_abs, mut t_legs) = (0f64, 0f64);
+    let mut firsts: Vec<f64> = Vec::new();
     let mut subs = Vec::new();
     for f in &files {
         let scen = read_scen(f).expect("scen");
@@ -94,13 +95,23 @@ fn main() {
             eab += r.abstract_expanded as u64;
             legs += r.legs as u64;
             let t = Instant::now();
+            let t_first_start = t;
             planner
                 .start_query(&h, &grid, row.start, row.goal)
                 .expect("start");
             t_abs += t.elapsed().as_secs_f64();
             let t = Instant::now();
             out.clear();
-            while planner.next_leg(&h, &grid, &mut out).expect("leg") {}
+            let mut first = true;
+            while planner.next_leg(&h, &grid, &mut out).expect("leg") {
+                if first {
+                    firsts.push(t_first_start.elapsed().as_secs_f64());
+                    first = false;
+                }
+            }
+            if first {
+                firsts.push(t_first_start.elapsed().as_secs_f64());
+            }
             t_legs += t.elapsed().as_secs_f64();
             let sub = if row.optimal > 0.0 {
                 r.cost / row.optimal - 1.0
@@ -132,6 +143,10 @@ fn main() {
         t_abs / n as f64 * 1e6,
         t_legs / n as f64 * 1e6
     );
+    firsts.sort_by(f64::total_cmp);
+    if !firsts.is_empty() {
+        println!("TOTAL first leg median {:.1}us p95 {:.1}us", firsts[firsts.len() / 2] * 1e6, firsts[firsts.len() * 95 / 100] * 1e6);
+    }
     println!("TOTAL expanded/query {:.0}", subs_exp as f64 / n as f64);
     println!("TOTAL {n} rows astar {:.1}us hier {:.1}us ratio {:.1}  subopt mean {:.2}% p95 {:.2}% max {:.1}%", ta / n as f64 * 1e6, th / n as f64 * 1e6, ta / th, mean * 100.0, subs[subs.len() * 95 / 100] * 100.0, subs.last().unwrap() * 100.0);
 }
