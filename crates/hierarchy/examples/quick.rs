@@ -145,7 +145,11 @@ fn main() {
     );
     firsts.sort_by(f64::total_cmp);
     if !firsts.is_empty() {
-        println!("TOTAL first leg median {:.1}us p95 {:.1}us", firsts[firsts.len() / 2] * 1e6, firsts[firsts.len() * 95 / 100] * 1e6);
+        println!(
+            "TOTAL first leg median {:.1}us p95 {:.1}us",
+            firsts[firsts.len() / 2] * 1e6,
+            firsts[firsts.len() * 95 / 100] * 1e6
+        );
     }
     println!("TOTAL expanded/query {:.0}", subs_exp as f64 / n as f64);
     println!("TOTAL {n} rows astar {:.1}us hier {:.1}us ratio {:.1}  subopt mean {:.2}% p95 {:.2}% max {:.1}%", ta / n as f64 * 1e6, th / n as f64 * 1e6, ta / th, mean * 100.0, subs[subs.len() * 95 / 100] * 100.0, subs.last().unwrap() * 100.0);

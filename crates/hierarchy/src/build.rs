@@ -396,6 +396,25 @@ fn offer(
     edges.push((a, b, link));
 }
 
+/// Calls `f(a, b, start, len)` for each maximal run of positions where the
+/// two facing border strips hold the same pair of non-zero labels.
+fn border_runs(mine: &[u16], theirs: &[u16], mut f: impl FnMut(u16, u16, u32, u32)) {
+    let n = mine.len().min(theirs.len());
+    let mut i = 0usize;
+    while i < n {
+        let (a, b) = (mine[i], theirs[i]);
+        if a == 0 || b == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && mine[i] == a && theirs[i] == b {
+            i += 1;
+        }
+        f(a, b, start as u32, (i - start) as u32);
+    }
+}
+
 /// Edges between sector `s` and its east, south, south-east and south-west
 /// neighbours. `data(t)` gives a sector's border labels, `first` the global
 /// id of each sector's first region.
@@ -415,21 +434,9 @@ pub(crate) fn sector_edges<'a>(
     // East: runs of equal label pairs along the shared column boundary.
     if sx + 1 < layout.sectors_x {
         let t = s + 1;
-        let other = data(t);
         let base = edges.len();
-        let mut y = 0usize;
-        let h = me.right.len();
-        while y < h {
-            let (a, b) = (me.right[y], other.left[y]);
-            if a == 0 || b == 0 {
-                y += 1;
-                continue;
-            }
-            let start = y;
-            while y < h && me.right[y] == a && other.left[y] == b {
-                y += 1;
-            }
-            let y0 = r.y0 + start as u32;
+        border_runs(&me.right, &data(t).left, |a, b, start, len| {
+            let y0 = r.y0 + start;
             offer(
                 edges,
                 base,
@@ -438,29 +445,17 @@ pub(crate) fn sector_edges<'a>(
                 id(t, b),
                 Point::new(r.x1 - 1, y0),
                 Point::new(r.x1, y0),
-                (y - start) as u32,
+                len,
                 1.0,
             );
-        }
+        });
     }
     if sy + 1 < layout.sectors_y {
         // South.
         let t = s + layout.sectors_x;
-        let other = data(t);
         let base = edges.len();
-        let w = me.bottom.len();
-        let mut x = 0usize;
-        while x < w {
-            let (a, b) = (me.bottom[x], other.top[x]);
-            if a == 0 || b == 0 {
-                x += 1;
-                continue;
-            }
-            let start = x;
-            while x < w && me.bottom[x] == a && other.top[x] == b {
-                x += 1;
-            }
-            let x0 = r.x0 + start as u32;
+        border_runs(&me.bottom, &data(t).top, |a, b, start, len| {
+            let x0 = r.x0 + start;
             offer(
                 edges,
                 base,
@@ -469,10 +464,10 @@ pub(crate) fn sector_edges<'a>(
                 id(t, b),
                 Point::new(x0, r.y1 - 1),
                 Point::new(x0, r.y1),
-                (x - start) as u32,
+                len,
                 1.0,
             );
-        }
+        });
         // South-east corner: (x1-1, y1-1) -> (x1, y1).
         if sx + 1 < layout.sectors_x {
             let t = s + layout.sectors_x + 1;
