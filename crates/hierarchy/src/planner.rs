@@ -475,9 +475,11 @@ impl Planner {
             return Ok(false);
         }
         let last = self.route.len() - 1;
-        if first && last > 0 && cheb(pr.pos, pr.goal) <= self.config.reach {
-            // A short query: one unrestricted window search usually finds the
-            // optimal path outright, where a region route might go round an
+        // Start and goal fit in one window (with a cell to spare each side).
+        let direct = self.config.window.saturating_sub(2);
+        if first && last > 0 && cheb(pr.pos, pr.goal) <= direct {
+            // A short query (start and goal fit in one window): one
+            // unrestricted window search usually finds the optimal path outright, where a region route might go round an
             // obstacle on the wrong side. Only if the window holds no path
             // does the route take over.
             let size = self.config.window;
