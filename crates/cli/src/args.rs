@@ -67,6 +67,10 @@ pub struct PathArgs {
     /// Unit radius in cells for smoothing (0 = a point, 0.5 = a tile wide).
     #[arg(long, default_value_t = 0.0)]
     pub radius: f32,
+    /// Round the smoothed path's corners with arcs of this radius (cells);
+    /// turns that cannot take it are tightened and listed.
+    #[arg(long, value_name = "R", requires = "smooth")]
+    pub turning_radius: Option<f32>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

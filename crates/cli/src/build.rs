@@ -100,6 +100,7 @@ pub fn path(args: &PathArgs) -> Result<Outcome, CliError> {
     let mut planner = Planner::with_options(PlannerOptions {
         smooth: args.smooth,
         unit_radius: args.radius,
+        turning_radius: args.turning_radius.unwrap_or(0.0),
         ..PlannerOptions::default()
     });
     let (start, goal) = (
@@ -133,6 +134,8 @@ pub fn path(args: &PathArgs) -> Result<Outcome, CliError> {
             "cells": cells,
             "waypoints": waypoints,
             "smoothed_length": path.smoothed_length,
+            "curve_length": path.curve.as_ref().map(|c| c.length()),
+            "tightened_turns": path.curve.as_ref().map(|c| c.tightened_turns().iter().map(|t| json!({"waypoint": t.waypoint, "max_legal_radius": t.max_legal_radius})).collect::<Vec<_>>()),
             "legs": path.stats.legs,
             "expanded": path.stats.expanded,
             "us": us,
@@ -167,6 +170,19 @@ pub fn path(args: &PathArgs) -> Result<Outcome, CliError> {
                 path.smoothed_length,
                 w.join(" ")
             );
+        }
+        if let Some(c) = &path.curve {
+            println!(
+                "curve: {} segments, length {:.4}",
+                c.segments().len(),
+                c.length()
+            );
+            for t in c.tightened_turns() {
+                println!(
+                    "  turn at waypoint {} cannot take the turning radius: tightened to {:.3}",
+                    t.waypoint, t.max_legal_radius
+                );
+            }
         }
     }
     Ok(Outcome::Clean)

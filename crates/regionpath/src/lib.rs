@@ -47,6 +47,11 @@ pub enum PathError {
     /// Smoothing rejected the options (for example a negative radius).
     #[error("smoothing failed: {0}")]
     Smooth(#[from] regionpath_smoothing::SmoothError),
+    /// A turn cannot take the turning radius (with
+    /// [`regionpath_smoothing::TurnPolicy::Strict`]); the error names each
+    /// such turn and the largest radius that would be legal there.
+    #[error("turning-radius curve failed: {0}")]
+    Curve(#[from] regionpath_smoothing::CurveError),
 }
 
 impl PathError {
@@ -67,6 +72,15 @@ pub struct PlannerOptions {
     /// Radius of the unit in cells for smoothing (0 = a point, 0.5 = one
     /// tile wide).
     pub unit_radius: f32,
+    /// Turning radius in cells (0 = none). With smoothing on, the
+    /// waypoints' corners are rounded into [`Path::curve`], every arc checked
+    /// against the obstacles for `unit_radius`.
+    pub turning_radius: f32,
+    /// What to do with a turn that cannot take `turning_radius`: fail with
+    /// [`PathError::Curve`] (`Strict`) or round it tighter and list it in
+    /// [`regionpath_smoothing::CurvedPath::tightened_turns`] (`Tighten`, the
+    /// default).
+    pub turn_policy: regionpath_smoothing::TurnPolicy,
     /// Leg refinement settings (window size, reach, join re-search).
     pub planner: regionpath_hierarchy::PlannerConfig,
 }
@@ -76,6 +90,8 @@ impl Default for PlannerOptions {
         PlannerOptions {
             smooth: false,
             unit_radius: 0.0,
+            turning_radius: 0.0,
+            turn_policy: regionpath_smoothing::TurnPolicy::Tighten,
             planner: Default::default(),
         }
     }
@@ -94,6 +110,9 @@ pub struct Path {
     pub waypoints: Vec<Vec2>,
     /// Euclidean length of `waypoints` (0 when not smoothed).
     pub smoothed_length: f64,
+    /// Lines and arcs a vehicle can follow, sampled by distance travelled,
+    /// when smoothing and a turning radius are on.
+    pub curve: Option<regionpath_smoothing::CurvedPath>,
     /// Figures about the query.
     pub stats: PlanStats,
 }
@@ -164,6 +183,7 @@ impl Planner {
     ) -> Result<(), PathError> {
         path.waypoints.clear();
         path.smoothed_length = 0.0;
+        path.curve = None;
         let stats = self
             .inner
             .find_path_into(hierarchy, grid, start, goal, &mut path.cells)?;
@@ -175,6 +195,14 @@ impl Planner {
                 .smoother
                 .smooth(grid, &path.cells, &opts, &mut path.waypoints)?;
             path.smoothed_length = report.output_length;
+            if self.options.turning_radius > 0.0 {
+                let turn = regionpath_smoothing::TurnOptions {
+                    turning_radius: self.options.turning_radius,
+                    unit_radius: self.options.unit_radius,
+                    policy: self.options.turn_policy,
+                };
+                path.curve = Some(regionpath_smoothing::curve(grid, &path.waypoints, &turn)?);
+            }
         }
         Ok(())
     }
@@ -203,6 +231,49 @@ mod tests {
         let direct = ((63.0f64).powi(2) + 20.0f64.powi(2)).sqrt();
         assert!((path.smoothed_length - direct).abs() < 1e-3);
         assert!(path.smoothed_length <= path.cost);
+    }
+
+    #[test]
+    fn turning_radius_gives_a_curve_that_ends_at_the_goal() {
+        let grid = Grid::from_rows(&[
+            "..........",
+            "..........",
+            "..@@@@@@..",
+            "..@@@@@@..",
+            "..........",
+            "..........",
+        ])
+        .unwrap();
+        let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+        let mut p = Planner::with_options(PlannerOptions {
+            smooth: true,
+            turning_radius: 1.0,
+            ..Default::default()
+        });
+        let path = p
+            .find_path(&h, &grid, Point::new(0, 3), Point::new(9, 2))
+            .unwrap();
+        let curve = path.curve.expect("a curve");
+        // Arcs cut the polyline's corners: never longer, never shorter than
+        // the straight line between the ends.
+        assert!(curve.length() as f64 <= path.smoothed_length + 1e-3);
+        assert!(curve.length() as f64 >= (81.0f64 + 1.0).sqrt() - 1e-3);
+        let (end, _) = curve.sample(curve.length());
+        assert!((end.x - 9.5).abs() < 1e-3 && (end.y - 2.5).abs() < 1e-3);
+        let (start, _) = curve.sample(0.0);
+        assert!((start.x - 0.5).abs() < 1e-3 && (start.y - 3.5).abs() < 1e-3);
+        // Strict: a radius far too large for these corners is an error
+        // naming the turn.
+        let mut strict = Planner::with_options(PlannerOptions {
+            smooth: true,
+            turning_radius: 50.0,
+            turn_policy: regionpath_smoothing::TurnPolicy::Strict,
+            ..Default::default()
+        });
+        assert!(matches!(
+            strict.find_path(&h, &grid, Point::new(0, 3), Point::new(9, 2)),
+            Err(PathError::Curve(_))
+        ));
     }
 
     #[test]
