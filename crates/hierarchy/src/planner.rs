@@ -100,6 +100,10 @@ pub struct PlanStats {
     pub expanded: u32,
     /// Of `expanded`, those spent re-searching around joins.
     pub join_expanded: u32,
+    /// Joins re-searched (joins already straight are skipped).
+    pub joins_tried: u32,
+    /// Joins whose re-search found a shorter stretch.
+    pub joins_improved: u32,
     /// Legs refined.
     pub legs: u32,
     /// Regions on the abstract route.
@@ -640,7 +644,9 @@ impl Planner {
             };
             self.stats.expanded += s.expanded;
             self.stats.join_expanded += s.expanded;
+            self.stats.joins_tried += 1;
             if s.status == Status::Found && s.cost < old - 1e-9 {
+                self.stats.joins_improved += 1;
                 self.tail.clear();
                 self.tail.extend_from_slice(&out[b + 1..]);
                 out.truncate(a);
