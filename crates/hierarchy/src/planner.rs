@@ -5,9 +5,9 @@ use crate::build::{Hierarchy, Run};
 use crate::sector::{Labeler, Rect};
 use rayon::prelude::*;
 use regionpath_grid::{octile, Grid, Point, SQRT2};
-use regionpath_search::{octile_cost, SearchError, Status, Window, WindowedAStar};
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use regionpath_search::{
+    octile_cost, OpenEntry, OpenList, SearchError, Status, Window, WindowedAStar,
+};
 use thiserror::Error;
 
 /// Why a path could not be planned.
@@ -120,28 +120,6 @@ struct ANode {
     closed: bool,
 }
 
-#[derive(Clone, Copy)]
-struct AEntry {
-    f: f32,
-    id: u32,
-}
-impl PartialEq for AEntry {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for AEntry {}
-impl PartialOrd for AEntry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for AEntry {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.total_cmp(&self.f).then_with(|| o.id.cmp(&self.id))
-    }
-}
-
 /// Where a lazily refined query stands.
 #[derive(Clone, Copy)]
 struct Progress {
@@ -158,7 +136,9 @@ struct Progress {
 pub struct Planner {
     config: PlannerConfig,
     anodes: Vec<ANode>,
-    aheap: BinaryHeap<AEntry>,
+    /// Open list of the abstract search, keyed by `f` as `f32` bits
+    /// (which order like the values for non-negative floats).
+    aheap: OpenList,
     agen: u32,
     route: Vec<u32>,
     /// `cross[m]`, `m >= 1`: the cells where the route leaves `route[m - 1]`
@@ -218,7 +198,7 @@ impl Planner {
                 join_radius: config.join_radius,
             },
             anodes: Vec::new(),
-            aheap: BinaryHeap::new(),
+            aheap: OpenList::new(),
             agen: 0,
             route: Vec::new(),
             cross: Vec::new(),
@@ -374,12 +354,14 @@ impl Planner {
             via: u32::MAX,
             closed: false,
         };
-        self.aheap.push(AEntry {
-            f: ABSTRACT_WEIGHT * hf(from),
-            id: from,
-        });
+        self.aheap.push(OpenEntry::new(
+            (ABSTRACT_WEIGHT * hf(from)).to_bits() as u64,
+            0,
+            from,
+        ));
         let mut found = false;
-        while let Some(AEntry { id, .. }) = self.aheap.pop() {
+        while let Some(entry) = self.aheap.pop() {
+            let id = entry.node();
             let node = &mut self.anodes[id as usize];
             if node.closed {
                 continue;
@@ -409,10 +391,9 @@ impl Planner {
                     o.g = ng;
                     o.parent = id;
                     o.via = k as u32;
-                    self.aheap.push(AEntry {
-                        f: ng + ABSTRACT_WEIGHT * hf(other),
-                        id: other,
-                    });
+                    let f = ng + ABSTRACT_WEIGHT * hf(other);
+                    self.aheap
+                        .push(OpenEntry::new(f.to_bits() as u64, 0, other));
                 }
             }
         }
