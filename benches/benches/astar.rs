@@ -33,10 +33,12 @@ fn main() {
         println!("{}", regionpath_benches::data::missing_data_message());
         return;
     };
+    // Test mode (`cargo test --benches`, unoptimised): one query per map,
+    // still checked optimal for both systems.
     let per_map = if bench_mode() {
         env_usize("REGIONPATH_ASTAR_QUERIES", 20)
     } else {
-        3
+        1
     };
     let mut c = criterion(1.0, 3.0);
     let mut side_maps = Vec::new();

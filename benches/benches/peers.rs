@@ -9,20 +9,30 @@
 //!   cells or more; `REGIONPATH_PEERS_GEN_QUERIES`, default 10, on
 //!   generated maps) on the same grid for every contender, timed as one batch per
 //!   iteration; throughput in queries.
-//! * `first-leg/<map>/<bucket>`: time to first leg, for contenders that have
-//!   one (the hierarchical planner, once added).
+//! * `first-leg/<map>/<bucket>`: time to first leg (`start_query` + one
+//!   `next_leg`), for contenders that have one (regionpath hierarchical).
 //!
-//! Setup, per map: every contender's preprocessing is timed once and its
-//! retained allocations counted (bytes per cell); `hierarchical_pathfinding`
+//! Setup, per map: every contender's preprocessing is built once with its
+//! retained allocations counted (bytes per cell), then rebuilt while the
+//! runs stay under [`BUILD_BUDGET`] (at most [`BUILD_RUNS`] builds) and the
+//! median build time kept; `hierarchical_pathfinding`
 //! is built at each chunk size of `REGIONPATH_HPA_CHUNKS` (default
 //! 8,16,32,64; only 32,64 on maps of 1024² cells or more unless the
 //! variable is set) and the fastest on up to 10 of this map's queries per
-//! bucket (geometric mean of the bucket means) is kept and benchmarked. One pass over all queries checks every
-//! path: octile length against the scenario optimum, corner cuts, illegal
-//! steps. regionpath A* and pathfinding astar must be optimal and legal
-//! (the bench panics otherwise); peers are reported as they are. The
-//! figures go to `target/criterion/regionpath-side/peers/<map>.json` for
+//! bucket (geometric mean of the bucket means) is kept and benchmarked. One
+//! pass over all queries checks every path: octile length against the
+//! scenario optimum, corner cuts, illegal steps; for the smoothed contender
+//! also its waypoints (clear segments, endpoints, Euclidean length).
+//! regionpath A* and pathfinding astar must be optimal and legal (the bench
+//! panics otherwise); the others are reported as they are. After the timed
+//! groups, the first leg of every query of the map is timed on its own
+//! ([`FIRST_LEG_PASSES`] round-robin passes, median per query), for the
+//! per-map median first-leg time. The figures go to
+//! `target/criterion/regionpath-side/peers/<map>.json` for
 //! `benches/report`.
+//!
+//! In test mode (no `--bench` argument: `cargo test --benches`) it runs
+//! only arena, 3 queries per bucket, one chunk size, and writes nothing.
 //!
 //! `REGIONPATH_PEERS_MAPS` (comma list; `gen-rooms-N` is a generated N×N
 //! map) picks the maps.
@@ -37,10 +47,11 @@ use regionpath_benches::data::{generated_rooms, missing_data_message};
 use regionpath_benches::queries::{split, spread, BucketQueries};
 use regionpath_benches::{
     movingai_dir, side, Contender, MapCase, RegionpathAStar, RegionpathHierarchical,
+    RegionpathSmoothed,
 };
 use regionpath_grid::{parse_map, write_map};
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -62,11 +73,12 @@ const MAPS: &[&str] = &[
 
 /// The contenders, in column order (`hierarchical_pathfinding`, built at
 /// its best chunk size by [`tune_hpa`], is added last). `benches/report`
-/// takes "regionpath hierarchical" as the ratio baseline. A smoothed column
-/// goes after it.
+/// takes "regionpath hierarchical" as the ratio baseline; the smoothed
+/// contender (the facade planner, smoothing at radius 0) follows it.
 fn contenders() -> Vec<Box<dyn Contender>> {
     vec![
         Box::new(RegionpathHierarchical::default()),
+        Box::new(RegionpathSmoothed::default()),
         Box::new(RegionpathAStar::new()),
         Box::new(PathfindingAStar::default()),
         Box::new(GridPathfindingJps::default()),
@@ -86,11 +98,72 @@ fn geo_mean(xs: &[f64]) -> f64 {
 /// Queries per bucket the chunk-size trial runs.
 const TUNE_QUERIES: usize = 10;
 
-/// A built `hierarchical_pathfinding` with its build time and memory.
+/// Most builds timed per contender and map (the median is reported).
+const BUILD_RUNS: usize = 5;
+
+/// Builds after the first are timed only while the builds so far took
+/// less than this, so a 20 s build runs once and a 1 ms build five times.
+const BUILD_BUDGET: Duration = Duration::from_millis(1000);
+
+/// Round-robin passes over a map's queries timing the first leg of each
+/// (bench mode; 3 in test mode).
+const FIRST_LEG_PASSES: usize = 21;
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// The `q` quantile (0..=1) by nearest rank.
+fn quantile(xs: &[f64], q: f64) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1]
+}
+
+/// Build times of one contender on one map.
+struct Build {
+    /// Every timed build, in milliseconds (the first is the counted one).
+    runs_ms: Vec<f64>,
+    /// Allocations of the first build.
+    mem: AllocDelta,
+}
+
+impl Build {
+    fn median_ms(&self) -> f64 {
+        median(&self.runs_ms)
+    }
+}
+
+/// Runs `build` once counting its allocations, then again while the runs
+/// so far took under [`BUILD_BUDGET`], up to [`BUILD_RUNS`] in all.
+fn time_builds(mut build: impl FnMut()) -> Build {
+    let t = Instant::now();
+    let ((), mem) = measure(&mut build);
+    let mut runs_ms = vec![t.elapsed().as_secs_f64() * 1e3];
+    let total = Instant::now();
+    while runs_ms.len() < BUILD_RUNS
+        && Duration::from_secs_f64(runs_ms[0] / 1e3) + total.elapsed() < BUILD_BUDGET
+    {
+        let t = Instant::now();
+        build();
+        runs_ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Build { runs_ms, mem }
+}
+
+/// A built `hierarchical_pathfinding` with its build times and memory.
 struct Tuned {
     hpa: HierarchicalPathfinding,
-    build_ms: f64,
-    mem: AllocDelta,
+    build: Build,
     trials: Vec<serde_json::Value>,
 }
 
@@ -103,9 +176,8 @@ fn tune_hpa(case: &MapCase, buckets: &[BucketQueries], chunks: &[usize]) -> Tune
     let mut trials = Vec::new();
     for &chunk in chunks {
         let mut hpa = HierarchicalPathfinding::new(chunk);
-        let t = Instant::now();
-        let ((), mem) = measure(|| hpa.prepare(&case.grid));
-        let build_ms = t.elapsed().as_secs_f64() * 1e3;
+        let build = time_builds(|| hpa.prepare(&case.grid));
+        let (build_ms, mem) = (build.median_ms(), build.mem);
         let per_bucket: Vec<f64> = buckets
             .iter()
             .map(|b| {
@@ -129,6 +201,7 @@ fn tune_hpa(case: &MapCase, buckets: &[BucketQueries], chunks: &[usize]) -> Tune
         trials.push(serde_json::json!({
             "chunk_size": chunk,
             "build_ms": build_ms,
+            "build_runs_ms": build.runs_ms,
             "retained_bytes": mem.retained_bytes,
             "us_per_query_by_bucket": per_bucket,
             "score_geo_mean_us": score,
@@ -136,8 +209,7 @@ fn tune_hpa(case: &MapCase, buckets: &[BucketQueries], chunks: &[usize]) -> Tune
         if best.as_ref().is_none_or(|(b, _)| score < *b) {
             let tuned = Tuned {
                 hpa,
-                build_ms,
-                mem,
+                build,
                 trials: Vec::new(),
             };
             best = Some((score, tuned));
@@ -183,6 +255,7 @@ fn bench_map(
     case: &MapCase,
     buckets: &[BucketQueries],
     chunks: &[usize],
+    first_leg_passes: usize,
 ) -> serde_json::Value {
     let name = &case.name;
     let cells = case.cells();
@@ -208,8 +281,9 @@ fn bench_map(
     }
 
     // Peers' best chunk size on this map.
+    let chunks = chunks_for(case, chunks);
     println!("{name}: tuning hierarchical_pathfinding chunk size over {chunks:?}");
-    let tuned = tune_hpa(case, buckets, &chunks_for(case, chunks));
+    let tuned = tune_hpa(case, buckets, &chunks);
     let chunk = tuned.hpa.chunk_size();
     let trials = tuned.trials;
     println!("{name}: hierarchical_pathfinding chunk size {chunk}");
@@ -217,14 +291,11 @@ fn bench_map(
     let mut list = contenders();
     let mut prep = Vec::new();
     for ct in list.iter_mut() {
-        let t = Instant::now();
-        let ((), mem) = measure(|| ct.prepare(&case.grid));
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        prep.push((ms, mem));
+        prep.push(time_builds(|| ct.prepare(&case.grid)));
     }
-    // The tuned build is kept, with the figures of its build.
+    // The tuned build is kept, with the figures of its builds.
     list.push(Box::new(tuned.hpa));
-    prep.push((tuned.build_ms, tuned.mem));
+    prep.push(tuned.build);
 
     // Check pass (also warms every contender).
     let mut checks: Vec<Vec<PassStats>> = Vec::new();
@@ -248,6 +319,20 @@ fn bench_map(
                 .map(|s| (s.mean_length_ratio * 1e4).round() / 1e4)
                 .collect::<Vec<_>>(),
         );
+        if per.iter().any(|s| s.smoothed.is_some()) {
+            let sm: Vec<_> = per.iter().filter_map(|s| s.smoothed.as_ref()).collect();
+            println!(
+                "{name}: {:<40} smoothed length ratio by bucket {:?}, blocked segments {}, \
+                 bad endpoints {}, longer than cells {}",
+                ct.name(),
+                sm.iter()
+                    .map(|s| (s.mean_length_ratio * 1e4).round() / 1e4)
+                    .collect::<Vec<_>>(),
+                sm.iter().map(|s| s.blocked_segments).sum::<usize>(),
+                sm.iter().map(|s| s.bad_endpoints).sum::<usize>(),
+                sm.iter().map(|s| s.longer_than_cells).sum::<usize>(),
+            );
+        }
     }
 
     // Timed groups.
@@ -293,20 +378,26 @@ fn bench_map(
         }
     }
 
+    // Time to first leg of every query, one at a time.
+    let first_leg = first_leg_medians(case, buckets, &mut list, first_leg_passes);
+
     let contenders_json: Vec<serde_json::Value> = list
         .iter()
         .zip(&checks)
         .zip(&prep)
-        .map(|((ct, per), (ms, mem))| {
+        .map(|((ct, per), build)| {
             let r = ct.rules();
+            let mem = build.mem;
             serde_json::json!({
                 "name": ct.name(),
                 "cuts_corners": r.cuts_corners,
                 "diagonal_sqrt2": r.diagonal_sqrt2,
                 "optimal": r.optimal,
+                "any_angle": r.any_angle,
                 "note": r.note,
                 "preprocesses": ct.preprocesses(),
-                "preprocess_ms": ms,
+                "preprocess_ms": build.median_ms(),
+                "preprocess_runs_ms": build.runs_ms,
                 "preprocess_retained_bytes": mem.retained_bytes,
                 "preprocess_peak_extra_bytes": mem.peak_extra_bytes,
                 "preprocess_bytes_per_cell": mem.retained_bytes as f64 / cells as f64,
@@ -336,10 +427,93 @@ fn bench_map(
             "min_optimal": b.min_optimal,
             "max_optimal": b.max_optimal,
         })).collect::<Vec<_>>(),
+        "queries": buckets.iter().map(|b| b.queries.iter().map(|q| serde_json::json!({
+            "line": q.line,
+            "optimal": q.optimal,
+        })).collect::<Vec<_>>()).collect::<Vec<_>>(),
         "hpa_chunk_size": chunk,
         "hpa_trials": trials,
         "contenders": contenders_json,
+        "first_leg": first_leg,
+        "loadavg_after": side::loadavg(),
+        "finished_unix": side::unix_now(),
     })
+}
+
+/// Times the first leg of each query of `buckets` alone, for every
+/// contender that has a first-leg mode: `passes` round-robin passes over
+/// all the map's queries (so each query runs in the same conditions as in
+/// the criterion batches, not hot from a repeat of itself), the median of
+/// each query's passes, then the median, 90th percentile and maximum of
+/// those per-query medians, over the map and per bucket.
+fn first_leg_medians(
+    case: &MapCase,
+    buckets: &[BucketQueries],
+    list: &mut [Box<dyn Contender>],
+    passes: usize,
+) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    let all: Vec<_> = buckets
+        .iter()
+        .flat_map(|b| b.queries.iter().map(move |q| (b.bucket, *q)))
+        .collect();
+    let Some(&(_, q0)) = all.first() else {
+        return out.into();
+    };
+    for ct in list.iter_mut() {
+        if ct.first_leg(&case.grid, q0.start, q0.goal).is_none() {
+            continue;
+        }
+        let mut times = vec![Vec::with_capacity(passes); all.len()];
+        let mut leg_cells = vec![0usize; all.len()];
+        for _ in 0..passes {
+            for (i, (_, q)) in all.iter().enumerate() {
+                let t = Instant::now();
+                let cells = black_box(ct.first_leg(&case.grid, q.start, q.goal));
+                times[i].push(t.elapsed().as_secs_f64() * 1e6);
+                leg_cells[i] = cells.unwrap_or(0);
+            }
+        }
+        let per_query: Vec<f64> = times.iter().map(|t| median(t)).collect();
+        let summary = |xs: &[f64]| {
+            serde_json::json!({
+                "queries": xs.len(),
+                "median_us": median(xs),
+                "p90_us": quantile(xs, 0.9),
+                "max_us": xs.iter().copied().fold(f64::NAN, f64::max),
+                "mean_us": xs.iter().sum::<f64>() / xs.len().max(1) as f64,
+            })
+        };
+        let mut v = summary(&per_query);
+        v["passes"] = passes.into();
+        v["buckets"] = buckets
+            .iter()
+            .map(|b| {
+                let xs: Vec<f64> = all
+                    .iter()
+                    .zip(&per_query)
+                    .filter(|((bk, _), _)| *bk == b.bucket)
+                    .map(|(_, &t)| t)
+                    .collect();
+                let mut s = summary(&xs);
+                s["bucket"] = b.bucket.name().into();
+                s
+            })
+            .collect();
+        v["per_query_us"] = per_query.clone().into();
+        v["leg_cells"] = leg_cells.clone().into();
+        println!(
+            "{}: {} first leg over {} queries ({passes} passes): median {:.2} µs, p90 {:.2} µs, max {:.2} µs",
+            case.name,
+            ct.name(),
+            per_query.len(),
+            median(&per_query),
+            quantile(&per_query, 0.9),
+            per_query.iter().copied().fold(f64::NAN, f64::max),
+        );
+        out.insert(ct.name().to_string(), v);
+    }
+    out.into()
 }
 
 fn main() {
@@ -383,7 +557,10 @@ fn main() {
             env_usize("REGIONPATH_PEERS_QUERIES", default)
         };
         let buckets = split(&case.scenario, per_bucket);
-        let mut value = bench_map(&mut c, &case, &buckets, &chunks);
+        let loadavg_before = side::loadavg();
+        let passes = if full { FIRST_LEG_PASSES } else { 3 };
+        let mut value = bench_map(&mut c, &case, &buckets, &chunks, passes);
+        value["loadavg_before"] = loadavg_before.into();
         if full {
             value["machine"] = machine.clone();
             match side::write(&format!("peers/{name}"), &value) {

@@ -8,10 +8,11 @@
 //! * peers (`pathfinding`, `grid_pathfinding`, `hierarchical_pathfinding`):
 //!   `benches/benches/common/peers.rs` (they are dev-dependencies).
 //! * regionpath hierarchical: [`RegionpathHierarchical`] (here).
-//! * smoothed paths: to add here once `regionpath-smoothing` has its API
-//!   (see the note at the end of this file).
+//! * regionpath hierarchical + smoothed: [`RegionpathSmoothed`] (here): the
+//!   facade [`regionpath::Planner`] with smoothing on, radius 0.
 
 use crate::paths::octile_length;
+use regionpath::{PlannerOptions, Vec2};
 use regionpath_grid::{Grid, Point};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
 use regionpath_search::{AStar, Status};
@@ -27,6 +28,9 @@ pub struct Rules {
     pub diagonal_sqrt2: bool,
     /// Whether it returns shortest paths under its own metric.
     pub optimal: bool,
+    /// Whether it also returns an any-angle polyline (smoothed waypoints)
+    /// beside its cells; its length is reported apart from the grid paths'.
+    pub any_angle: bool,
     /// A note for the results table.
     pub note: &'static str,
 }
@@ -37,6 +41,7 @@ impl Rules {
         cuts_corners: false,
         diagonal_sqrt2: true,
         optimal: true,
+        any_angle: false,
         note: "Moving AI rules (8-connected, no corner cutting, diagonal √2), optimal",
     };
 }
@@ -83,6 +88,18 @@ pub trait Contender {
     /// has no such mode (all but the hierarchical planner). The bench's
     /// `first-leg` group times only contenders that return `Some`.
     fn first_leg(&mut self, _grid: &Grid, _start: Point, _goal: Point) -> Option<usize> {
+        None
+    }
+
+    /// The any-angle waypoints of the last path (start cell centre to goal
+    /// cell centre), for contenders that smooth; `None` for the others.
+    fn waypoints(&self) -> Option<&[Vec2]> {
+        None
+    }
+
+    /// The Euclidean length of [`waypoints`](Contender::waypoints) as the
+    /// contender reports it, for contenders that smooth.
+    fn smoothed_length(&self) -> Option<f64> {
         None
     }
 }
@@ -230,11 +247,106 @@ impl Contender for RegionpathHierarchical {
     }
 }
 
-// Hook for the smoothed column (regionpath-smoothing, not written yet):
-// add `regionpath-smoothing.workspace = true` to benches/Cargo.toml, then a
-// `RegionpathSmoothed` here wrapping `RegionpathHierarchical` whose `query`
-// smooths `self.path` after planning (its `rules()` note must say whether
-// smoothed paths use any-angle segments: `check_path` counts a straight
-// segment longer than one step as an illegal step, so expand segments to
-// cells first), and push it in `contenders()` in
-// benches/benches/peers.rs.
+/// regionpath's facade [`regionpath::Planner`] with
+/// [`PlannerOptions::smooth`] on and a unit radius of 0: the hierarchical
+/// planner's cell path, then any-angle smoothing of it, both inside the
+/// timed query. [`path`](Contender::path) is the cell path (checked for
+/// corner cuts and illegal steps like every other contender's);
+/// [`waypoints`](Contender::waypoints) and
+/// [`smoothed_length`](Contender::smoothed_length) are the smoothed
+/// polyline and its Euclidean length, which the bench reports against the
+/// scenario optimum apart from the grid-path ratios (an any-angle path can
+/// be shorter than the octile optimum without breaking any rule: at radius
+/// 0 every segment is clear of blocked cells, corners included).
+///
+/// It has no first-leg mode of its own: smoothing runs on the whole path,
+/// and its first leg is [`RegionpathHierarchical`]'s
+/// (`planner.legs()` is that same planner).
+pub struct RegionpathSmoothed {
+    config: HierarchyConfig,
+    hierarchy: Option<Hierarchy>,
+    planner: regionpath::Planner,
+    path: regionpath::Path,
+}
+
+impl Default for RegionpathSmoothed {
+    fn default() -> Self {
+        RegionpathSmoothed::new(HierarchyConfig::default(), 0.0)
+    }
+}
+
+impl RegionpathSmoothed {
+    /// A contender building with `config`, querying with the default
+    /// planner settings and smoothing for a unit of `unit_radius` cells.
+    pub fn new(config: HierarchyConfig, unit_radius: f32) -> RegionpathSmoothed {
+        RegionpathSmoothed {
+            config,
+            hierarchy: None,
+            planner: regionpath::Planner::with_options(PlannerOptions {
+                smooth: true,
+                unit_radius,
+                ..PlannerOptions::default()
+            }),
+            path: regionpath::Path::default(),
+        }
+    }
+
+    /// The last path (cells, cost, waypoints, smoothed length, stats).
+    pub fn last_path(&self) -> &regionpath::Path {
+        &self.path
+    }
+}
+
+impl Contender for RegionpathSmoothed {
+    fn name(&self) -> &str {
+        "regionpath hierarchical + smoothed"
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            optimal: false,
+            any_angle: true,
+            note: "cells as regionpath hierarchical (Moving AI rules); plus any-angle waypoints \
+                   (radius 0: segments clear of every blocked cell, corners included), \
+                   length = Euclidean length of the waypoints",
+            ..Rules::EXACT
+        }
+    }
+
+    fn prepare(&mut self, grid: &Grid) {
+        self.hierarchy =
+            Some(Hierarchy::build(grid, &self.config).expect("hierarchy builds on a valid grid"));
+    }
+
+    fn preprocesses(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn query(&mut self, grid: &Grid, start: Point, goal: Point) -> Option<f64> {
+        let h = self.hierarchy.as_ref().expect("prepare() first");
+        match self
+            .planner
+            .find_path_into(h, grid, start, goal, &mut self.path)
+        {
+            Ok(()) if !self.path.cells.is_empty() => Some(self.path.cost),
+            _ => {
+                self.path.cells.clear();
+                self.path.waypoints.clear();
+                None
+            }
+        }
+    }
+
+    fn path(&self) -> &[Point] {
+        &self.path.cells
+    }
+
+    fn waypoints(&self) -> Option<&[Vec2]> {
+        Some(&self.path.waypoints)
+    }
+
+    fn smoothed_length(&self) -> Option<f64> {
+        Some(self.path.smoothed_length)
+    }
+}

@@ -8,7 +8,8 @@
 //! * [`queries`]: splitting scenario rows into short / medium / long
 //!   buckets (terciles of the optimal length) and picking a fixed subset.
 //! * [`contender`]: the [`Contender`] trait every timed system implements,
-//!   and regionpath's own contenders.
+//!   and regionpath's own contenders (A*, hierarchical, hierarchical +
+//!   smoothed).
 //! * [`paths`]: checking a returned path against the Moving AI rules
 //!   (octile length, corner cuts, illegal steps).
 //! * [`alloc`]: a counting global allocator for allocation and memory
@@ -24,7 +25,7 @@ pub mod paths;
 pub mod queries;
 pub mod side;
 
-pub use contender::{Contender, RegionpathAStar, RegionpathHierarchical};
+pub use contender::{Contender, RegionpathAStar, RegionpathHierarchical, RegionpathSmoothed};
 pub use data::{movingai_dir, MapCase};
 pub use paths::{check_path, PathCheck};
 pub use queries::{Bucket, Query};

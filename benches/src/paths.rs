@@ -1,5 +1,7 @@
 //! Checking a returned path against the Moving AI movement rules.
 
+use regionpath::smoothing::{polyline_length, segment_clear};
+use regionpath::Vec2;
 use regionpath_grid::{Grid, Point, SQRT2};
 
 /// What a path looks like under the Moving AI rules (8-connected, straight
@@ -85,9 +87,74 @@ pub fn octile_length(path: &[Point]) -> f64 {
     straight as f64 + diagonal as f64 * SQRT2 + extra
 }
 
+/// What an any-angle polyline (smoothed waypoints) looks like.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WaypointCheck {
+    /// Euclidean length of the polyline.
+    pub length: f64,
+    /// Segments (consecutive waypoints).
+    pub segments: usize,
+    /// Segments that are not clear for a point unit: they touch a blocked
+    /// cell (a corner included) or leave the map.
+    pub blocked_segments: usize,
+    /// Whether the polyline runs from the start cell's centre to the goal
+    /// cell's centre.
+    pub endpoints_ok: bool,
+}
+
+impl WaypointCheck {
+    /// Right endpoints and every segment clear.
+    pub fn is_clear(&self) -> bool {
+        self.blocked_segments == 0 && self.endpoints_ok
+    }
+}
+
+/// Checks smoothed `waypoints` for a unit of radius 0: endpoints at the
+/// start and goal cell centres, every segment clear
+/// ([`segment_clear`]: touching a blocked cell counts as blocked), and the
+/// Euclidean length.
+pub fn check_waypoints(
+    grid: &Grid,
+    start: Point,
+    goal: Point,
+    waypoints: &[Vec2],
+) -> WaypointCheck {
+    WaypointCheck {
+        length: polyline_length(waypoints),
+        segments: waypoints.len().saturating_sub(1),
+        blocked_segments: waypoints
+            .windows(2)
+            .filter(|w| !segment_clear(grid, w[0], w[1], 0.0))
+            .count(),
+        endpoints_ok: waypoints.first() == Some(&Vec2::cell_center(start))
+            && waypoints.last() == Some(&Vec2::cell_center(goal)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn waypoint_check_finds_blocked_segments() {
+        let g = Grid::from_rows(&["....", ".@..", "...."]).unwrap();
+        let (s, t) = (Point::new(0, 2), Point::new(3, 0));
+        // Round the blocked cell's lower right corner (2, 2).
+        let around = [
+            Vec2::cell_center(s),
+            Vec2::new(2.05, 2.05),
+            Vec2::cell_center(t),
+        ];
+        let c = check_waypoints(&g, s, t, &around);
+        assert!(c.is_clear(), "{c:?}");
+        assert_eq!(c.segments, 2);
+        // Straight through the blocked cell (1, 1).
+        let through = [Vec2::cell_center(s), Vec2::cell_center(t)];
+        let c = check_waypoints(&g, s, t, &through);
+        assert_eq!(c.blocked_segments, 1);
+        assert!((c.length - 13f64.sqrt()).abs() < 1e-6);
+        assert!(!check_waypoints(&g, s, t, &through[..1]).endpoints_ok);
+    }
 
     #[test]
     fn counts_corner_cuts_and_illegal_steps() {

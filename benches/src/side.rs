@@ -44,11 +44,66 @@ fn first_field(path: &Path, key: &str) -> Option<String> {
         .map(|(_, v)| v.trim().to_string())
 }
 
-/// The machine the bench runs on: CPU model, logical cores, memory, OS
-/// kernel, rustc version.
+/// The source the bench was built from, as far as git tells at run time:
+/// the commit checked out and the files changed against it (a bench
+/// binary is built just before it runs, so this is its source unless the
+/// tree changed in between). `null` fields where git is not available.
+pub fn source_info() -> serde_json::Value {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(crate::data::workspace_root())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+    };
+    // Porcelain lines are `XY path` and the status columns may be spaces,
+    // so the output is not trimmed before slicing.
+    let changed: Option<Vec<String>> =
+        git(&["status", "--porcelain", "--untracked-files=no"]).map(|s| {
+            s.lines()
+                .filter_map(|l| l.get(3..))
+                .map(str::to_string)
+                .collect()
+        });
+    serde_json::json!({
+        "commit": git(&["rev-parse", "HEAD"]).map(|s| s.trim().to_string()),
+        "subject": git(&["log", "-1", "--format=%s"]).map(|s| s.trim().to_string()),
+        "changed_files": changed,
+    })
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The 1-, 5- and 15-minute load averages (`/proc/loadavg`), to show how
+/// busy the machine was; empty where unknown.
+pub fn loadavg() -> Vec<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| {
+            s.split_whitespace()
+                .take(3)
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The machine the bench runs on: CPU model, processors and cores listed
+/// in `/proc/cpuinfo`, logical cores this process may use, memory, OS
+/// kernel, rustc version, the date (Unix seconds) and the load average.
 pub fn machine_info() -> serde_json::Value {
-    let cpu = first_field(Path::new("/proc/cpuinfo"), "model name")
-        .unwrap_or_else(|| "unknown CPU".into());
+    let cpuinfo = Path::new("/proc/cpuinfo");
+    let cpu = first_field(cpuinfo, "model name").unwrap_or_else(|| "unknown CPU".into());
+    let processors = std::fs::read_to_string(cpuinfo)
+        .map(|t| t.lines().filter(|l| l.starts_with("processor")).count())
+        .unwrap_or(0);
+    let cores_per_socket = first_field(cpuinfo, "cpu cores").and_then(|v| v.parse::<u32>().ok());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let mem = first_field(Path::new("/proc/meminfo"), "MemTotal").unwrap_or_default();
     let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
@@ -63,7 +118,12 @@ pub fn machine_info() -> serde_json::Value {
             .unwrap_or_default();
     serde_json::json!({
         "cpu": cpu,
+        "cpuinfo_processors": processors,
+        "cpuinfo_cpu_cores": cores_per_socket,
         "logical_cores": cores,
+        "date_unix": unix_now(),
+        "loadavg": loadavg(),
+        "source": source_info(),
         "memory": mem,
         "kernel": kernel,
         "rustc": rustc,

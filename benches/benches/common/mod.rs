@@ -5,6 +5,7 @@
 pub mod peers;
 
 use criterion::Criterion;
+use regionpath_benches::paths::check_waypoints;
 use regionpath_benches::{check_path, Contender, MapCase, Query};
 use std::time::{Duration, Instant};
 
@@ -75,6 +76,38 @@ pub struct PassStats {
     /// Wall-clock time of this one pass (a rough figure; criterion's are
     /// the real ones).
     pub pass_time: Duration,
+    /// Octile length of each query's cells, in query order (`None`: no
+    /// path), for per-query comparisons in the report.
+    pub lengths: Vec<Option<f64>>,
+    /// For contenders that smooth: the any-angle figures.
+    pub smoothed: Option<SmoothedStats>,
+}
+
+/// The any-angle figures of a contender that smooths, over one pass.
+#[derive(Clone, Debug, Default)]
+pub struct SmoothedStats {
+    /// Euclidean length of each query's waypoints, in query order.
+    pub lengths: Vec<Option<f64>>,
+    /// Mean of (smoothed length / scenario optimum).
+    pub mean_length_ratio: f64,
+    /// Largest such ratio.
+    pub max_length_ratio: f64,
+    /// Smallest such ratio.
+    pub min_length_ratio: f64,
+    /// Mean of (smoothed length / the same query's cell-path length).
+    pub mean_ratio_to_cells: f64,
+    /// Waypoints, summed.
+    pub waypoints: usize,
+    /// Segments touching a blocked cell or leaving the map, summed (radius
+    /// 0; should be 0).
+    pub blocked_segments: usize,
+    /// Polylines not running from the start to the goal cell centre.
+    pub bad_endpoints: usize,
+    /// Queries whose reported smoothed length differs from the measured
+    /// polyline length by more than 10⁻⁶ relative.
+    pub length_mismatches: usize,
+    /// Queries whose smoothed length exceeds the cell path's (should be 0).
+    pub longer_than_cells: usize,
 }
 
 /// Runs every query once on `c` (warming it), checks each returned path
@@ -89,9 +122,14 @@ pub fn run_pass(
 ) -> PassStats {
     let mut s = PassStats {
         queries: queries.len(),
+        smoothed: c.rules().any_angle.then(|| SmoothedStats {
+            min_length_ratio: f64::INFINITY,
+            ..SmoothedStats::default()
+        }),
         ..PassStats::default()
     };
     let mut ratio_sum = 0.0;
+    let (mut sm_sum, mut sm_cells_sum) = (0.0, 0.0);
     let t0 = Instant::now();
     let mut checked = Duration::ZERO;
     for q in queries {
@@ -109,10 +147,32 @@ pub fn run_pass(
                 q.goal
             );
             s.failed += 1;
+            s.lengths.push(None);
+            if let Some(sm) = s.smoothed.as_mut() {
+                sm.lengths.push(None);
+            }
             checked += t1.elapsed();
             continue;
         };
         let chk = check_path(&case.grid, q.start, q.goal, c.path());
+        s.lengths.push(Some(chk.length));
+        if let Some(sm) = s.smoothed.as_mut() {
+            let wps = c.waypoints().unwrap_or(&[]);
+            let reported = c.smoothed_length().unwrap_or(f64::NAN);
+            let w = check_waypoints(&case.grid, q.start, q.goal, wps);
+            let ratio = w.length / q.optimal;
+            sm.lengths.push(Some(w.length));
+            sm_sum += ratio;
+            sm_cells_sum += w.length / chk.length.max(1e-12);
+            sm.max_length_ratio = sm.max_length_ratio.max(ratio);
+            sm.min_length_ratio = sm.min_length_ratio.min(ratio);
+            sm.waypoints += wps.len();
+            sm.blocked_segments += w.blocked_segments;
+            sm.bad_endpoints += usize::from(!w.endpoints_ok);
+            sm.length_mismatches +=
+                usize::from((reported - w.length).abs() > 1e-6 * w.length.max(1.0));
+            sm.longer_than_cells += usize::from(w.length > chk.length + 1e-6);
+        }
         if strict {
             assert!(
                 chk.follows_rules(),
@@ -153,6 +213,18 @@ pub fn run_pass(
     } else {
         f64::NAN
     };
+    if let Some(sm) = s.smoothed.as_mut() {
+        sm.mean_length_ratio = if found > 0 {
+            sm_sum / found as f64
+        } else {
+            f64::NAN
+        };
+        sm.mean_ratio_to_cells = if found > 0 {
+            sm_cells_sum / found as f64
+        } else {
+            f64::NAN
+        };
+    }
     s
 }
 
@@ -172,6 +244,27 @@ impl PassStats {
             "illegal_steps": self.illegal_steps,
             "bad_endpoints": self.bad_endpoints,
             "pass_us_per_query": self.pass_time.as_secs_f64() * 1e6 / self.queries.max(1) as f64,
+            "lengths": self.lengths,
+            "smoothed": self.smoothed.as_ref().map(SmoothedStats::to_json),
+        })
+    }
+}
+
+impl SmoothedStats {
+    /// As JSON for the side file.
+    pub fn to_json(&self) -> serde_json::Value {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        serde_json::json!({
+            "mean_length_ratio": finite(self.mean_length_ratio),
+            "max_length_ratio": finite(self.max_length_ratio),
+            "min_length_ratio": finite(self.min_length_ratio),
+            "mean_ratio_to_cells": finite(self.mean_ratio_to_cells),
+            "waypoints": self.waypoints,
+            "blocked_segments": self.blocked_segments,
+            "bad_endpoints": self.bad_endpoints,
+            "length_mismatches": self.length_mismatches,
+            "longer_than_cells": self.longer_than_cells,
+            "lengths": self.lengths,
         })
     }
 }

@@ -105,6 +105,7 @@ impl Contender for GridPathfindingJps {
             cuts_corners: true,
             diagonal_sqrt2: true,
             optimal: true,
+            any_angle: false,
             note:
                 "8-connected with corner cutting; diagonal 99/70 (≈ √2); optimal for its own rules",
         }
@@ -197,6 +198,7 @@ impl Contender for HierarchicalPathfinding {
             cuts_corners: true,
             diagonal_sqrt2: false,
             optimal: false,
+            any_angle: false,
             note: "Moore neighbourhood: corner cutting, diagonal costs 1 like a straight step; approximate (HPA*)",
         }
     }
