@@ -310,7 +310,10 @@ impl Engine {
             }
             node.closed = true;
             let g = node.g;
-            let p = Point::new(x0 + (idx % ww) as u32, y0 + (idx / ww) as u32);
+            // 32-bit division: a window has fewer than 2^32 cells, and a u32
+            // divide costs a fraction of a u64 one.
+            let (iy, ix) = (idx as u32 / ww as u32, idx as u32 % ww as u32);
+            let p = Point::new(x0 + ix, y0 + iy);
             if is_goal(p) {
                 reached = Some(idx);
                 break;
@@ -389,7 +392,7 @@ impl Engine {
             let (mut straight, mut diagonal) = (0u64, 0u64);
             let mut i = end;
             loop {
-                let p = Point::new(x0 + (i % ww) as u32, y0 + (i / ww) as u32);
+                let p = Point::new(x0 + i as u32 % ww as u32, y0 + i as u32 / ww as u32);
                 out.push(p);
                 let parent = self.nodes[i].parent;
                 let Some(d) = Dir::from_index(parent) else {
