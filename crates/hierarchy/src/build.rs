@@ -568,39 +568,23 @@ impl Hierarchy {
             .flat_map(|d| d.regions.iter().copied())
             .collect();
         let n = data.len() as u32;
+        let edges_of = |s: u32| {
+            let mut e = Vec::new();
+            sector_edges(
+                grid,
+                &layout,
+                s,
+                &|t| &data[t as usize],
+                &first_region,
+                &regions,
+                &mut e,
+            );
+            e
+        };
         let edge_lists: Vec<EdgeList> = if parallel {
-            (0..n)
-                .into_par_iter()
-                .map(|s| {
-                    let mut e = Vec::new();
-                    sector_edges(
-                        grid,
-                        &layout,
-                        s,
-                        &|t| &data[t as usize],
-                        &first_region,
-                        &regions,
-                        &mut e,
-                    );
-                    e
-                })
-                .collect()
+            (0..n).into_par_iter().map(edges_of).collect()
         } else {
-            (0..n)
-                .map(|s| {
-                    let mut e = Vec::new();
-                    sector_edges(
-                        grid,
-                        &layout,
-                        s,
-                        &|t| &data[t as usize],
-                        &first_region,
-                        &regions,
-                        &mut e,
-                    );
-                    e
-                })
-                .collect()
+            (0..n).map(edges_of).collect()
         };
         let edges: EdgeList = edge_lists.into_iter().flatten().collect();
         let graph = region_graph(regions.len(), &edges);
