@@ -109,12 +109,14 @@ fn map_bad_numbers() {
 
 #[test]
 fn map_zero_and_absurd_sizes() {
-    // Sizes are checked once the header is complete, at the `map` line.
-    let (kind, line, _) = map_err_at("type octile\nheight 0\nwidth 3\nmap\n");
+    // Sizes are checked once the header is complete; the error points at
+    // the offending value.
+    let (kind, line, column) = map_err_at("type octile\nheight 0\nwidth 3\nmap\n");
     assert!(matches!(kind, MapErrorKind::BadSize(_)), "{kind:?}");
-    assert_eq!(line, 4);
-    let (kind, _, _) = map_err_at("type octile\nheight 3\nwidth 0\nmap\n...\n");
+    assert_eq!((line, column), (2, 8));
+    let (kind, line, column) = map_err_at("type octile\nheight 3\nwidth 0\nmap\n...\n");
     assert!(matches!(kind, MapErrorKind::BadSize(_)), "{kind:?}");
+    assert_eq!((line, column), (3, 7));
 
     // 10^12 cells: refused from the header alone, without allocating
     // anything near the claimed size.

@@ -12,7 +12,7 @@
 //! blanks and a missing newline after the last row are accepted; blank lines
 //! after the last row are ignored.
 
-use crate::grid::{check_dimensions_pub, Grid, GridError, Terrain};
+use crate::grid::{check_dimensions_pub, Grid, Terrain};
 use crate::Point;
 use std::path::Path;
 use thiserror::Error;
@@ -107,6 +107,8 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
     let mut width: Option<u64> = None;
     let mut typed = false;
     let mut header_end = 0;
+    // Where each size was written, to point a size error at it.
+    let (mut height_at, mut width_at) = ((0usize, 0usize), (0usize, 0usize));
     for (no, line) in lines {
         header_end = no;
         let mut words = line.split_whitespace();
@@ -130,8 +132,14 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
                 }
                 typed = true;
             }
-            "height" => height = Some(number(value)?),
-            "width" => width = Some(number(value)?),
+            "height" => {
+                height = Some(number(value)?);
+                height_at = (no, line.find(value.unwrap_or("")).map_or(0, |c| c + 1));
+            }
+            "width" => {
+                width = Some(number(value)?);
+                width_at = (no, line.find(value.unwrap_or("")).map_or(0, |c| c + 1));
+            }
             "map" => break,
             other => {
                 if other.chars().all(|c| Terrain::from_char(c).is_some()) {
@@ -174,11 +182,12 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
     if !at_map {
         return Err(err(MapErrorKind::MissingHeader("map"), header_end, 0));
     }
-    check_dimensions_pub(width, height).map_err(|e| match e {
-        GridError::ZeroDimension { .. } | GridError::TooLarge { .. } => {
-            err(MapErrorKind::BadSize(e.to_string()), header_end, 0)
-        }
-        other => err(MapErrorKind::BadSize(other.to_string()), header_end, 0),
+    check_dimensions_pub(width, height).map_err(|e| {
+        // Blame the width when it alone is out of range, else the height.
+        let width_bad = (width == 0 || width > crate::MAX_DIMENSION as u64)
+            && !(height == 0 || height > crate::MAX_DIMENSION as u64);
+        let (line, column) = if width_bad { width_at } else { height_at };
+        err(MapErrorKind::BadSize(e.to_string()), line, column)
     })?;
     let (w, h) = (width as u32, height as u32);
     // Rows are allocated as they are read, so a header that claims more
@@ -302,8 +311,12 @@ mod tests {
             (MapErrorKind::BadNumber("x1".into()), 2, 8)
         );
         assert!(matches!(
-            kind("type octile\nheight 0\nwidth 1\nmap\n").0,
-            MapErrorKind::BadSize(_)
+            kind("type octile\nheight 0\nwidth 1\nmap\n"),
+            (MapErrorKind::BadSize(_), 2, 8)
+        ));
+        assert!(matches!(
+            kind("type octile\nheight 1\nwidth 70000\nmap\n"),
+            (MapErrorKind::BadSize(_), 3, 7)
         ));
         assert!(matches!(
             kind("type octile\nheight 1000000\nwidth 1000000\nmap\n..\n").0,
