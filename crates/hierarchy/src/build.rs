@@ -396,6 +396,36 @@ fn offer(
     edges.push((a, b, link));
 }
 
+/// Adds the edge across a sector corner when both corner cells carry a
+/// region label and the diagonal step between them is legal (both
+/// orthogonal cells passable: the grid's own corner rule).
+#[allow(clippy::too_many_arguments)]
+fn offer_corner(
+    grid: &Grid,
+    edges: &mut EdgeList,
+    regions: &[Region],
+    id: impl Fn(u32, u16) -> u32,
+    (s, a): (u32, u16),
+    (t, b): (u32, u16),
+    ca: Point,
+    cb: Point,
+) {
+    let step = Dir::from_delta(cb.x as i32 - ca.x as i32, cb.y as i32 - ca.y as i32);
+    if a != 0 && b != 0 && step.is_some_and(|d| grid.can_step(ca, d)) {
+        offer(
+            edges,
+            edges.len(),
+            regions,
+            id(s, a),
+            id(t, b),
+            ca,
+            cb,
+            1,
+            SQRT2,
+        );
+    }
+}
+
 /// Calls `f(a, b, start, len)` for each maximal run of positions where the
 /// two facing border strips hold the same pair of non-zero labels.
 fn border_runs(mine: &[u16], theirs: &[u16], mut f: impl FnMut(u16, u16, u32, u32)) {
@@ -474,23 +504,7 @@ pub(crate) fn sector_edges<'a>(
             let a = *me.bottom.last().unwrap_or(&0);
             let b = data(t).top[0];
             let (ca, cb) = (Point::new(r.x1 - 1, r.y1 - 1), Point::new(r.x1, r.y1));
-            if a != 0
-                && b != 0
-                && grid.is_passable(Point::new(r.x1, r.y1 - 1))
-                && grid.is_passable(Point::new(r.x1 - 1, r.y1))
-            {
-                offer(
-                    edges,
-                    edges.len(),
-                    regions,
-                    id(s, a),
-                    id(t, b),
-                    ca,
-                    cb,
-                    1,
-                    SQRT2,
-                );
-            }
+            offer_corner(grid, edges, regions, id, (s, a), (t, b), ca, cb);
         }
         // South-west corner: (x0, y1-1) -> (x0-1, y1).
         if sx > 0 {
@@ -498,23 +512,7 @@ pub(crate) fn sector_edges<'a>(
             let a = me.bottom[0];
             let b = *data(t).top.last().unwrap_or(&0);
             let (ca, cb) = (Point::new(r.x0, r.y1 - 1), Point::new(r.x0 - 1, r.y1));
-            if a != 0
-                && b != 0
-                && grid.is_passable(Point::new(r.x0 - 1, r.y1 - 1))
-                && grid.is_passable(Point::new(r.x0, r.y1))
-            {
-                offer(
-                    edges,
-                    edges.len(),
-                    regions,
-                    id(s, a),
-                    id(t, b),
-                    ca,
-                    cb,
-                    1,
-                    SQRT2,
-                );
-            }
+            offer_corner(grid, edges, regions, id, (s, a), (t, b), ca, cb);
         }
     }
 }
