@@ -1,5 +1,5 @@
-//! regionpath A* per query beside `pathfinding::prelude::astar`, on the
-//! longest Moving AI problems (the top scenario buckets) of a few maps, in
+//! regionpath A* and regionpath jump point search per query beside
+//! `pathfinding::prelude::astar`, on the longest Moving AI problems (the top scenario buckets) of a few maps, in
 //! one criterion group per map.
 //!
 //! Setup checks that both return the scenario's optimal length within its
@@ -17,7 +17,7 @@ use common::peers::PathfindingAStar;
 use common::{bench_mode, criterion, env_list, env_usize, run_pass};
 use criterion::{SamplingMode, Throughput};
 use regionpath_benches::queries::top_buckets;
-use regionpath_benches::{movingai_dir, side, Contender, MapCase, RegionpathAStar};
+use regionpath_benches::{movingai_dir, side, Contender, MapCase, RegionpathAStar, RegionpathJps};
 use std::hint::black_box;
 
 const MAPS: &[&str] = &[
@@ -50,10 +50,13 @@ fn main() {
         let queries = top_buckets(&case.scenario, 2, per_map);
         let mut rp = RegionpathAStar::new();
         let mut pf = PathfindingAStar::default();
+        let mut jps = RegionpathJps::new();
+        jps.prepare(&case.grid);
         // Correctness first (panics on any non-optimal or illegal path),
         // which also warms regionpath's scratch to the grid.
         let rp_pass = run_pass(&case, &queries, &mut rp, true);
         let pf_pass = run_pass(&case, &queries, &mut pf, true);
+        let jps_pass = run_pass(&case, &queries, &mut jps, true);
         let scratch = rp.astar().scratch_bytes();
         let per_cell = scratch as f64 / case.cells() as f64;
         let lo = queries
@@ -64,12 +67,13 @@ fn main() {
         println!(
             "astar/{name}: {}x{} ({} cells), {} queries of optimal length {lo:.1}..{hi:.1}, \
              all optimal for both; regionpath A* scratch {scratch} B = {per_cell:.2} B/cell; \
-             one-pass ratio pathfinding/regionpath {:.1}x",
+             one-pass ratio pathfinding/regionpath A* {:.1}x, pathfinding/regionpath JPS {:.1}x",
             case.grid.width(),
             case.grid.height(),
             case.cells(),
             queries.len(),
             pf_pass.pass_time.as_secs_f64() / rp_pass.pass_time.as_secs_f64().max(1e-12),
+            pf_pass.pass_time.as_secs_f64() / jps_pass.pass_time.as_secs_f64().max(1e-12),
         );
         side_maps.push(serde_json::json!({
             "map": name,
@@ -84,6 +88,7 @@ fn main() {
             "contenders": {
                 rp.name(): rp_pass.to_json(),
                 pf.name(): pf_pass.to_json(),
+                jps.name(): jps_pass.to_json(),
             },
         }));
 
@@ -91,7 +96,7 @@ fn main() {
         group.sampling_mode(SamplingMode::Flat);
         group.throughput(Throughput::Elements(queries.len() as u64));
         let grid = &case.grid;
-        let contenders: [&mut dyn Contender; 2] = [&mut rp, &mut pf];
+        let contenders: [&mut dyn Contender; 3] = [&mut rp, &mut jps, &mut pf];
         for contender in contenders {
             group.bench_function(contender.name().to_string(), |b| {
                 b.iter(|| {

@@ -5,6 +5,7 @@
 //! line in the bench's contender list:
 //!
 //! * regionpath A*: [`RegionpathAStar`] (here).
+//! * regionpath jump point search: [`RegionpathJps`] (here).
 //! * peers (`pathfinding`, `grid_pathfinding`, `hierarchical_pathfinding`):
 //!   `benches/benches/common/peers.rs` (they are dev-dependencies).
 //! * regionpath hierarchical: [`RegionpathHierarchical`] (here).
@@ -15,7 +16,7 @@ use crate::paths::octile_length;
 use regionpath::{PlannerOptions, Vec2};
 use regionpath_grid::{Grid, Point};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
-use regionpath_search::{AStar, Status};
+use regionpath_search::{AStar, JumpPointSearch, Status};
 
 /// How far a contender's moves follow the Moving AI rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,6 +158,56 @@ impl Contender for RegionpathAStar {
 
     fn scratch_bytes(&self) -> Option<usize> {
         Some(self.astar.scratch_bytes())
+    }
+}
+
+/// regionpath's [`JumpPointSearch`]: exact A* over jump points, on a copy of
+/// the grid's passability taken in [`Contender::prepare`] (2 bits per cell,
+/// about a millisecond per million cells).
+#[derive(Default)]
+pub struct RegionpathJps {
+    jps: Option<JumpPointSearch>,
+    path: Vec<Point>,
+}
+
+impl RegionpathJps {
+    /// A contender; [`Contender::prepare`] binds it to a grid.
+    pub fn new() -> RegionpathJps {
+        RegionpathJps::default()
+    }
+}
+
+impl Contender for RegionpathJps {
+    fn name(&self) -> &str {
+        "regionpath JPS"
+    }
+
+    fn rules(&self) -> Rules {
+        Rules::EXACT
+    }
+
+    fn prepare(&mut self, grid: &Grid) {
+        match &mut self.jps {
+            Some(j) => j.refresh(grid),
+            None => self.jps = Some(JumpPointSearch::new(grid)),
+        }
+    }
+
+    #[inline]
+    fn query(&mut self, _grid: &Grid, start: Point, goal: Point) -> Option<f64> {
+        let jps = self.jps.as_mut()?;
+        match jps.find_path_into(start, goal, &mut self.path) {
+            Ok(s) if s.status == Status::Found => Some(s.cost),
+            _ => None,
+        }
+    }
+
+    fn path(&self) -> &[Point] {
+        &self.path
+    }
+
+    fn scratch_bytes(&self) -> Option<usize> {
+        self.jps.as_ref().map(|j| j.scratch_bytes())
     }
 }
 

@@ -25,7 +25,9 @@ pub mod paths;
 pub mod queries;
 pub mod side;
 
-pub use contender::{Contender, RegionpathAStar, RegionpathHierarchical, RegionpathSmoothed};
+pub use contender::{
+    Contender, RegionpathAStar, RegionpathHierarchical, RegionpathJps, RegionpathSmoothed,
+};
 pub use data::{movingai_dir, MapCase};
 pub use paths::{check_path, PathCheck};
 pub use queries::{Bucket, Query};

@@ -1,13 +1,13 @@
 //! Zero allocations per query once warm: a counting global allocator
-//! (wrapping `System`, per-thread counts) shows that `AStar::find_path_into`
-//! and `WindowedAStar::find_path_into` allocate nothing after warm-up
+//! (wrapping `System`, per-thread counts) shows that `AStar::find_path_into`,
+//! `JumpPointSearch::find_path_into` and `WindowedAStar::find_path_into` allocate nothing after warm-up
 //! queries, on the project's own generated maps (`maps/`), and that the
 //! answers of the counted queries are still right.
 
 mod common;
 
 use regionpath::grid::{read_map, read_scen, Grid, Point};
-use regionpath::search::{AStar, Status, WindowedAStar};
+use regionpath::search::{AStar, JumpPointSearch, Status, WindowedAStar};
 use regionpath_tests::workspace_root;
 
 #[global_allocator]
@@ -41,6 +41,38 @@ fn astar_allocates_nothing_once_warm() {
         let mut checked = 0usize;
         for &(s, g, optimal) in rows.iter().rev() {
             let stats = astar.find_path_into(&grid, g, s, &mut path).unwrap();
+            if stats.status == Status::Found
+                && (stats.cost - optimal).abs() < 1e-6
+                && path.first() == Some(&g)
+                && path.last() == Some(&s)
+            {
+                checked += 1;
+            }
+        }
+        checked
+    });
+    assert_eq!(checked, rows.len(), "answers of the counted queries");
+    assert_eq!(
+        usage.allocations,
+        0,
+        "{} allocations over {} warm queries",
+        usage.allocations,
+        rows.len()
+    );
+}
+
+#[test]
+fn jump_point_search_allocates_nothing_once_warm() {
+    let (grid, rows) = shipped("rooms-512.map");
+    let mut jps = JumpPointSearch::new(&grid);
+    let mut path = Vec::new();
+    for &(s, g, _) in &rows {
+        jps.find_path_into(s, g, &mut path).unwrap();
+    }
+    let (checked, usage) = common::measure(|| {
+        let mut checked = 0usize;
+        for &(s, g, optimal) in rows.iter().rev() {
+            let stats = jps.find_path_into(g, s, &mut path).unwrap();
             if stats.status == Status::Found
                 && (stats.cost - optimal).abs() < 1e-6
                 && path.first() == Some(&g)

@@ -16,7 +16,9 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use regionpath::grid::{Connectivity, Grid, Point};
 use regionpath::hierarchy::{self, Hierarchy, HierarchyConfig};
-use regionpath::search::{AStar, SearchOptions, SearchStats, Status, Window, WindowedAStar};
+use regionpath::search::{
+    AStar, JumpPointSearch, SearchOptions, SearchStats, Status, Window, WindowedAStar,
+};
 use regionpath_tests::{check_route, check_walk, dijkstra, grid_from_flags, Area, Moves};
 
 const EPS: f64 = 1e-9;
@@ -95,6 +97,17 @@ proptest! {
         let mut path = Vec::new();
         for (s, t) in pairs(&g, &picks) {
             let stats = astar.find_path_into(&g, s, t, &mut path).unwrap();
+            let oracle = dijkstra(&g, s, t, Moves::Eight, Area::whole(&g));
+            check_complete(&g, (s, t), stats, &path, oracle, Moves::Eight, Area::whole(&g))?;
+        }
+    }
+
+    #[test]
+    fn jump_point_search_equals_dijkstra(g in arb_grid(), picks in arb_picks()) {
+        let mut jps = JumpPointSearch::new(&g);
+        let mut path = Vec::new();
+        for (s, t) in pairs(&g, &picks) {
+            let stats = jps.find_path_into(s, t, &mut path).unwrap();
             let oracle = dijkstra(&g, s, t, Moves::Eight, Area::whole(&g));
             check_complete(&g, (s, t), stats, &path, oracle, Moves::Eight, Area::whole(&g))?;
         }
@@ -236,6 +249,7 @@ proptest! {
 fn reused_searchers_stay_correct_across_grids() {
     let mut astar = AStar::new();
     let mut windowed = WindowedAStar::with_size(7, 5);
+    let mut jps = JumpPointSearch::new(&grid_from_flags(1, 1, &[true]));
     let mut path = Vec::new();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
@@ -248,6 +262,7 @@ fn reused_searchers_stay_correct_across_grids() {
         let (w, h) = (1 + (next() % 30) as u32, 1 + (next() % 30) as u32);
         let flags: Vec<bool> = (0..w * h).map(|_| next() % 100 >= 30).collect();
         let g = grid_from_flags(w, h, &flags);
+        jps.refresh(&g);
         let cells = passable_cells(&g);
         if cells.is_empty() {
             continue;
@@ -260,6 +275,14 @@ fn reused_searchers_stay_correct_across_grids() {
             match best {
                 Some(c) => assert!((stats.cost - c).abs() < EPS, "round {round}: {s} -> {t}"),
                 None => assert_eq!(stats.status, Status::NoPath, "round {round}"),
+            }
+            let stats = jps.find_path_into(s, t, &mut path).unwrap();
+            match best {
+                Some(c) => assert!(
+                    (stats.cost - c).abs() < EPS,
+                    "jps round {round}: {s} -> {t}"
+                ),
+                None => assert_eq!(stats.status, Status::NoPath, "jps round {round}"),
             }
             let win = windowed.window_around(&g, s, t);
             if win.contains(s) && win.contains(t) {

@@ -9,7 +9,7 @@ use crate::args::AlgoChoice;
 use crate::error::CliError;
 use regionpath::grid::{Grid, Point};
 use regionpath::hierarchy::{self, Hierarchy, HierarchyConfig};
-use regionpath::search::{AStar, Status};
+use regionpath::search::{AStar, JumpPointSearch, Status};
 use regionpath::smoothing::{self, SmoothOptions, Vec2};
 
 /// What a planner reports about one query besides the path.
@@ -94,6 +94,54 @@ impl Algo for AStarAlgo {
     }
 }
 
+/// Jump point search over the whole grid: [`Algo::prepare`] copies the
+/// map's passability into the searcher (not timed per query).
+pub struct JpsAlgo {
+    jps: Option<JumpPointSearch>,
+}
+
+impl JpsAlgo {
+    /// A searcher; call [`Algo::prepare`] before querying.
+    pub fn new() -> JpsAlgo {
+        JpsAlgo { jps: None }
+    }
+}
+
+impl Algo for JpsAlgo {
+    fn name(&self) -> &str {
+        "jps"
+    }
+
+    fn is_optimal(&self) -> bool {
+        true
+    }
+
+    fn prepare(&mut self, grid: &Grid) -> Result<(), String> {
+        match &mut self.jps {
+            Some(j) => j.refresh(grid),
+            None => self.jps = Some(JumpPointSearch::new(grid)),
+        }
+        Ok(())
+    }
+
+    fn query(
+        &mut self,
+        _grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<QueryInfo, String> {
+        let jps = self.jps.as_mut().ok_or("jps: no map prepared")?;
+        let stats = jps
+            .find_path_into(start, goal, out)
+            .map_err(|e| e.to_string())?;
+        Ok(QueryInfo {
+            found: stats.status == Status::Found,
+            expanded: u64::from(stats.expanded),
+        })
+    }
+}
+
 /// The hierarchical planner: [`Algo::prepare`] builds the region hierarchy
 /// (default configuration), queries plan a region route and refine it leg by
 /// leg with windowed A*. One planner is reused for every query.
@@ -161,10 +209,13 @@ impl Algo for HierarchicalAlgo {
 pub fn build(choice: AlgoChoice) -> Result<Vec<Box<dyn Algo>>, CliError> {
     let astar = || Box::new(AStarAlgo::new()) as Box<dyn Algo>;
     let hierarchical = || Box::new(HierarchicalAlgo::new()) as Box<dyn Algo>;
+    let jps = || Box::new(JpsAlgo::new()) as Box<dyn Algo>;
     Ok(match choice {
         AlgoChoice::Astar => vec![astar()],
         AlgoChoice::Hierarchical => vec![hierarchical()],
+        AlgoChoice::Jps => vec![jps()],
         AlgoChoice::Both => vec![astar(), hierarchical()],
+        AlgoChoice::All => vec![astar(), jps(), hierarchical()],
     })
 }
 
@@ -296,6 +347,8 @@ mod tests {
         };
         assert_eq!(names(AlgoChoice::Astar), ["astar"]);
         assert_eq!(names(AlgoChoice::Hierarchical), ["hierarchical"]);
+        assert_eq!(names(AlgoChoice::Jps), ["jps"]);
         assert_eq!(names(AlgoChoice::Both), ["astar", "hierarchical"]);
+        assert_eq!(names(AlgoChoice::All), ["astar", "jps", "hierarchical"]);
     }
 }

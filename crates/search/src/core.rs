@@ -409,13 +409,6 @@ impl Engine {
             out.reverse();
             cost = straight as f64 + diagonal as f64 * SQRT2;
         }
-        if std::env::var_os("RP_DEBUG_HEAP").is_some() {
-            eprintln!(
-                "expanded {expanded} heap_left {} cap {}",
-                self.heap.len(),
-                self.heap.capacity()
-            );
-        }
         SearchStats {
             status,
             cost,

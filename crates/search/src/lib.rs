@@ -1,6 +1,8 @@
 //! A* over regionpath grids, with reusable scratch.
 //!
 //! * [`AStar`] searches the whole grid.
+//! * [`JumpPointSearch`] is exact A* over the whole grid that expands only
+//!   jump points (usually far fewer nodes): the fastest full-grid search.
 //! * [`WindowedAStar`] searches inside a [`Window`] (default 60×60) with
 //!   scratch sized to the window, not the map: the leg planner of the
 //!   hierarchy.
@@ -28,6 +30,7 @@
 mod core;
 mod cost;
 mod heap;
+mod jps;
 mod window;
 
 pub use crate::core::{
@@ -35,4 +38,5 @@ pub use crate::core::{
 };
 pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 pub use heap::{OpenEntry, OpenList};
+pub use jps::JumpPointSearch;
 pub use window::Window;

@@ -1,0 +1,686 @@
+//! Jump point search: exact 8-connected A* that skips symmetric paths.
+//!
+//! Jump point search (Harabor & Grastien, AAAI 2011; the variant without
+//! corner cutting and with block-based jumps from their ICAPS 2014 paper)
+//! expands only *jump points*: cells where an optimal path may have to turn.
+//! Everything between two jump points is one straight or one diagonal run,
+//! so the search graph is a small subset of the grid and the result is as
+//! short as plain A*'s (an optimal octile path), though it may be a
+//! different path of the same length.
+//!
+//! Rules under the grid's move rules (a diagonal needs both orthogonal
+//! cells passable):
+//! * A diagonal move has no forced neighbours: its natural successors are
+//!   the diagonal and its two straight components.
+//! * A straight move, say east into cell `x`, has a forced neighbour north
+//!   when the cell north of `x` is passable and the cell north of the cell
+//!   behind `x` is blocked (that cell can only be reached well through `x`);
+//!   it then also tries the diagonal north-east. Likewise south.
+//! * A straight jump stops at the first cell with a forced neighbour (a jump
+//!   point), at the goal, or dies at a blocked cell. A diagonal jump stops at
+//!   the goal or at the first cell from which one of its straight components
+//!   finds a jump point.
+//!
+//! Straight jumps test 64 cells per step with bit operations: the searcher
+//! keeps the grid's passability twice, row-major and column-major (2 bits
+//! per cell), so vertical jumps scan words as horizontal ones do.
+
+use crate::core::{SearchError, SearchStats, Status};
+use crate::cost::{octile_cost, Cost, COST_DIAGONAL, COST_ONE};
+use crate::heap::{OpenEntry, OpenList};
+use crate::Found;
+use regionpath_grid::{Grid, Point, SQRT2};
+
+/// Passability one bit per cell in both orientations, each line padded by a
+/// blocked cell at both ends and starting on a word boundary. Padded
+/// coordinates: `px = x + 1`, `py = y + 1`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Planes {
+    width: u32,
+    height: u32,
+    /// Words per padded row.
+    row_words: usize,
+    /// Words per padded column.
+    col_words: usize,
+    /// `(height + 2) * row_words` words: bit `px` of row `py`.
+    rows: Vec<u64>,
+    /// `(width + 2) * col_words` words: bit `py` of column `px`.
+    cols: Vec<u64>,
+}
+
+impl Planes {
+    /// Empty planes for a `width × height` area (every cell blocked).
+    pub(crate) fn blocked(width: u32, height: u32) -> Planes {
+        let row_words = (width as usize + 2).div_ceil(64);
+        let col_words = (height as usize + 2).div_ceil(64);
+        Planes {
+            width,
+            height,
+            row_words,
+            col_words,
+            rows: vec![0; (height as usize + 2) * row_words],
+            cols: vec![0; (width as usize + 2) * col_words],
+        }
+    }
+
+    /// Copies the passability of `grid`.
+    pub(crate) fn from_grid(grid: &Grid) -> Planes {
+        let mut p = Planes::blocked(grid.width(), grid.height());
+        for y in 0..grid.height() {
+            let mut x = 0;
+            while x < grid.width() {
+                let mut bits = grid.row_bits(x, y, 64);
+                while bits != 0 {
+                    let i = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    p.set(x + i, y);
+                }
+                x += 64;
+            }
+        }
+        p
+    }
+
+    /// Marks `(x, y)` passable.
+    #[inline]
+    pub(crate) fn set(&mut self, x: u32, y: u32) {
+        let (px, py) = (x as usize + 1, y as usize + 1);
+        self.rows[py * self.row_words + (px >> 6)] |= 1 << (px & 63);
+        self.cols[px * self.col_words + (py >> 6)] |= 1 << (py & 63);
+    }
+
+    /// Passability at padded coordinates (the border reads as blocked).
+    #[inline]
+    fn open(&self, px: usize, py: usize) -> bool {
+        (self.rows[py * self.row_words + (px >> 6)] >> (px & 63)) & 1 != 0
+    }
+
+    fn bytes(&self) -> usize {
+        (self.rows.capacity() + self.cols.capacity()) * 8
+    }
+}
+
+/// Where a search may end.
+trait Target {
+    /// The goal bits of word `wi` of line `line` (padded) of the row plane
+    /// (`vertical == false`) or the column plane.
+    fn word(&self, vertical: bool, line: usize, wi: usize) -> u64;
+    /// Whether the padded cell is a goal.
+    fn is_goal(&self, px: usize, py: usize) -> bool;
+}
+
+/// One goal cell, in padded coordinates.
+struct PointTarget {
+    px: usize,
+    py: usize,
+}
+
+impl Target for PointTarget {
+    #[inline]
+    fn word(&self, vertical: bool, line: usize, wi: usize) -> u64 {
+        let (l, pos) = if vertical {
+            (self.px, self.py)
+        } else {
+            (self.py, self.px)
+        };
+        if l == line && pos >> 6 == wi {
+            1 << (pos & 63)
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    fn is_goal(&self, px: usize, py: usize) -> bool {
+        px == self.px && py == self.py
+    }
+}
+
+/// Finds, along line `line` of a plane (`words` per line), the first
+/// position after `s` that is blocked (returns `None`) or that is a jump
+/// point: a goal, or a passable cell with a forced neighbour on the line
+/// before (`line - 1`) or after (`line + 1`).
+#[inline]
+fn scan_forward<T: Target>(
+    plane: &[u64],
+    words: usize,
+    line: usize,
+    s: usize,
+    target: &T,
+    vertical: bool,
+) -> Option<usize> {
+    let here = &plane[line * words..(line + 1) * words];
+    let before = &plane[(line - 1) * words..line * words];
+    let after = &plane[(line + 1) * words..(line + 2) * words];
+    let q0 = s + 1;
+    let mut wi = q0 >> 6;
+    let mut first_mask = u64::MAX << (q0 & 63);
+    loop {
+        // A cell may be left only where every word has been loaded: the
+        // padding at the end of the line is blocked, so the loop stops.
+        let carry_b = if wi > 0 { before[wi - 1] >> 63 } else { 0 };
+        let carry_a = if wi > 0 { after[wi - 1] >> 63 } else { 0 };
+        let (c, b, a) = (here[wi], before[wi], after[wi]);
+        let forced = (b & !((b << 1) | carry_b)) | (a & !((a << 1) | carry_a));
+        let goal = target.word(vertical, line, wi);
+        let stop = (!c | forced | goal) & first_mask;
+        if stop != 0 {
+            let bit = stop.trailing_zeros() as usize;
+            let q = (wi << 6) | bit;
+            return if (goal >> bit) & 1 != 0 || (c >> bit) & 1 != 0 {
+                Some(q)
+            } else {
+                None
+            };
+        }
+        first_mask = u64::MAX;
+        wi += 1;
+    }
+}
+
+/// [`scan_forward`] towards lower positions.
+#[inline]
+fn scan_backward<T: Target>(
+    plane: &[u64],
+    words: usize,
+    line: usize,
+    s: usize,
+    target: &T,
+    vertical: bool,
+) -> Option<usize> {
+    let here = &plane[line * words..(line + 1) * words];
+    let before = &plane[(line - 1) * words..line * words];
+    let after = &plane[(line + 1) * words..(line + 2) * words];
+    // s ≥ 1 (a real cell), so q0 ≥ 0; position 0 is blocked padding.
+    let q0 = s - 1;
+    let mut wi = q0 >> 6;
+    let mut first_mask = u64::MAX >> (63 - (q0 & 63));
+    loop {
+        let carry_b = if wi + 1 < words {
+            before[wi + 1] << 63
+        } else {
+            0
+        };
+        let carry_a = if wi + 1 < words {
+            after[wi + 1] << 63
+        } else {
+            0
+        };
+        let (c, b, a) = (here[wi], before[wi], after[wi]);
+        let forced = (b & !((b >> 1) | carry_b)) | (a & !((a >> 1) | carry_a));
+        let goal = target.word(vertical, line, wi);
+        let stop = (!c | forced | goal) & first_mask;
+        if stop != 0 {
+            let bit = 63 - stop.leading_zeros() as usize;
+            let q = (wi << 6) | bit;
+            return if (goal >> bit) & 1 != 0 || (c >> bit) & 1 != 0 {
+                Some(q)
+            } else {
+                None
+            };
+        }
+        first_mask = u64::MAX;
+        wi -= 1;
+    }
+}
+
+/// Straight jump from padded `(px, py)` one step at a time in `(dx, dy)`
+/// (exactly one of them non-zero). Returns the jump point.
+#[inline]
+fn jump_straight<T: Target>(
+    planes: &Planes,
+    px: usize,
+    py: usize,
+    dx: i32,
+    dy: i32,
+    target: &T,
+) -> Option<(usize, usize)> {
+    if dy == 0 {
+        let q = if dx > 0 {
+            scan_forward(&planes.rows, planes.row_words, py, px, target, false)
+        } else {
+            scan_backward(&planes.rows, planes.row_words, py, px, target, false)
+        }?;
+        Some((q, py))
+    } else {
+        let q = if dy > 0 {
+            scan_forward(&planes.cols, planes.col_words, px, py, target, true)
+        } else {
+            scan_backward(&planes.cols, planes.col_words, px, py, target, true)
+        }?;
+        Some((px, q))
+    }
+}
+
+/// Diagonal jump from padded `(px, py)` in `(dx, dy)` (both ±1).
+#[inline]
+fn jump_diagonal<T: Target>(
+    planes: &Planes,
+    mut px: usize,
+    mut py: usize,
+    dx: i32,
+    dy: i32,
+    target: &T,
+) -> Option<(usize, usize)> {
+    loop {
+        let nx = (px as isize + dx as isize) as usize;
+        let ny = (py as isize + dy as isize) as usize;
+        if !(planes.open(nx, ny) && planes.open(nx, py) && planes.open(px, ny)) {
+            return None;
+        }
+        px = nx;
+        py = ny;
+        if target.is_goal(px, py)
+            || jump_straight(planes, px, py, dx, 0, target).is_some()
+            || jump_straight(planes, px, py, 0, dy, target).is_some()
+        {
+            return Some((px, py));
+        }
+    }
+}
+
+/// Per-cell scratch, 16 bytes. `stamp` is the generation when open and the
+/// generation + 1 when closed.
+#[derive(Clone, Copy, Default)]
+struct JNode {
+    g: Cost,
+    stamp: u32,
+    /// Unpadded index of the parent jump point; `u32::MAX` for the start.
+    parent: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Jump point search over a snapshot of a grid's passability: exact
+/// (optimal octile) paths, 8-connected without corner cutting, usually far
+/// fewer expansions than [`AStar`](crate::AStar).
+///
+/// The searcher copies the passability when built (2 bits per cell: one
+/// row-major and one column-major copy) and searches that copy: after
+/// editing the grid, call [`JumpPointSearch::refresh`]. Scratch is 16 bytes
+/// per cell plus the open list, kept between queries and reset in O(1) by a
+/// generation stamp; a warm query allocates nothing (with
+/// [`JumpPointSearch::find_path_into`] and a reused path buffer).
+///
+/// ```
+/// use regionpath_grid::{Grid, Point};
+/// use regionpath_search::{JumpPointSearch, Status};
+///
+/// let grid = Grid::from_rows(&["....", ".@@.", "...."]).unwrap();
+/// let mut jps = JumpPointSearch::new(&grid);
+/// let found = jps.find_path(Point::new(0, 1), Point::new(3, 1)).unwrap();
+/// assert_eq!(found.status, Status::Found);
+/// assert_eq!(found.cost, 5.0); // round the wall: no corner cutting
+/// assert_eq!(found.path.len(), 6); // every cell, not only jump points
+/// ```
+pub struct JumpPointSearch {
+    planes: Planes,
+    nodes: Vec<JNode>,
+    heap: OpenList,
+    generation: u32,
+}
+
+impl JumpPointSearch {
+    /// A searcher for `grid` (copies its passability).
+    pub fn new(grid: &Grid) -> JumpPointSearch {
+        JumpPointSearch {
+            planes: Planes::from_grid(grid),
+            nodes: Vec::new(),
+            heap: OpenList::new(),
+            generation: 0,
+        }
+    }
+
+    /// Re-reads the passability of `grid` (after edits, or for another grid
+    /// of any size). Keeps the scratch.
+    pub fn refresh(&mut self, grid: &Grid) {
+        self.planes = Planes::from_grid(grid);
+    }
+
+    /// Width of the grid snapshot.
+    pub fn width(&self) -> u32 {
+        self.planes.width
+    }
+
+    /// Height of the grid snapshot.
+    pub fn height(&self) -> u32 {
+        self.planes.height
+    }
+
+    /// Bytes held now: the two passability copies, the node array and the
+    /// open list.
+    pub fn scratch_bytes(&self) -> usize {
+        self.planes.bytes()
+            + self.nodes.capacity() * std::mem::size_of::<JNode>()
+            + self.heap.capacity() * std::mem::size_of::<OpenEntry>()
+    }
+
+    fn check(&self, start: Point, goal: Point) -> Result<(), SearchError> {
+        let inside = |p: Point| p.x < self.planes.width && p.y < self.planes.height;
+        if !inside(start) {
+            return Err(SearchError::StartOutOfBounds(start));
+        }
+        if !inside(goal) {
+            return Err(SearchError::GoalOutOfBounds(goal));
+        }
+        if !self.planes.open(start.x as usize + 1, start.y as usize + 1) {
+            return Err(SearchError::StartBlocked(start));
+        }
+        if !self.planes.open(goal.x as usize + 1, goal.y as usize + 1) {
+            return Err(SearchError::GoalBlocked(goal));
+        }
+        Ok(())
+    }
+
+    /// Searches from `start` to `goal`, writing every cell of the path (not
+    /// only the jump points) into `path`, which is cleared first.
+    pub fn find_path_into(
+        &mut self,
+        start: Point,
+        goal: Point,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.check(start, goal)?;
+        let target = PointTarget {
+            px: goal.x as usize + 1,
+            py: goal.y as usize + 1,
+        };
+        Ok(self.run(start, &target, |p| octile_cost(p, goal), path))
+    }
+
+    /// [`JumpPointSearch::find_path_into`] returning an owned path.
+    pub fn find_path(&mut self, start: Point, goal: Point) -> Result<Found, SearchError> {
+        let mut path = Vec::new();
+        let s = self.find_path_into(start, goal, &mut path)?;
+        Ok(Found {
+            status: s.status,
+            path,
+            cost: s.cost,
+            expanded: s.expanded,
+        })
+    }
+
+    fn begin(&mut self) {
+        let cells = self.planes.width as usize * self.planes.height as usize;
+        if self.nodes.len() < cells {
+            self.nodes.resize(cells, JNode::default());
+        }
+        // Two stamps per generation: open and closed.
+        self.generation = self.generation.wrapping_add(2);
+        if self.generation < 2 {
+            for n in &mut self.nodes {
+                n.stamp = 0;
+            }
+            self.generation = 2;
+        }
+        self.heap.clear();
+    }
+
+    fn run<T: Target, H: Fn(Point) -> Cost>(
+        &mut self,
+        start: Point,
+        target: &T,
+        heuristic: H,
+        out: &mut Vec<Point>,
+    ) -> SearchStats {
+        out.clear();
+        self.begin();
+        let w = self.planes.width as usize;
+        let (open, closed) = (self.generation, self.generation + 1);
+        let s_idx = start.y as usize * w + start.x as usize;
+        self.nodes[s_idx] = JNode {
+            g: 0,
+            stamp: open,
+            parent: NONE,
+        };
+        let h0 = heuristic(start);
+        self.heap.push(OpenEntry::new(h0, h0, s_idx as u32));
+        let mut expanded = 0u32;
+        let mut reached = None;
+        let planes = &self.planes;
+        while let Some(entry) = self.heap.pop() {
+            let idx = entry.node() as usize;
+            let node = self.nodes[idx];
+            if node.stamp == closed {
+                continue;
+            }
+            self.nodes[idx].stamp = closed;
+            let (x, y) = (idx % w, idx / w);
+            let (px, py) = (x + 1, y + 1);
+            if target.is_goal(px, py) {
+                reached = Some(idx);
+                break;
+            }
+            expanded += 1;
+            // Directions to try, as (dx, dy).
+            let mut dirs = [(0i32, 0i32); 8];
+            let mut n = 0;
+            if node.parent == NONE {
+                for d in [
+                    (0, -1),
+                    (1, 0),
+                    (0, 1),
+                    (-1, 0),
+                    (1, -1),
+                    (1, 1),
+                    (-1, 1),
+                    (-1, -1),
+                ] {
+                    dirs[n] = d;
+                    n += 1;
+                }
+            } else {
+                let (qx, qy) = (node.parent as usize % w, node.parent as usize / w);
+                let dx = (x as i64 - qx as i64).signum() as i32;
+                let dy = (y as i64 - qy as i64).signum() as i32;
+                if dx != 0 && dy != 0 {
+                    dirs[0] = (dx, 0);
+                    dirs[1] = (0, dy);
+                    dirs[2] = (dx, dy);
+                    n = 3;
+                } else {
+                    dirs[0] = (dx, dy);
+                    n = 1;
+                    // The cell behind, and the two sides perpendicular to
+                    // the move.
+                    let (bx, by) = (
+                        (px as isize - dx as isize) as usize,
+                        (py as isize - dy as isize) as usize,
+                    );
+                    for side in [-1i32, 1] {
+                        let (sx, sy) = if dx != 0 { (0, side) } else { (side, 0) };
+                        let here_side = planes.open(
+                            (px as isize + sx as isize) as usize,
+                            (py as isize + sy as isize) as usize,
+                        );
+                        let behind_side = planes.open(
+                            (bx as isize + sx as isize) as usize,
+                            (by as isize + sy as isize) as usize,
+                        );
+                        if here_side && !behind_side {
+                            dirs[n] = (sx, sy);
+                            dirs[n + 1] = (dx + sx, dy + sy);
+                            n += 2;
+                        }
+                    }
+                }
+            }
+            let g = node.g;
+            for &(dx, dy) in &dirs[..n] {
+                let jumped = if dx != 0 && dy != 0 {
+                    jump_diagonal(planes, px, py, dx, dy, target)
+                } else {
+                    jump_straight(planes, px, py, dx, dy, target)
+                };
+                let Some((jx, jy)) = jumped else { continue };
+                let (nx, ny) = (jx - 1, jy - 1);
+                let steps = nx.abs_diff(x).max(ny.abs_diff(y)) as Cost;
+                let ng = g + steps
+                    * if dx != 0 && dy != 0 {
+                        COST_DIAGONAL
+                    } else {
+                        COST_ONE
+                    };
+                let n_idx = ny * w + nx;
+                let nn = &mut self.nodes[n_idx];
+                if nn.stamp != open && nn.stamp != closed {
+                    *nn = JNode {
+                        g: Cost::MAX,
+                        stamp: open,
+                        parent: NONE,
+                    };
+                }
+                if nn.stamp == open && ng < nn.g {
+                    nn.g = ng;
+                    nn.parent = idx as u32;
+                    let h = heuristic(Point::new(nx as u32, ny as u32));
+                    self.heap.push(OpenEntry::new(ng + h, h, n_idx as u32));
+                }
+            }
+        }
+
+        let Some(end) = reached else {
+            return SearchStats {
+                status: Status::NoPath,
+                cost: 0.0,
+                expanded,
+            };
+        };
+        let (mut straight, mut diagonal) = (0u64, 0u64);
+        let mut i = end;
+        loop {
+            let (x, y) = (i % w, i / w);
+            let parent = self.nodes[i].parent;
+            if parent == NONE {
+                out.push(Point::new(x as u32, y as u32));
+                break;
+            }
+            let (qx, qy) = (parent as usize % w, parent as usize / w);
+            let dx = (qx as i64 - x as i64).signum();
+            let dy = (qy as i64 - y as i64).signum();
+            let steps = qx.abs_diff(x).max(qy.abs_diff(y));
+            debug_assert!(dx == 0 || dy == 0 || qx.abs_diff(x) == qy.abs_diff(y));
+            if dx != 0 && dy != 0 {
+                diagonal += steps as u64;
+            } else {
+                straight += steps as u64;
+            }
+            for k in 0..steps as i64 {
+                out.push(Point::new(
+                    (x as i64 + k * dx) as u32,
+                    (y as i64 + k * dy) as u32,
+                ));
+            }
+            i = parent as usize;
+        }
+        out.reverse();
+        SearchStats {
+            status: Status::Found,
+            cost: straight as f64 + diagonal as f64 * SQRT2,
+            expanded,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AStar;
+
+    fn grid(rows: &[&str]) -> Grid {
+        Grid::from_rows(rows).unwrap()
+    }
+
+    /// Every pair of passable cells: the same cost as plain A*, and a valid
+    /// path.
+    fn agree_all_pairs(g: &Grid) {
+        let mut jps = JumpPointSearch::new(g);
+        let mut astar = AStar::new();
+        let cells: Vec<Point> = (0..g.height())
+            .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
+            .filter(|&p| g.is_passable(p))
+            .collect();
+        for &a in &cells {
+            for &b in &cells {
+                let j = jps.find_path(a, b).unwrap();
+                let r = astar.find_path(g, a, b).unwrap();
+                assert_eq!(j.status, r.status, "{a} -> {b}");
+                assert!(
+                    (j.cost - r.cost).abs() < 1e-9,
+                    "{a} -> {b}: {} vs {}",
+                    j.cost,
+                    r.cost
+                );
+                if j.status == Status::Found {
+                    assert_eq!(j.path.first(), Some(&a));
+                    assert_eq!(j.path.last(), Some(&b));
+                    for s in j.path.windows(2) {
+                        let d = regionpath_grid::Dir::from_delta(
+                            s[1].x as i32 - s[0].x as i32,
+                            s[1].y as i32 - s[0].y as i32,
+                        )
+                        .expect("adjacent");
+                        assert!(g.can_step(s[0], d), "{} -> {}", s[0], s[1]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_maps_agree_with_astar() {
+        agree_all_pairs(&grid(&["....", ".@@.", "...."]));
+        agree_all_pairs(&grid(&[
+            "..@.....", "..@.@@..", "....@...", "@@..@.@.", "......@.", ".@@@..@.",
+        ]));
+        agree_all_pairs(&grid(&["@.@", ".@.", "@.@"]));
+        agree_all_pairs(&grid(&["."]));
+    }
+
+    #[test]
+    fn wide_rows_cross_word_boundaries() {
+        // 150 wide: jumps cross several 64-bit words in both directions.
+        let mut rows = vec![".".repeat(150); 5];
+        rows[1].replace_range(70..71, "@");
+        rows[3].replace_range(127..130, "@@@");
+        let refs: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+        let g = grid(&refs);
+        let mut jps = JumpPointSearch::new(&g);
+        let mut astar = AStar::new();
+        for (a, b) in [
+            ((0, 0), (149, 4)),
+            ((149, 2), (0, 2)),
+            ((65, 0), (128, 4)),
+            ((0, 4), (0, 0)),
+            ((128, 2), (69, 1)),
+        ] {
+            let (a, b) = (Point::new(a.0, a.1), Point::new(b.0, b.1));
+            let j = jps.find_path(a, b).unwrap();
+            let r = astar.find_path(&g, a, b).unwrap();
+            assert!((j.cost - r.cost).abs() < 1e-9, "{a} -> {b}");
+        }
+    }
+
+    #[test]
+    fn errors_and_refresh() {
+        let mut g = grid(&["..", ".@"]);
+        let mut jps = JumpPointSearch::new(&g);
+        assert_eq!(
+            jps.find_path(Point::new(2, 0), Point::new(0, 0))
+                .unwrap_err(),
+            SearchError::StartOutOfBounds(Point::new(2, 0))
+        );
+        assert_eq!(
+            jps.find_path(Point::new(0, 0), Point::new(1, 1))
+                .unwrap_err(),
+            SearchError::GoalBlocked(Point::new(1, 1))
+        );
+        g.set_passable(Point::new(1, 0), false).unwrap();
+        g.set_passable(Point::new(0, 1), false).unwrap();
+        g.set_passable(Point::new(1, 1), true).unwrap();
+        jps.refresh(&g);
+        let f = jps.find_path(Point::new(0, 0), Point::new(1, 1)).unwrap();
+        assert_eq!(f.status, Status::NoPath);
+        assert!(f.path.is_empty());
+    }
+}
