@@ -185,6 +185,10 @@ fn map_row_errors() {
         )
     );
     assert_eq!(
+        map_err_at("type octile\nheight 2\nwidth 3 4\nmap\n...\n...\n"),
+        (MapErrorKind::ExtraWords("4".into()), 3, 9)
+    );
+    assert_eq!(
         map_err_at(&format!("{head}.x.\n...\n")),
         (MapErrorKind::UnknownChar('x'), 5, 2)
     );

@@ -66,6 +66,9 @@ pub enum MapErrorKind {
         /// The height.
         expected: u32,
     },
+    /// More words on a header line than its key and value.
+    #[error("unexpected `{0}` after the header value")]
+    ExtraWords(String),
     /// A character outside `. G S @ O T W`.
     #[error("unknown terrain character {0:?}")]
     UnknownChar(char),
@@ -116,6 +119,15 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
             continue;
         };
         let value = words.next();
+        // `map` stands alone; `type`, `height` and `width` take one value.
+        let extra = if key == "map" { value } else { words.next() };
+        if let Some(extra) = extra {
+            if matches!(key, "type" | "height" | "width" | "map") {
+                // The word is a slice of `line`: its offset is its column.
+                let col = extra.as_ptr() as usize - line.as_ptr() as usize + 1;
+                return Err(err(MapErrorKind::ExtraWords(extra.to_string()), no, col));
+            }
+        }
         let number = |v: Option<&str>| -> Result<u64, MapError> {
             let v =
                 v.ok_or_else(|| err(MapErrorKind::BadNumber(String::new()), no, line.len() + 1))?;
@@ -326,6 +338,14 @@ mod tests {
             kind("type octile\nheight 60000\nwidth 60000\nmap\n..\n").0,
             MapErrorKind::ShortRow { .. }
         ));
+        assert_eq!(
+            kind("type octile\nheight 2 2\nwidth 1\nmap\n.\n.\n"),
+            (MapErrorKind::ExtraWords("2".into()), 2, 10)
+        );
+        assert_eq!(
+            kind("type octile\nheight 1\nwidth 1\nmap now\n.\n"),
+            (MapErrorKind::ExtraWords("now".into()), 4, 5)
+        );
         assert!(matches!(
             kind("type octile\nheight 1\nwidth 1\ncolour red\nmap\n.\n").0,
             MapErrorKind::UnknownHeader(_)
