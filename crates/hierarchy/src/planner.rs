@@ -6,7 +6,8 @@ use crate::sector::{Labeler, Rect};
 use rayon::prelude::*;
 use regionpath_grid::{octile, Grid, Point, SQRT2};
 use regionpath_search::{
-    octile_cost, OpenEntry, OpenList, SearchError, Status, Window, WindowedAStar,
+    octile_cost, OpenEntry, OpenList, SearchError, SearchStats, Status, Window, WindowedAStar,
+    WindowedJps,
 };
 use thiserror::Error;
 
@@ -96,7 +97,8 @@ pub struct PlanStats {
     pub cost: f64,
     /// Region-graph nodes expanded by the abstract search.
     pub abstract_expanded: u32,
-    /// Grid cells expanded by all window searches.
+    /// Nodes expanded by all window searches (jump points, or cells for
+    /// the A* fallback).
     pub expanded: u32,
     /// Of `expanded`, those spent re-searching around joins.
     pub join_expanded: u32,
@@ -106,6 +108,9 @@ pub struct PlanStats {
     pub joins_improved: u32,
     /// Legs refined.
     pub legs: u32,
+    /// Legs that jump point search could not refine inside the corridor
+    /// (its corridor also constrains the corner rule) and windowed A* did.
+    pub fallbacks: u32,
     /// Regions on the abstract route.
     pub route_len: u32,
 }
@@ -146,6 +151,12 @@ pub struct Planner {
     cross: Vec<(Run, Run)>,
     /// Window-local corridor bits for the current leg.
     mask: Vec<u64>,
+    /// Window-local goal bits (the exit run) for the current leg.
+    goal_bits: Vec<u64>,
+    /// The leg search (jump point search in the window).
+    jps: WindowedJps,
+    /// Fallback leg search: A*, whose corridor mask constrains only the
+    /// cells of the path, not the corner rule.
     window: WindowedAStar,
     leg: Vec<Point>,
     tail: Vec<Point>,
@@ -203,6 +214,8 @@ impl Planner {
             route: Vec::new(),
             cross: Vec::new(),
             mask: Vec::new(),
+            goal_bits: Vec::new(),
+            jps: WindowedJps::new(),
             window: WindowedAStar::with_size(window, window),
             leg: Vec::new(),
             tail: Vec::new(),
@@ -359,6 +372,7 @@ impl Planner {
             0,
             from,
         ));
+        let aw = ABSTRACT_WEIGHT;
         let mut found = false;
         while let Some(entry) = self.aheap.pop() {
             let id = entry.node();
@@ -391,7 +405,7 @@ impl Planner {
                     o.g = ng;
                     o.parent = id;
                     o.via = k as u32;
-                    let f = ng + ABSTRACT_WEIGHT * hf(other);
+                    let f = ng + aw * hf(other);
                     self.aheap
                         .push(OpenEntry::new(f.to_bits() as u64, 0, other));
                 }
@@ -470,7 +484,7 @@ impl Planner {
             let size = self.config.window;
             let win = Window::around(grid, pr.pos, pr.goal, size, size);
             let s = self
-                .window
+                .jps
                 .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
             self.stats.expanded += s.expanded;
             if s.status == Status::Found {
@@ -501,16 +515,54 @@ impl Planner {
                 );
                 set_bits(&mut self.mask, a, b);
             }
+            if m > pr.at {
+                // Consecutive sectors that touch only at a corner: open
+                // the 2×2 cells round it, so that the diagonal step the
+                // route takes there keeps both its orthogonal cells.
+                let q = h.sector_rect(h.regions[self.route[m - 1] as usize].sector());
+                if q.x0 != r.x0 && q.y0 != r.y0 {
+                    let cx = q.x0.max(r.x0);
+                    let cy = q.y0.max(r.y0);
+                    for y in cy - 1..=cy {
+                        let row = (y - bbox.y0) as usize * win.width as usize;
+                        let a = row + (cx - 1 - bbox.x0) as usize;
+                        set_bits(&mut self.mask, a, a + 2);
+                    }
+                }
+            }
         }
-        let s = if j == last {
-            self.window.find_path_masked_into(
-                grid,
-                win,
-                pr.pos,
-                pr.goal,
-                &self.mask,
-                &mut self.leg,
-            )?
+        let mut s = SearchStats {
+            status: Status::NoPath,
+            cost: 0.0,
+            expanded: 0,
+        };
+        if j == last {
+            for fallback in [false, true] {
+                s = if fallback {
+                    self.window.find_path_masked_into(
+                        grid,
+                        win,
+                        pr.pos,
+                        pr.goal,
+                        &self.mask,
+                        &mut self.leg,
+                    )?
+                } else {
+                    self.jps.find_path_masked_into(
+                        grid,
+                        win,
+                        pr.pos,
+                        pr.goal,
+                        &self.mask,
+                        &mut self.leg,
+                    )?
+                };
+                self.stats.expanded += s.expanded;
+                if s.status == Status::Found {
+                    break;
+                }
+                self.stats.fallbacks += !fallback as u32;
+            }
         } else {
             let exit = self.cross[j + 1].0;
             // Cross into region j + 1 wherever along the shared border the
@@ -522,24 +574,56 @@ impl Planner {
             } else {
                 (exit.start.x, exit.start.x + exit.len - 1)
             };
-            self.window.find_path_to_any_into(
-                grid,
-                win,
-                pr.pos,
-                |p| exit.contains(p),
-                |p| {
-                    let q = if exit.vertical {
-                        Point::new(exit.start.x, p.y.clamp(lo, hi))
-                    } else {
-                        Point::new(p.x.clamp(lo, hi), exit.start.y)
-                    };
-                    octile_cost(p, q)
-                },
-                Some(&self.mask),
-                &mut self.leg,
-            )?
-        };
-        self.stats.expanded += s.expanded;
+            let heuristic = |p: Point| {
+                let q = if exit.vertical {
+                    Point::new(exit.start.x, p.y.clamp(lo, hi))
+                } else {
+                    Point::new(p.x.clamp(lo, hi), exit.start.y)
+                };
+                octile_cost(p, q)
+            };
+            self.goal_bits.clear();
+            self.goal_bits.resize(words, 0);
+            for k in 0..exit.len {
+                let c = if exit.vertical {
+                    Point::new(exit.start.x, exit.start.y + k)
+                } else {
+                    Point::new(exit.start.x + k, exit.start.y)
+                };
+                if win.contains(c) {
+                    let i = ((c.y - win.y) * win.width + (c.x - win.x)) as usize;
+                    self.goal_bits[i >> 6] |= 1 << (i & 63);
+                }
+            }
+            for fallback in [false, true] {
+                s = if fallback {
+                    self.window.find_path_to_any_into(
+                        grid,
+                        win,
+                        pr.pos,
+                        |p| exit.contains(p),
+                        heuristic,
+                        Some(&self.mask),
+                        &mut self.leg,
+                    )?
+                } else {
+                    self.jps.find_path_to_any_into(
+                        grid,
+                        win,
+                        pr.pos,
+                        &self.goal_bits,
+                        heuristic,
+                        Some(&self.mask),
+                        &mut self.leg,
+                    )?
+                };
+                self.stats.expanded += s.expanded;
+                if s.status == Status::Found {
+                    break;
+                }
+                self.stats.fallbacks += !fallback as u32;
+            }
+        }
         if s.status != Status::Found {
             return Err(PathError::Stale(format!(
                 "route regions {}..={} are not connected",
@@ -617,9 +701,10 @@ impl Planner {
             }
             let win = Window::around(grid, pa, pb, size, size);
             // Bounded effort: a re-search that floods is not worth it.
-            self.window.options_mut().node_budget = Some(JOIN_BUDGET_PER_CELL * (b - a + 1) as u32);
-            let res = self.window.find_path_into(grid, win, pa, pb, &mut self.leg);
-            self.window.options_mut().node_budget = None;
+            self.jps
+                .set_node_budget(Some(JOIN_BUDGET_PER_CELL * (b - a + 1) as u32));
+            let res = self.jps.find_path_into(grid, win, pa, pb, &mut self.leg);
+            self.jps.set_node_budget(None);
             let Ok(s) = res else {
                 continue;
             };

@@ -28,6 +28,7 @@
 use crate::core::{SearchError, SearchStats, Status};
 use crate::cost::{octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 use crate::heap::{OpenEntry, OpenList};
+use crate::window::Window;
 use crate::Found;
 use regionpath_grid::{Grid, Point, SQRT2};
 
@@ -50,35 +51,84 @@ pub(crate) struct Planes {
 
 impl Planes {
     /// Empty planes for a `width × height` area (every cell blocked).
-    pub(crate) fn blocked(width: u32, height: u32) -> Planes {
-        let row_words = (width as usize + 2).div_ceil(64);
-        let col_words = (height as usize + 2).div_ceil(64);
-        Planes {
-            width,
-            height,
-            row_words,
-            col_words,
-            rows: vec![0; (height as usize + 2) * row_words],
-            cols: vec![0; (width as usize + 2) * col_words],
-        }
-    }
-
     /// Copies the passability of `grid`.
     pub(crate) fn from_grid(grid: &Grid) -> Planes {
-        let mut p = Planes::blocked(grid.width(), grid.height());
-        for y in 0..grid.height() {
+        let mut p = Planes::default();
+        p.fill(grid.width(), grid.height(), |y, x, len| {
+            grid.row_bits(x, y, len)
+        });
+        p
+    }
+
+    /// Rebuilds the planes for a `width × height` area, reusing the
+    /// buffers: `row_chunk(y, x, len)` gives the passability of cells
+    /// `x..x + len` (at most 64) of row `y` as bits (bit `i` is cell
+    /// `x + i`).
+    pub(crate) fn fill(
+        &mut self,
+        width: u32,
+        height: u32,
+        mut row_chunk: impl FnMut(u32, u32, u32) -> u64,
+    ) {
+        self.width = width;
+        self.height = height;
+        self.row_words = (width as usize + 2).div_ceil(64);
+        self.col_words = (height as usize + 2).div_ceil(64);
+        self.rows.clear();
+        self.rows.resize((height as usize + 2) * self.row_words, 0);
+        self.cols.clear();
+        self.cols.resize((width as usize + 2) * self.col_words, 0);
+        for y in 0..height {
+            let base = (y as usize + 1) * self.row_words;
             let mut x = 0;
-            while x < grid.width() {
-                let mut bits = grid.row_bits(x, y, 64);
-                while bits != 0 {
-                    let i = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    p.set(x + i, y);
+            while x < width {
+                let len = (width - x).min(64);
+                let bits = row_chunk(y, x, len);
+                if bits != 0 {
+                    let px = x as usize + 1;
+                    let (w, o) = (base + (px >> 6), px & 63);
+                    self.rows[w] |= bits << o;
+                    if o != 0 {
+                        let hi = bits >> (64 - o);
+                        if hi != 0 {
+                            self.rows[w + 1] |= hi;
+                        }
+                    }
                 }
                 x += 64;
             }
         }
-        p
+        self.transpose();
+    }
+
+    /// Derives the column plane from the row plane, 64×64 bits at a time.
+    fn transpose(&mut self) {
+        let (pw, ph) = (self.width as usize + 2, self.height as usize + 2);
+        let mut block = [0u64; 64];
+        for by in 0..self.col_words {
+            for bx in 0..self.row_words {
+                let mut any = 0;
+                for (r, b) in block.iter_mut().enumerate() {
+                    let py = by * 64 + r;
+                    *b = if py < ph {
+                        self.rows[py * self.row_words + bx]
+                    } else {
+                        0
+                    };
+                    any |= *b;
+                }
+                if any == 0 {
+                    continue;
+                }
+                transpose64(&mut block);
+                for (c, &b) in block.iter().enumerate() {
+                    let px = bx * 64 + c;
+                    if px < pw {
+                        self.cols[px * self.col_words + by] = b;
+                    }
+                }
+            }
+        }
     }
 
     /// Marks `(x, y)` passable.
@@ -97,6 +147,39 @@ impl Planes {
 
     fn bytes(&self) -> usize {
         (self.rows.capacity() + self.cols.capacity()) * 8
+    }
+}
+
+/// Transposes a 64×64 bit matrix in place: bit `c` of word `r` moves to
+/// bit `r` of word `c` (swapping ever smaller off-diagonal blocks).
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// Bits `start..start + len` (`len` ≤ 64) of a bitset, as the low bits.
+#[inline]
+fn get_bits(bits: &[u64], start: usize, len: u32) -> u64 {
+    let (w, o) = (start >> 6, start & 63);
+    let mut v = bits.get(w).copied().unwrap_or(0) >> o;
+    if o != 0 {
+        v |= bits.get(w + 1).copied().unwrap_or(0) << (64 - o);
+    }
+    if len >= 64 {
+        v
+    } else {
+        v & ((1u64 << len) - 1)
     }
 }
 
@@ -133,6 +216,25 @@ impl Target for PointTarget {
     #[inline]
     fn is_goal(&self, px: usize, py: usize) -> bool {
         px == self.px && py == self.py
+    }
+}
+
+/// A set of goal cells, as planes of the same area as the search.
+struct PlaneTarget<'a>(&'a Planes);
+
+impl Target for PlaneTarget<'_> {
+    #[inline]
+    fn word(&self, vertical: bool, line: usize, wi: usize) -> u64 {
+        if vertical {
+            self.0.cols[line * self.0.col_words + wi]
+        } else {
+            self.0.rows[line * self.0.row_words + wi]
+        }
+    }
+
+    #[inline]
+    fn is_goal(&self, px: usize, py: usize) -> bool {
+        self.0.open(px, py)
     }
 }
 
@@ -285,123 +387,27 @@ fn jump_diagonal<T: Target>(
 struct JNode {
     g: Cost,
     stamp: u32,
-    /// Unpadded index of the parent jump point; `u32::MAX` for the start.
+    /// Local index of the parent jump point; `u32::MAX` for the start.
     parent: u32,
 }
 
 const NONE: u32 = u32::MAX;
 
-/// Jump point search over a snapshot of a grid's passability: exact
-/// (optimal octile) paths, 8-connected without corner cutting, usually far
-/// fewer expansions than [`AStar`](crate::AStar).
-///
-/// The searcher copies the passability when built (2 bits per cell: one
-/// row-major and one column-major copy) and searches that copy: after
-/// editing the grid, call [`JumpPointSearch::refresh`]. Scratch is 16 bytes
-/// per cell plus the open list, kept between queries and reset in O(1) by a
-/// generation stamp; a warm query allocates nothing (with
-/// [`JumpPointSearch::find_path_into`] and a reused path buffer).
-///
-/// ```
-/// use regionpath_grid::{Grid, Point};
-/// use regionpath_search::{JumpPointSearch, Status};
-///
-/// let grid = Grid::from_rows(&["....", ".@@.", "...."]).unwrap();
-/// let mut jps = JumpPointSearch::new(&grid);
-/// let found = jps.find_path(Point::new(0, 1), Point::new(3, 1)).unwrap();
-/// assert_eq!(found.status, Status::Found);
-/// assert_eq!(found.cost, 5.0); // round the wall: no corner cutting
-/// assert_eq!(found.path.len(), 6); // every cell, not only jump points
-/// ```
-pub struct JumpPointSearch {
-    planes: Planes,
+/// The search itself: node scratch and open list, over any [`Planes`].
+#[derive(Default)]
+struct Engine {
     nodes: Vec<JNode>,
     heap: OpenList,
     generation: u32,
 }
 
-impl JumpPointSearch {
-    /// A searcher for `grid` (copies its passability).
-    pub fn new(grid: &Grid) -> JumpPointSearch {
-        JumpPointSearch {
-            planes: Planes::from_grid(grid),
-            nodes: Vec::new(),
-            heap: OpenList::new(),
-            generation: 0,
-        }
-    }
-
-    /// Re-reads the passability of `grid` (after edits, or for another grid
-    /// of any size). Keeps the scratch.
-    pub fn refresh(&mut self, grid: &Grid) {
-        self.planes = Planes::from_grid(grid);
-    }
-
-    /// Width of the grid snapshot.
-    pub fn width(&self) -> u32 {
-        self.planes.width
-    }
-
-    /// Height of the grid snapshot.
-    pub fn height(&self) -> u32 {
-        self.planes.height
-    }
-
-    /// Bytes held now: the two passability copies, the node array and the
-    /// open list.
-    pub fn scratch_bytes(&self) -> usize {
-        self.planes.bytes()
-            + self.nodes.capacity() * std::mem::size_of::<JNode>()
+impl Engine {
+    fn bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<JNode>()
             + self.heap.capacity() * std::mem::size_of::<OpenEntry>()
     }
 
-    fn check(&self, start: Point, goal: Point) -> Result<(), SearchError> {
-        let inside = |p: Point| p.x < self.planes.width && p.y < self.planes.height;
-        if !inside(start) {
-            return Err(SearchError::StartOutOfBounds(start));
-        }
-        if !inside(goal) {
-            return Err(SearchError::GoalOutOfBounds(goal));
-        }
-        if !self.planes.open(start.x as usize + 1, start.y as usize + 1) {
-            return Err(SearchError::StartBlocked(start));
-        }
-        if !self.planes.open(goal.x as usize + 1, goal.y as usize + 1) {
-            return Err(SearchError::GoalBlocked(goal));
-        }
-        Ok(())
-    }
-
-    /// Searches from `start` to `goal`, writing every cell of the path (not
-    /// only the jump points) into `path`, which is cleared first.
-    pub fn find_path_into(
-        &mut self,
-        start: Point,
-        goal: Point,
-        path: &mut Vec<Point>,
-    ) -> Result<SearchStats, SearchError> {
-        self.check(start, goal)?;
-        let target = PointTarget {
-            px: goal.x as usize + 1,
-            py: goal.y as usize + 1,
-        };
-        Ok(self.run(start, &target, |p| octile_cost(p, goal), path))
-    }
-
-    /// [`JumpPointSearch::find_path_into`] returning an owned path.
-    pub fn find_path(&mut self, start: Point, goal: Point) -> Result<Found, SearchError> {
-        let mut path = Vec::new();
-        let s = self.find_path_into(start, goal, &mut path)?;
-        Ok(Found {
-            status: s.status,
-            path,
-            cost: s.cost,
-            expanded: s.expanded,
-        })
-    }
-
-    fn begin(&mut self) {
-        let cells = self.planes.width as usize * self.planes.height as usize;
+    fn begin(&mut self, cells: usize) {
         if self.nodes.len() < cells {
             self.nodes.resize(cells, JNode::default());
         }
@@ -416,16 +422,27 @@ impl JumpPointSearch {
         self.heap.clear();
     }
 
+    /// Searches `planes` (local coordinates; `origin` is added to every
+    /// point handed to `heuristic` or written to `out`) from the local cell
+    /// `start` until a cell of `target` is expanded or `budget` expansions
+    /// are spent.
+    #[allow(clippy::too_many_arguments)]
     fn run<T: Target, H: Fn(Point) -> Cost>(
         &mut self,
+        planes: &Planes,
+        origin: (u32, u32),
         start: Point,
         target: &T,
         heuristic: H,
+        budget: Option<u32>,
         out: &mut Vec<Point>,
     ) -> SearchStats {
         out.clear();
-        self.begin();
-        let w = self.planes.width as usize;
+        let w = planes.width as usize;
+        self.begin(w * planes.height as usize);
+        let (ox, oy) = origin;
+        let heuristic = |x: usize, y: usize| heuristic(Point::new(ox + x as u32, oy + y as u32));
+        let budget = budget.unwrap_or(u32::MAX);
         let (open, closed) = (self.generation, self.generation + 1);
         let s_idx = start.y as usize * w + start.x as usize;
         self.nodes[s_idx] = JNode {
@@ -433,11 +450,10 @@ impl JumpPointSearch {
             stamp: open,
             parent: NONE,
         };
-        let h0 = heuristic(start);
+        let h0 = heuristic(start.x as usize, start.y as usize);
         self.heap.push(OpenEntry::new(h0, h0, s_idx as u32));
         let mut expanded = 0u32;
         let mut reached = None;
-        let planes = &self.planes;
         while let Some(entry) = self.heap.pop() {
             let idx = entry.node() as usize;
             let node = self.nodes[idx];
@@ -451,12 +467,19 @@ impl JumpPointSearch {
                 reached = Some(idx);
                 break;
             }
+            if expanded >= budget {
+                return SearchStats {
+                    status: Status::BudgetExhausted,
+                    cost: 0.0,
+                    expanded,
+                };
+            }
             expanded += 1;
             // Directions to try, as (dx, dy).
             let mut dirs = [(0i32, 0i32); 8];
-            let mut n = 0;
+            let mut n: usize;
             if node.parent == NONE {
-                for d in [
+                dirs = [
                     (0, -1),
                     (1, 0),
                     (0, 1),
@@ -465,10 +488,8 @@ impl JumpPointSearch {
                     (1, 1),
                     (-1, 1),
                     (-1, -1),
-                ] {
-                    dirs[n] = d;
-                    n += 1;
-                }
+                ];
+                n = 8;
             } else {
                 let (qx, qy) = (node.parent as usize % w, node.parent as usize / w);
                 let dx = (x as i64 - qx as i64).signum() as i32;
@@ -533,7 +554,7 @@ impl JumpPointSearch {
                 if nn.stamp == open && ng < nn.g {
                     nn.g = ng;
                     nn.parent = idx as u32;
-                    let h = heuristic(Point::new(nx as u32, ny as u32));
+                    let h = heuristic(nx, ny);
                     self.heap.push(OpenEntry::new(ng + h, h, n_idx as u32));
                 }
             }
@@ -548,16 +569,17 @@ impl JumpPointSearch {
         };
         let (mut straight, mut diagonal) = (0u64, 0u64);
         let mut i = end;
+        let at = |x: usize, y: usize| Point::new(ox + x as u32, oy + y as u32);
         loop {
             let (x, y) = (i % w, i / w);
             let parent = self.nodes[i].parent;
             if parent == NONE {
-                out.push(Point::new(x as u32, y as u32));
+                out.push(at(x, y));
                 break;
             }
             let (qx, qy) = (parent as usize % w, parent as usize / w);
-            let dx = (qx as i64 - x as i64).signum();
-            let dy = (qy as i64 - y as i64).signum();
+            let dx = (qx as isize - x as isize).signum();
+            let dy = (qy as isize - y as isize).signum();
             let steps = qx.abs_diff(x).max(qy.abs_diff(y));
             debug_assert!(dx == 0 || dy == 0 || qx.abs_diff(x) == qy.abs_diff(y));
             if dx != 0 && dy != 0 {
@@ -565,10 +587,10 @@ impl JumpPointSearch {
             } else {
                 straight += steps as u64;
             }
-            for k in 0..steps as i64 {
-                out.push(Point::new(
-                    (x as i64 + k * dx) as u32,
-                    (y as i64 + k * dy) as u32,
+            for k in 0..steps as isize {
+                out.push(at(
+                    (x as isize + k * dx) as usize,
+                    (y as isize + k * dy) as usize,
                 ));
             }
             i = parent as usize;
@@ -579,6 +601,331 @@ impl JumpPointSearch {
             cost: straight as f64 + diagonal as f64 * SQRT2,
             expanded,
         }
+    }
+}
+
+/// Jump point search over a snapshot of a grid's passability: exact
+/// (optimal octile) paths, 8-connected without corner cutting, usually far
+/// fewer expansions than [`AStar`](crate::AStar).
+///
+/// The searcher copies the passability when built (2 bits per cell: one
+/// row-major and one column-major copy) and searches that copy: after
+/// editing the grid, call [`JumpPointSearch::refresh`]. Scratch is 16 bytes
+/// per cell plus the open list, kept between queries and reset in O(1) by a
+/// generation stamp; a warm query allocates nothing (with
+/// [`JumpPointSearch::find_path_into`] and a reused path buffer).
+///
+/// ```
+/// use regionpath_grid::{Grid, Point};
+/// use regionpath_search::{JumpPointSearch, Status};
+///
+/// let grid = Grid::from_rows(&["....", ".@@.", "...."]).unwrap();
+/// let mut jps = JumpPointSearch::new(&grid);
+/// let found = jps.find_path(Point::new(0, 1), Point::new(3, 1)).unwrap();
+/// assert_eq!(found.status, Status::Found);
+/// assert_eq!(found.cost, 5.0); // round the wall: no corner cutting
+/// assert_eq!(found.path.len(), 6); // every cell, not only jump points
+/// ```
+pub struct JumpPointSearch {
+    planes: Planes,
+    engine: Engine,
+}
+
+impl JumpPointSearch {
+    /// A searcher for `grid` (copies its passability).
+    pub fn new(grid: &Grid) -> JumpPointSearch {
+        JumpPointSearch {
+            planes: Planes::from_grid(grid),
+            engine: Engine::default(),
+        }
+    }
+
+    /// Re-reads the passability of `grid` (after edits, or for another grid
+    /// of any size). Keeps the scratch.
+    pub fn refresh(&mut self, grid: &Grid) {
+        self.planes.fill(grid.width(), grid.height(), |y, x, len| {
+            grid.row_bits(x, y, len)
+        });
+    }
+
+    /// Width of the grid snapshot.
+    pub fn width(&self) -> u32 {
+        self.planes.width
+    }
+
+    /// Height of the grid snapshot.
+    pub fn height(&self) -> u32 {
+        self.planes.height
+    }
+
+    /// Bytes held now: the two passability copies, the node array and the
+    /// open list.
+    pub fn scratch_bytes(&self) -> usize {
+        self.planes.bytes() + self.engine.bytes()
+    }
+
+    /// Searches from `start` to `goal`, writing every cell of the path (not
+    /// only the jump points) into `path`, which is cleared first.
+    pub fn find_path_into(
+        &mut self,
+        start: Point,
+        goal: Point,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        let inside = |p: Point| p.x < self.planes.width && p.y < self.planes.height;
+        if !inside(start) {
+            return Err(SearchError::StartOutOfBounds(start));
+        }
+        if !inside(goal) {
+            return Err(SearchError::GoalOutOfBounds(goal));
+        }
+        if !self.planes.open(start.x as usize + 1, start.y as usize + 1) {
+            return Err(SearchError::StartBlocked(start));
+        }
+        if !self.planes.open(goal.x as usize + 1, goal.y as usize + 1) {
+            return Err(SearchError::GoalBlocked(goal));
+        }
+        let target = PointTarget {
+            px: goal.x as usize + 1,
+            py: goal.y as usize + 1,
+        };
+        Ok(self.engine.run(
+            &self.planes,
+            (0, 0),
+            start,
+            &target,
+            |p| octile_cost(p, goal),
+            None,
+            path,
+        ))
+    }
+
+    /// [`JumpPointSearch::find_path_into`] returning an owned path.
+    pub fn find_path(&mut self, start: Point, goal: Point) -> Result<Found, SearchError> {
+        let mut path = Vec::new();
+        let s = self.find_path_into(start, goal, &mut path)?;
+        Ok(Found {
+            status: s.status,
+            path,
+            cost: s.cost,
+            expanded: s.expanded,
+        })
+    }
+}
+
+/// Jump point search confined to a [`Window`] of a grid, optionally to a
+/// corridor inside it (a bitmask) and towards a set of goal cells: the
+/// hierarchy's leg search. Exact within what it may use, like
+/// [`WindowedAStar`](crate::WindowedAStar), and usually several times
+/// faster.
+///
+/// Each query copies the window's passability (after the mask) into
+/// row-major and column-major bit planes (for a 60×60 window, 62 words
+/// each), so it needs no preprocessing and always sees the grid as it is
+/// now. Scratch grows to the largest window searched (16 bytes per window
+/// cell plus the planes) and is reused; a warm query allocates nothing.
+///
+/// Masks and goal sets are window-local bitsets: bit `(y - window.y) *
+/// window.width + (x - window.x)` stands for cell `(x, y)`. A cell outside
+/// the mask counts as a wall, for the corner rule too (a diagonal step
+/// needs both orthogonal cells inside the mask), which is stricter than
+/// [`WindowedAStar`](crate::WindowedAStar)'s mask (that one only keeps the
+/// path's cells inside); the start may lie outside the mask.
+///
+/// With a node budget, a search that spends it returns
+/// [`Status::BudgetExhausted`] with an empty path (no partial path, unlike
+/// [`WindowedAStar`](crate::WindowedAStar)).
+#[derive(Default)]
+pub struct WindowedJps {
+    planes: Planes,
+    goals: Planes,
+    engine: Engine,
+    node_budget: Option<u32>,
+}
+
+impl WindowedJps {
+    /// A searcher with no budget.
+    pub fn new() -> WindowedJps {
+        WindowedJps::default()
+    }
+
+    /// Stops later searches after this many expansions (`None`: no limit).
+    pub fn set_node_budget(&mut self, budget: Option<u32>) {
+        self.node_budget = budget;
+    }
+
+    /// The budget in force.
+    pub fn node_budget(&self) -> Option<u32> {
+        self.node_budget
+    }
+
+    /// Bytes of scratch held now.
+    pub fn scratch_bytes(&self) -> usize {
+        self.planes.bytes() + self.goals.bytes() + self.engine.bytes()
+    }
+
+    fn check(
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Option<Point>,
+    ) -> Result<(), SearchError> {
+        if !grid.in_bounds(start) {
+            return Err(SearchError::StartOutOfBounds(start));
+        }
+        if let Some(goal) = goal {
+            if !grid.in_bounds(goal) {
+                return Err(SearchError::GoalOutOfBounds(goal));
+            }
+        }
+        if !window.fits(grid) {
+            return Err(SearchError::BadWindow(window));
+        }
+        if !grid.is_passable(start) {
+            return Err(SearchError::StartBlocked(start));
+        }
+        if let Some(goal) = goal {
+            if !grid.is_passable(goal) {
+                return Err(SearchError::GoalBlocked(goal));
+            }
+        }
+        if !window.contains(start) {
+            return Err(SearchError::StartOutsideWindow(start, window));
+        }
+        if let Some(goal) = goal {
+            if !window.contains(goal) {
+                return Err(SearchError::GoalOutsideWindow(goal, window));
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the window's passability, cut to `mask`, with the start open.
+    fn load(&mut self, grid: &Grid, window: Window, start: Point, mask: Option<&[u64]>) {
+        let ww = window.width as usize;
+        self.planes.fill(window.width, window.height, |y, x, len| {
+            let bits = grid.row_bits(window.x + x, window.y + y, len);
+            match mask {
+                Some(m) => bits & get_bits(m, y as usize * ww + x as usize, len),
+                None => bits,
+            }
+        });
+        let (sx, sy) = (start.x - window.x, start.y - window.y);
+        if !self.planes.open(sx as usize + 1, sy as usize + 1) {
+            // The start may lie outside the corridor; it is left, never
+            // entered.
+            self.planes.set(sx, sy);
+        }
+    }
+
+    /// Searches from `start` to `goal` inside `window`, writing the cells
+    /// into `path` (cleared first).
+    pub fn find_path_into(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Point,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.search(grid, window, start, goal, None, path)
+    }
+
+    /// [`WindowedJps::find_path_into`] through the cells of `mask` only.
+    pub fn find_path_masked_into(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Point,
+        mask: &[u64],
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.search(grid, window, start, goal, Some(mask), path)
+    }
+
+    fn search(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goal: Point,
+        mask: Option<&[u64]>,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        Self::check(grid, window, start, Some(goal))?;
+        self.load(grid, window, start, mask);
+        let (gx, gy) = (
+            (goal.x - window.x) as usize + 1,
+            (goal.y - window.y) as usize + 1,
+        );
+        if !self.planes.open(gx, gy) {
+            // The goal lies outside the corridor.
+            path.clear();
+            return Ok(SearchStats {
+                status: Status::NoPath,
+                cost: 0.0,
+                expanded: 0,
+            });
+        }
+        let target = PointTarget {
+            px: (goal.x - window.x) as usize + 1,
+            py: (goal.y - window.y) as usize + 1,
+        };
+        let local = Point::new(start.x - window.x, start.y - window.y);
+        Ok(self.engine.run(
+            &self.planes,
+            (window.x, window.y),
+            local,
+            &target,
+            |p| octile_cost(p, goal),
+            self.node_budget,
+            path,
+        ))
+    }
+
+    /// Searches from `start` to the nearest cell (by path cost) of the goal
+    /// set `goals` (a window-local bitset), through `mask` if given.
+    /// `heuristic` must never overestimate the cost to the nearest goal
+    /// cell and be consistent (the octile distance to the nearest goal cell
+    /// is), else the path may not be the shortest.
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_path_to_any_into<H: Fn(Point) -> Cost>(
+        &mut self,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        goals: &[u64],
+        heuristic: H,
+        mask: Option<&[u64]>,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        Self::check(grid, window, start, None)?;
+        self.load(grid, window, start, mask);
+        let ww = window.width as usize;
+        // Goal cells count where the search may go (and at the start).
+        self.goals.fill(window.width, window.height, |y, x, len| {
+            let i = y as usize * ww + x as usize;
+            let bits = grid.row_bits(window.x + x, window.y + y, len) & get_bits(goals, i, len);
+            match mask {
+                Some(m) => bits & get_bits(m, i, len),
+                None => bits,
+            }
+        });
+        let (sx, sy) = (start.x - window.x, start.y - window.y);
+        if get_bits(goals, sy as usize * ww + sx as usize, 1) != 0 {
+            self.goals.set(sx, sy);
+        }
+        let local = Point::new(start.x - window.x, start.y - window.y);
+        Ok(self.engine.run(
+            &self.planes,
+            (window.x, window.y),
+            local,
+            &PlaneTarget(&self.goals),
+            heuristic,
+            self.node_budget,
+            path,
+        ))
     }
 }
 
@@ -658,6 +1005,160 @@ mod tests {
             let j = jps.find_path(a, b).unwrap();
             let r = astar.find_path(&g, a, b).unwrap();
             assert!((j.cost - r.cost).abs() < 1e-9, "{a} -> {b}");
+        }
+    }
+
+    #[test]
+    fn transpose64_matches_naive() {
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut a = [0u64; 64];
+        for w in &mut a {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *w = state;
+        }
+        let orig = a;
+        transpose64(&mut a);
+        for (r, row) in orig.iter().enumerate() {
+            for (c, col) in a.iter().enumerate() {
+                assert_eq!((row >> c) & 1, (col >> r) & 1, "({r}, {c})");
+            }
+        }
+    }
+
+    /// Windowed jump point search against windowed A* on random grids,
+    /// windows, corridor masks and goal sets (all costs must agree).
+    #[test]
+    fn windowed_agrees_with_windowed_astar() {
+        use crate::{Window, WindowedAStar};
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut wjps = WindowedJps::new();
+        let mut wastar = WindowedAStar::with_size(80, 80);
+        let (mut a_path, mut j_path) = (Vec::new(), Vec::new());
+        for round in 0..400 {
+            let (w, h) = (1 + (next() % 90) as u32, 1 + (next() % 90) as u32);
+            let density = next() % 45;
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| if next() % 100 < density { '@' } else { '.' })
+                        .collect()
+                })
+                .collect();
+            let g = Grid::from_rows(&rows).unwrap();
+            let win = Window {
+                x: (next() % w as u64) as u32,
+                y: (next() % h as u64) as u32,
+                width: 1,
+                height: 1,
+            };
+            let win = Window {
+                width: 1 + (next() % (w - win.x) as u64) as u32,
+                height: 1 + (next() % (h - win.y) as u64) as u32,
+                ..win
+            };
+            let cells: Vec<Point> = (win.y..win.y + win.height)
+                .flat_map(|y| (win.x..win.x + win.width).map(move |x| Point::new(x, y)))
+                .filter(|&p| g.is_passable(p))
+                .collect();
+            if cells.is_empty() {
+                continue;
+            }
+            let words = win.area().div_ceil(64);
+            let mut mask = vec![0u64; words];
+            let mut goals = vec![0u64; words];
+            for i in 0..win.area() {
+                if next() % 100 < 85 {
+                    mask[i >> 6] |= 1 << (i & 63);
+                }
+            }
+            for _ in 0..1 + next() % 4 {
+                let p = cells[(next() % cells.len() as u64) as usize];
+                let i = ((p.y - win.y) * win.width + (p.x - win.x)) as usize;
+                goals[i >> 6] |= 1 << (i & 63);
+            }
+            let goal_list: Vec<Point> = cells
+                .iter()
+                .copied()
+                .filter(|p| {
+                    let i = ((p.y - win.y) * win.width + (p.x - win.x)) as usize;
+                    (goals[i >> 6] >> (i & 63)) & 1 != 0
+                })
+                .collect();
+            let s = cells[(next() % cells.len() as u64) as usize];
+            let t = cells[(next() % cells.len() as u64) as usize];
+            let check = |what: &str, a: SearchStats, j: SearchStats, jp: &[Point]| {
+                assert_eq!(a.status, j.status, "round {round} {what}");
+                assert!(
+                    (a.cost - j.cost).abs() < 1e-9,
+                    "round {round} {what}: {} vs {}",
+                    a.cost,
+                    j.cost
+                );
+                if j.status == Status::Found {
+                    assert_eq!(jp.first(), Some(&s));
+                    for st in jp.windows(2) {
+                        let d = regionpath_grid::Dir::from_delta(
+                            st[1].x as i32 - st[0].x as i32,
+                            st[1].y as i32 - st[0].y as i32,
+                        )
+                        .expect("adjacent");
+                        assert!(g.can_step(st[0], d) && win.contains(st[1]));
+                    }
+                }
+            };
+            let a = wastar.find_path_into(&g, win, s, t, &mut a_path).unwrap();
+            let j = wjps.find_path_into(&g, win, s, t, &mut j_path).unwrap();
+            check("plain", a, j, &j_path);
+            if j.status == Status::Found {
+                assert_eq!(j_path.last(), Some(&t));
+            }
+            // Outside the mask is a wall for jump point search (also for
+            // the corner rule): compare with A* on the grid walled so.
+            let mut walled = g.clone();
+            for y in win.y..win.y + win.height {
+                for x in win.x..win.x + win.width {
+                    let i = ((y - win.y) * win.width + (x - win.x)) as usize;
+                    let p = Point::new(x, y);
+                    if (mask[i >> 6] >> (i & 63)) & 1 == 0 && p != s {
+                        walled.set_passable(p, false).unwrap();
+                    }
+                }
+            }
+            let a = if walled.is_passable(t) {
+                wastar
+                    .find_path_into(&walled, win, s, t, &mut a_path)
+                    .unwrap()
+            } else {
+                SearchStats {
+                    status: Status::NoPath,
+                    cost: 0.0,
+                    expanded: 0,
+                }
+            };
+            let j = wjps
+                .find_path_masked_into(&g, win, s, t, &mask, &mut j_path)
+                .unwrap();
+            check("masked", a, j, &j_path);
+            let h = |p: Point| goal_list.iter().map(|&q| octile_cost(p, q)).min().unwrap();
+            let is_goal = |p: Point| goal_list.contains(&p);
+            let a = wastar
+                .find_path_to_any_into(&walled, win, s, is_goal, h, None, &mut a_path)
+                .unwrap();
+            let j = wjps
+                .find_path_to_any_into(&g, win, s, &goals, h, Some(&mask), &mut j_path)
+                .unwrap();
+            check("to any", a, j, &j_path);
+            if j.status == Status::Found {
+                assert!(goal_list.contains(j_path.last().unwrap()));
+            }
         }
     }
 

@@ -38,5 +38,5 @@ pub use crate::core::{
 };
 pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 pub use heap::{OpenEntry, OpenList};
-pub use jps::JumpPointSearch;
+pub use jps::{JumpPointSearch, WindowedJps};
 pub use window::Window;
