@@ -219,7 +219,8 @@ proptest! {
         picks in arb_picks(),
         sector in 4u32..=16,
     ) {
-        let config = HierarchyConfig { sector_size: sector, parallel: false };
+        let config = HierarchyConfig { sector_size: sector, parallel: false,
+ fit_memory: false };
         let h = Hierarchy::build(&g, &config).unwrap();
         let mut planner = hierarchy::Planner::new();
         let mut path = Vec::new();

@@ -35,9 +35,14 @@ pub struct BuildArgs {
     /// Where to write the hierarchy.
     #[arg(short = 'o', long = "out", value_name = "MAP.rph")]
     pub out: PathBuf,
-    /// Sector side in cells (4..=256).
+    /// Sector side in cells (4..=256). Unless `--exact-sector` is given,
+    /// sectors grow (1.5×, then 2×) on maps where the hierarchy would take
+    /// more than 1 byte per cell.
     #[arg(long, default_value_t = 16)]
     pub sector: u32,
+    /// Use `--sector` as given, even above 1 byte per cell.
+    #[arg(long)]
+    pub exact_sector: bool,
     /// Build on one thread instead of all.
     #[arg(long)]
     pub serial: bool,

@@ -19,6 +19,7 @@ pub fn build(args: &BuildArgs) -> Result<(), CliError> {
     let config = HierarchyConfig {
         sector_size: args.sector,
         parallel: !args.serial,
+        fit_memory: !args.exact_sector,
     };
     let h = Hierarchy::build(&grid, &config).map_err(|source| CliError::Hierarchy {
         path: args.map.clone(),
@@ -39,7 +40,7 @@ pub fn build(args: &BuildArgs) -> Result<(), CliError> {
             "height": grid.height(),
             "cells": st.cells,
             "sectors": st.sectors,
-            "sector_size": args.sector,
+            "sector_size": st.sector_size,
             "regions": st.regions,
             "edges": st.edges,
             "clusters": st.clusters,
@@ -57,7 +58,7 @@ pub fn build(args: &BuildArgs) -> Result<(), CliError> {
             grid.width(),
             grid.height(),
             st.cells,
-            args.sector,
+            st.sector_size,
             st.sectors,
             st.regions,
             st.edges,

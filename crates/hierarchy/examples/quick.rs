@@ -55,6 +55,7 @@ fn main() {
             &HierarchyConfig {
                 sector_size: sector,
                 parallel: false,
+                fit_memory: std::env::var_os("RP_FIT").is_some(),
             },
         )
         .expect("build");

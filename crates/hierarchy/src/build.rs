@@ -17,6 +17,12 @@ pub struct HierarchyConfig {
     pub sector_size: u32,
     /// Build sectors in parallel with rayon.
     pub parallel: bool,
+    /// Keep the hierarchy within 1 byte per cell: when a build at
+    /// `sector_size` is larger (region-dense maps: mazes with one-cell
+    /// corridors, dense random obstacles), rebuild with sectors 1.5× and
+    /// then 2× as large and keep the first that fits (else the smallest).
+    /// Larger sectors mean fewer regions but coarser routes.
+    pub fit_memory: bool,
 }
 
 impl Default for HierarchyConfig {
@@ -24,6 +30,7 @@ impl Default for HierarchyConfig {
         HierarchyConfig {
             sector_size: 16,
             parallel: true,
+            fit_memory: true,
         }
     }
 }
@@ -234,6 +241,9 @@ impl Run {
 pub struct BuildStats {
     /// Cells in the grid.
     pub cells: u64,
+    /// Side of the sectors in cells (may exceed the configured size: see
+    /// [`HierarchyConfig::fit_memory`]).
+    pub sector_size: u32,
     /// Sectors.
     pub sectors: usize,
     /// Regions.
@@ -527,6 +537,31 @@ impl Hierarchy {
                 config.sector_size
             )));
         }
+        let mut best = Self::build_with(grid, config.sector_size, config.parallel);
+        if config.fit_memory {
+            let base = config.sector_size;
+            for size in [base + base / 2, base * 2] {
+                let bytes = best.stats().bytes as u64;
+                if bytes <= grid.cell_count() || size > 256 {
+                    break;
+                }
+                let h = Self::build_with(grid, size, config.parallel);
+                if (h.stats().bytes as u64) < bytes {
+                    best = h;
+                }
+            }
+        }
+        best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
+        Ok(best)
+    }
+
+    /// One build at a fixed sector size.
+    fn build_with(grid: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
+        let config = HierarchyConfig {
+            sector_size,
+            parallel,
+            fit_memory: false,
+        };
         let layout = Layout::new(grid.width(), grid.height(), config.sector_size);
         let n = layout.count() as u32;
         let data: Vec<SectorData> = if config.parallel {
@@ -542,9 +577,7 @@ impl Hierarchy {
                 .map(|s| sector_data(grid, &layout, s, &mut lab))
                 .collect()
         };
-        let mut h = Hierarchy::assemble(grid, layout, &data, config.parallel);
-        h.build_ms = t0.elapsed().as_secs_f64() * 1e3;
-        Ok(h)
+        Hierarchy::assemble(grid, layout, &data, config.parallel)
     }
 
     /// Builds the global arrays, graph and connectivity from per-sector data.
@@ -681,6 +714,7 @@ impl Hierarchy {
             + self.connectivity.bytes();
         BuildStats {
             cells: self.layout.width as u64 * self.layout.height as u64,
+            sector_size: self.layout.size,
             sectors: self.layout.count(),
             regions: self.regions.len(),
             edges: directed / 2,

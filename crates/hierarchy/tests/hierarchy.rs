@@ -134,6 +134,7 @@ fn regions_partition_the_passable_cells() {
             &HierarchyConfig {
                 sector_size: size,
                 parallel: true,
+                fit_memory: false,
             },
         )
         .unwrap();
@@ -152,6 +153,7 @@ fn regions_partition_the_passable_cells() {
             &HierarchyConfig {
                 sector_size: size,
                 parallel: false,
+                fit_memory: false,
             },
         )
         .unwrap();
@@ -177,6 +179,7 @@ fn planner_is_complete_and_valid_against_dijkstra() {
             &HierarchyConfig {
                 sector_size: size,
                 parallel: true,
+                fit_memory: false,
             },
         )
         .unwrap();
@@ -319,7 +322,8 @@ fn errors_are_typed() {
             &g,
             &HierarchyConfig {
                 sector_size: 2,
-                parallel: false
+                parallel: false,
+                fit_memory: false
             }
         ),
         Err(HierarchyError::BadConfig(_))
@@ -360,6 +364,7 @@ fn update_equals_fresh_build() {
         let config = HierarchyConfig {
             sector_size: [8, 16][round % 2],
             parallel: false,
+            fit_memory: false,
         };
         let mut hi = Hierarchy::build(&g, &config).unwrap();
         for _ in 0..5 {

@@ -435,6 +435,7 @@ impl Engine {
         target: &T,
         heuristic: H,
         budget: Option<u32>,
+        bound: Cost,
         out: &mut Vec<Point>,
     ) -> SearchStats {
         out.clear();
@@ -455,6 +456,10 @@ impl Engine {
         let mut expanded = 0u32;
         let mut reached = None;
         while let Some(entry) = self.heap.pop() {
+            if entry.f() >= bound {
+                // Nothing left can beat the bound.
+                break;
+            }
             let idx = entry.node() as usize;
             let node = self.nodes[idx];
             if node.stamp == closed {
@@ -552,9 +557,12 @@ impl Engine {
                     };
                 }
                 if nn.stamp == open && ng < nn.g {
+                    let h = heuristic(nx, ny);
+                    if ng + h >= bound {
+                        continue;
+                    }
                     nn.g = ng;
                     nn.parent = idx as u32;
-                    let h = heuristic(nx, ny);
                     self.heap.push(OpenEntry::new(ng + h, h, n_idx as u32));
                 }
             }
@@ -696,6 +704,7 @@ impl JumpPointSearch {
             &target,
             |p| octile_cost(p, goal),
             None,
+            Cost::MAX,
             path,
         ))
     }
@@ -735,18 +744,39 @@ impl JumpPointSearch {
 /// With a node budget, a search that spends it returns
 /// [`Status::BudgetExhausted`] with an empty path (no partial path, unlike
 /// [`WindowedAStar`](crate::WindowedAStar)).
-#[derive(Default)]
 pub struct WindowedJps {
     planes: Planes,
     goals: Planes,
     engine: Engine,
     node_budget: Option<u32>,
+    cost_bound: Cost,
+}
+
+impl Default for WindowedJps {
+    fn default() -> Self {
+        WindowedJps::new()
+    }
 }
 
 impl WindowedJps {
-    /// A searcher with no budget.
+    /// A searcher with no budget and no cost bound.
     pub fn new() -> WindowedJps {
-        WindowedJps::default()
+        WindowedJps {
+            planes: Planes::default(),
+            goals: Planes::default(),
+            engine: Engine::default(),
+            node_budget: None,
+            cost_bound: Cost::MAX,
+        }
+    }
+
+    /// Only paths cheaper than `bound` (fixed-point cost units, see
+    /// [`COST_ONE`]) are of interest: later searches prune every node whose
+    /// `g + h` reaches it and report [`Status::NoPath`] when no cheaper path
+    /// exists. `None` lifts the bound. A cheap way to ask "is there a
+    /// shorter way than this one?".
+    pub fn set_cost_bound(&mut self, bound: Option<Cost>) {
+        self.cost_bound = bound.unwrap_or(Cost::MAX);
     }
 
     /// Stops later searches after this many expansions (`None`: no limit).
@@ -880,6 +910,7 @@ impl WindowedJps {
             &target,
             |p| octile_cost(p, goal),
             self.node_budget,
+            self.cost_bound,
             path,
         ))
     }
@@ -924,6 +955,7 @@ impl WindowedJps {
             &PlaneTarget(&self.goals),
             heuristic,
             self.node_budget,
+            self.cost_bound,
             path,
         ))
     }
