@@ -70,14 +70,7 @@ impl Planes {
         height: u32,
         mut row_chunk: impl FnMut(u32, u32, u32) -> u64,
     ) {
-        self.width = width;
-        self.height = height;
-        self.row_words = (width as usize + 2).div_ceil(64);
-        self.col_words = (height as usize + 2).div_ceil(64);
-        self.rows.clear();
-        self.rows.resize((height as usize + 2) * self.row_words, 0);
-        self.cols.clear();
-        self.cols.resize((width as usize + 2) * self.col_words, 0);
+        self.reset(width, height);
         for y in 0..height {
             let base = (y as usize + 1) * self.row_words;
             let mut x = 0;
@@ -99,6 +92,19 @@ impl Planes {
             }
         }
         self.transpose();
+    }
+
+    /// Resizes to a `width × height` area with every cell blocked, reusing
+    /// the buffers.
+    pub(crate) fn reset(&mut self, width: u32, height: u32) {
+        self.width = width;
+        self.height = height;
+        self.row_words = (width as usize + 2).div_ceil(64);
+        self.col_words = (height as usize + 2).div_ceil(64);
+        self.rows.clear();
+        self.rows.resize((height as usize + 2) * self.row_words, 0);
+        self.cols.clear();
+        self.cols.resize((width as usize + 2) * self.col_words, 0);
     }
 
     /// Derives the column plane from the row plane, 64×64 bits at a time.
@@ -153,19 +159,24 @@ impl Planes {
 /// Transposes a 64×64 bit matrix in place: bit `c` of word `r` moves to
 /// bit `r` of word `c` (swapping ever smaller off-diagonal blocks).
 fn transpose64(a: &mut [u64; 64]) {
-    let mut j = 32;
-    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
+    /// One stage: swaps the `J × J` off-diagonal blocks of every `2J × 2J`
+    /// block (constant `J`, so the loops unroll and vectorise).
+    #[inline(always)]
+    fn stage<const J: usize>(a: &mut [u64; 64], m: u64) {
+        for base in (0..64).step_by(2 * J) {
+            for k in base..base + J {
+                let t = ((a[k] >> J) ^ a[k + J]) & m;
+                a[k] ^= t << J;
+                a[k + J] ^= t;
+            }
         }
-        j >>= 1;
-        m ^= m << j;
     }
+    stage::<32>(a, 0x0000_0000_FFFF_FFFF);
+    stage::<16>(a, 0x0000_FFFF_0000_FFFF);
+    stage::<8>(a, 0x00FF_00FF_00FF_00FF);
+    stage::<4>(a, 0x0F0F_0F0F_0F0F_0F0F);
+    stage::<2>(a, 0x3333_3333_3333_3333);
+    stage::<1>(a, 0x5555_5555_5555_5555);
 }
 
 /// Bits `start..start + len` (`len` ≤ 64) of a bitset, as the low bits.
@@ -934,18 +945,23 @@ impl WindowedJps {
         Self::check(grid, window, start, None)?;
         self.load(grid, window, start, mask);
         let ww = window.width as usize;
-        // Goal cells count where the search may go (and at the start).
-        self.goals.fill(window.width, window.height, |y, x, len| {
-            let i = y as usize * ww + x as usize;
-            let bits = grid.row_bits(window.x + x, window.y + y, len) & get_bits(goals, i, len);
-            match mask {
-                Some(m) => bits & get_bits(m, i, len),
-                None => bits,
+        // Goal cells count where the search may go (the planes: passable
+        // and inside the mask, or the start). Goal sets are small (a border
+        // run): set them bit by bit instead of transposing.
+        self.goals.reset(window.width, window.height);
+        for (wi, &word) in goals.iter().enumerate().take(window.area().div_ceil(64)) {
+            let mut bits = word;
+            while bits != 0 {
+                let i = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i >= window.area() {
+                    break;
+                }
+                let (x, y) = ((i % ww) as u32, (i / ww) as u32);
+                if self.planes.open(x as usize + 1, y as usize + 1) {
+                    self.goals.set(x, y);
+                }
             }
-        });
-        let (sx, sy) = (start.x - window.x, start.y - window.y);
-        if get_bits(goals, sy as usize * ww + sx as usize, 1) != 0 {
-            self.goals.set(sx, sy);
         }
         let local = Point::new(start.x - window.x, start.y - window.y);
         Ok(self.engine.run(

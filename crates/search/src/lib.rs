@@ -4,10 +4,11 @@
 //! * [`JumpPointSearch`] is exact A* over the whole grid that expands only
 //!   jump points (usually far fewer nodes): the fastest full-grid search.
 //! * [`WindowedAStar`] searches inside a [`Window`] (default 60×60) with
-//!   scratch sized to the window, not the map: the leg planner of the
-//!   hierarchy.
+//!   scratch sized to the window, not the map.
+//! * [`WindowedJps`] is jump point search inside a window, towards a cell
+//!   or a set of cells: the leg planner of the hierarchy.
 //!
-//! Both keep their per-cell scratch between queries and reset it in O(1)
+//! All keep their per-cell scratch between queries and reset it in O(1)
 //! with a generation stamp, so once warm a query allocates nothing (write the
 //! path into a reused `Vec` with the `*_into` methods). Ties on `f` go to the
 //! node with the smaller heuristic (the deeper one), which keeps expansions
