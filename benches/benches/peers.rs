@@ -23,7 +23,7 @@
 //! pass over all queries checks every path: octile length against the
 //! scenario optimum, corner cuts, illegal steps; for the smoothed contender
 //! also its waypoints (clear segments, endpoints, Euclidean length).
-//! regionpath A* and pathfinding astar must be optimal and legal (the bench
+//! regionpath A*, regionpath JPS and pathfinding astar must be optimal and legal (the bench
 //! panics otherwise); the others are reported as they are. After the timed
 //! groups, the first leg of every query of the map is timed on its own
 //! ([`FIRST_LEG_PASSES`] round-robin passes, median per query), for the
@@ -46,7 +46,7 @@ use regionpath_benches::alloc::{measure, AllocDelta, CountingAlloc};
 use regionpath_benches::data::{generated_rooms, missing_data_message};
 use regionpath_benches::queries::{split, spread, BucketQueries};
 use regionpath_benches::{
-    movingai_dir, side, Contender, MapCase, RegionpathAStar, RegionpathHierarchical,
+    movingai_dir, side, Contender, MapCase, RegionpathAStar, RegionpathHierarchical, RegionpathJps,
     RegionpathSmoothed,
 };
 use regionpath_grid::{parse_map, write_map};
@@ -80,6 +80,7 @@ fn contenders() -> Vec<Box<dyn Contender>> {
         Box::new(RegionpathHierarchical::default()),
         Box::new(RegionpathSmoothed::default()),
         Box::new(RegionpathAStar::new()),
+        Box::new(RegionpathJps::new()),
         Box::new(PathfindingAStar::default()),
         Box::new(GridPathfindingJps::default()),
     ]

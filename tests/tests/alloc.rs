@@ -93,6 +93,44 @@ fn jump_point_search_allocates_nothing_once_warm() {
     );
 }
 
+/// The hierarchical planner: abstract route, window legs (jump point
+/// search), joins and loop removal reuse the planner's buffers, so a warm
+/// query allocates nothing when the output `Vec` has room.
+#[test]
+fn hierarchical_planner_allocates_nothing_once_warm() {
+    use regionpath::hierarchy::{Hierarchy, Planner};
+    for map in ["rooms-512.map", "caves-256.map"] {
+        let (grid, rows) = shipped(map);
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        let mut planner = Planner::new();
+        let mut path = Vec::new();
+        for &(s, g, _) in &rows {
+            planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        }
+        let (checked, usage) = common::measure(|| {
+            let mut checked = 0usize;
+            for &(s, g, optimal) in rows.iter().rev() {
+                let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+                // Valid endpoints and never shorter than the optimum (the
+                // path itself is checked by the other tests).
+                if path.first() == Some(&s) && path.last() == Some(&g) && st.cost >= optimal - 1e-6
+                {
+                    checked += 1;
+                }
+            }
+            checked
+        });
+        assert_eq!(checked, rows.len(), "{map}: answers of the counted queries");
+        assert_eq!(
+            usage.allocations,
+            0,
+            "{map}: {} allocations over {} warm queries",
+            usage.allocations,
+            rows.len()
+        );
+    }
+}
+
 #[test]
 fn windowed_astar_allocates_nothing_once_warm() {
     let (grid, _) = shipped("rooms-512.map");

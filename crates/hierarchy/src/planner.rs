@@ -165,6 +165,8 @@ pub struct Planner {
     lab: Labeler,
     seen: Vec<u32>,
     seen_gen: u32,
+    /// (cell key, position) pairs for cutting loops (reused).
+    dups: Vec<(u64, u32)>,
     progress: Option<Progress>,
     stats: PlanStats,
 }
@@ -237,6 +239,7 @@ impl Planner {
             lab: Labeler::default(),
             seen: Vec::new(),
             seen_gen: 0,
+            dups: Vec::new(),
             progress: None,
             stats: PlanStats::default(),
         }
@@ -727,23 +730,29 @@ impl Planner {
             return;
         }
         // Rare: rebuild keeping the first visit and cutting back to it.
-        let mut first = std::collections::HashMap::new();
-        let mut k = 0;
-        for i in 0..out.len() {
-            let p = out[i];
-            if let Some(&at) = first.get(&p) {
-                // Drop everything after the first visit.
-                for q in &out[at + 1..k] {
-                    first.remove(q);
+        // Keep each cell's first visit and cut back to its last: find the
+        // earliest cell that comes back (sorting a reused buffer, so no
+        // allocation), drop the loop, repeat.
+        loop {
+            self.dups.clear();
+            self.dups.extend(
+                out.iter()
+                    .enumerate()
+                    .map(|(i, p)| ((p.y as u64) << 32 | p.x as u64, i as u32)),
+            );
+            self.dups.sort_unstable();
+            let mut cut: Option<(usize, usize)> = None;
+            for run in self.dups.chunk_by(|a, b| a.0 == b.0) {
+                if run.len() > 1 {
+                    let (i, k) = (run[0].1 as usize, run[run.len() - 1].1 as usize);
+                    if cut.is_none_or(|(ci, _)| i < ci) {
+                        cut = Some((i, k));
+                    }
                 }
-                k = at + 1;
-            } else {
-                first.insert(p, k);
-                out[k] = p;
-                k += 1;
             }
+            let Some((i, k)) = cut else { break };
+            out.drain(i + 1..=k);
         }
-        out.truncate(k);
     }
 }
 
