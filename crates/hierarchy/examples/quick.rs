@@ -126,6 +126,9 @@ fn main() {
             fsub.push(sub);
             fn_ += 1;
         }
+        let mut ff: Vec<f64> = firsts[firsts.len() - fn_..].to_vec();
+        ff.sort_by(f64::total_cmp);
+        println!("  first leg median {:.1}us", ff[ff.len() / 2] * 1e6);
         let mean = fsub.iter().sum::<f64>() / fn_ as f64;
         let mut s2 = fsub.clone();
         s2.sort_by(f64::total_cmp);

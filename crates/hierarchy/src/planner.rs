@@ -139,7 +139,10 @@ struct Progress {
 }
 
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
-/// allocates nothing but the growth of the caller's output `Vec`.
+/// allocates nothing but the growth of the caller's output `Vec`. Holds
+/// 20 bytes per region (abstract search), one bit per map cell (loop
+/// check) and window-sized scratch for the leg searches (about 90 KB for
+/// 60×60), whatever the map size.
 pub struct Planner {
     config: PlannerConfig,
     anodes: Vec<ANode>,
@@ -163,8 +166,8 @@ pub struct Planner {
     tail: Vec<Point>,
     joins: Vec<usize>,
     lab: Labeler,
-    seen: Vec<u32>,
-    seen_gen: u32,
+    /// One bit per map cell, all clear between queries (loop detection).
+    seen: Vec<u64>,
     /// (cell key, position) pairs for cutting loops (reused).
     dups: Vec<(u64, u32)>,
     progress: Option<Progress>,
@@ -238,7 +241,6 @@ impl Planner {
             joins: Vec::new(),
             lab: Labeler::default(),
             seen: Vec::new(),
-            seen_gen: 0,
             dups: Vec::new(),
             progress: None,
             stats: PlanStats::default(),
@@ -704,27 +706,28 @@ impl Planner {
 
     /// Cuts any loop (a cell visited twice) out of the stitched path.
     fn remove_loops(&mut self, grid: &Grid, out: &mut Vec<Point>) {
-        let cells = grid.cell_count() as usize;
-        if self.seen.len() != cells {
+        let words = (grid.cell_count() as usize).div_ceil(64);
+        if self.seen.len() != words {
             self.seen.clear();
-            self.seen.resize(cells, 0);
-            self.seen_gen = 0;
-        }
-        self.seen_gen = self.seen_gen.wrapping_add(1);
-        if self.seen_gen == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.seen_gen = 1;
+            self.seen.resize(words, 0);
         }
         let w = grid.width() as usize;
-        let gen = self.seen_gen;
         let mut repeated = false;
+        let mut marked = 0;
         for p in out.iter() {
             let i = p.y as usize * w + p.x as usize;
-            if self.seen[i] == gen {
+            let (word, bit) = (i >> 6, 1u64 << (i & 63));
+            if self.seen[word] & bit != 0 {
                 repeated = true;
                 break;
             }
-            self.seen[i] = gen;
+            self.seen[word] |= bit;
+            marked += 1;
+        }
+        // Leave the bitset clear for the next query: O(path), not O(map).
+        for p in &out[..marked] {
+            let i = p.y as usize * w + p.x as usize;
+            self.seen[i >> 6] &= !(1u64 << (i & 63));
         }
         if !repeated {
             return;
@@ -782,5 +785,58 @@ impl Hierarchy {
                     .map(|st| (out, st.cost))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Loops are cut back to each cell's first visit, leaving a contiguous
+    /// path without repeats, and the loop bitset is left clear.
+    #[test]
+    fn remove_loops_cuts_back_to_the_first_visit() {
+        let grid = Grid::new(8, 8, true).unwrap();
+        let p = |x, y| Point::new(x, y);
+        // (0,0) -> (3,0), a loop back through (1,1) to (1,0), then on; and
+        // a second loop later at (5,2).
+        let mut path = vec![
+            p(0, 0),
+            p(1, 0),
+            p(2, 0),
+            p(3, 0),
+            p(2, 1),
+            p(1, 1),
+            p(1, 0),
+            p(2, 1),
+            p(3, 2),
+            p(4, 2),
+            p(5, 2),
+            p(6, 3),
+            p(5, 3),
+            p(5, 2),
+            p(6, 2),
+        ];
+        let mut planner = Planner::new();
+        planner.remove_loops(&grid, &mut path);
+        assert_eq!(
+            path,
+            vec![
+                p(0, 0),
+                p(1, 0),
+                p(2, 1),
+                p(3, 2),
+                p(4, 2),
+                p(5, 2),
+                p(6, 2)
+            ]
+        );
+        assert!(planner.seen.iter().all(|&w| w == 0));
+        // A path without loops is left as it is.
+        let mut straight: Vec<Point> = (0..8).map(|x| p(x, 3)).collect();
+        let copy = straight.clone();
+        planner.remove_loops(&grid, &mut straight);
+        assert_eq!(straight, copy);
+        assert!(planner.seen.iter().all(|&w| w == 0));
     }
 }
