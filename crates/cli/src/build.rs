@@ -41,6 +41,7 @@ pub fn build(args: &BuildArgs) -> Result<(), CliError> {
             "cells": st.cells,
             "sectors": st.sectors,
             "sector_size": st.sector_size,
+            "landmarks": st.landmarks,
             "regions": st.regions,
             "edges": st.edges,
             "clusters": st.clusters,

@@ -1,6 +1,7 @@
 //! Offline build: sectors → regions → region graph → connectivity.
 
 use crate::connectivity::Connectivity;
+use crate::landmarks::{Landmarks, LANDMARKS};
 use crate::sector::{Labeler, Layout, Rect};
 use crate::HierarchyError;
 use petgraph::csr::Csr;
@@ -20,8 +21,11 @@ pub struct HierarchyConfig {
     /// Keep the hierarchy within 1 byte per cell: when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
     /// corridors, dense random obstacles), rebuild with sectors 1.5× and
-    /// then 2× as large and keep the first that fits (else the smallest).
-    /// Larger sectors mean fewer regions but coarser routes.
+    /// then 2× as large and keep the first that fits (else the smallest),
+    /// then, if still too large, halve the landmarks of the abstract
+    /// search's heuristic (8 by default) until it fits. Larger sectors mean
+    /// fewer regions but coarser routes; fewer landmarks a slower abstract
+    /// search.
     pub fit_memory: bool,
 }
 
@@ -252,7 +256,11 @@ pub struct BuildStats {
     pub edges: usize,
     /// Top-level clusters the connectivity matrix is built over.
     pub clusters: usize,
-    /// Bytes held by the hierarchy (regions, graph, connectivity).
+    /// Landmarks of the abstract search's heuristic (see
+    /// [`HierarchyConfig::fit_memory`]).
+    pub landmarks: usize,
+    /// Bytes held by the hierarchy (regions, graph, connectivity,
+    /// landmark distances).
     pub bytes: usize,
     /// Wall time of the build or last update, in milliseconds.
     pub build_ms: f64,
@@ -271,6 +279,7 @@ pub struct Hierarchy {
     pub(crate) regions: Vec<Region>,
     pub(crate) graph: RegionGraph,
     pub(crate) connectivity: Connectivity,
+    pub(crate) landmarks: Landmarks,
     pub(crate) build_ms: f64,
 }
 
@@ -550,6 +559,12 @@ impl Hierarchy {
                     best = h;
                 }
             }
+            // Still too large: fewer landmarks (2 bytes each per region).
+            let mut count = LANDMARKS;
+            while best.stats().bytes as u64 > grid.cell_count() && count > 0 {
+                count /= 2;
+                best.landmarks = Landmarks::build(&best.graph, count);
+            }
         }
         best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(best)
@@ -620,6 +635,7 @@ impl Hierarchy {
         let edges: EdgeList = edge_lists.into_iter().flatten().collect();
         let graph = region_graph(regions.len(), &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
+        let landmarks = Landmarks::build(&graph, LANDMARKS);
         Hierarchy {
             layout,
             grid_checksum: grid.checksum(),
@@ -627,6 +643,7 @@ impl Hierarchy {
             regions,
             graph,
             connectivity,
+            landmarks,
             build_ms: 0.0,
         }
     }
@@ -711,7 +728,8 @@ impl Hierarchy {
             + self.first_region.len() * 4
             + self.regions.len() * std::mem::size_of::<Region>()
             + graph_bytes
-            + self.connectivity.bytes();
+            + self.connectivity.bytes()
+            + self.landmarks.bytes();
         BuildStats {
             cells: self.layout.width as u64 * self.layout.height as u64,
             sector_size: self.layout.size,
@@ -719,6 +737,7 @@ impl Hierarchy {
             regions: self.regions.len(),
             edges: directed / 2,
             clusters: self.connectivity.cluster_count(),
+            landmarks: self.landmarks.count(),
             bytes,
             build_ms: self.build_ms,
         }

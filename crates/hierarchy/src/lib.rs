@@ -31,6 +31,7 @@
 
 mod build;
 mod connectivity;
+mod landmarks;
 mod persist;
 mod planner;
 mod sector;

@@ -6,15 +6,18 @@
 //! payload_len  u64
 //! payload_crc  u32      CRC-32 of the payload
 //! payload:
-//!   grid checksum u64, width u32, height u32, sector size u32, build ms f64
+//!   grid checksum u64, width u32, height u32, sector size u32, build ms f64,
+//!   landmark count u32 (format 2)
 //!   region count u32, then per region: sector, rep x, rep y, cells,
 //!     min x, min y, max x, max y (u32 each)
 //!   edge count u32, then per edge: a u32, b u32, cost f32, first
 //!     crossing cell in a (x u32, y u32), first crossing cell in b (x, y),
 //!     run length u32
 //! ```
-//! All little-endian. The connectivity matrix and the sector index are
-//! rebuilt on load (linear in regions) rather than trusted from disk. Every
+//! All little-endian. The connectivity matrix, the landmark distances and
+//! the sector index are rebuilt on load (linear in regions, plus one
+//! Dijkstra over the region graph per landmark) rather than trusted from
+//! disk. Every
 //! length is checked against the bytes that remain before anything is
 //! allocated, and every index is range-checked, so a truncated or corrupted
 //! file gives an error, never a panic.
@@ -28,7 +31,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -83,6 +86,7 @@ impl Hierarchy {
             p.extend_from_slice(&v.to_le_bytes());
         }
         p.extend_from_slice(&self.build_ms.to_le_bytes());
+        p.extend_from_slice(&(self.landmarks.count() as u32).to_le_bytes());
         p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
         for r in &self.regions {
             let (rep, min, max) = (r.representative(), r.min(), r.max());
@@ -171,6 +175,12 @@ impl Hierarchy {
         let checksum = r.u64()?;
         let (width, height, size) = (r.u32()?, r.u32()?, r.u32()?);
         let build_ms = r.f64()?;
+        let landmark_count = r.u32()? as usize;
+        if landmark_count > crate::landmarks::LANDMARKS {
+            return Err(HierarchyError::Corrupt(format!(
+                "landmark count {landmark_count}"
+            )));
+        }
         if width != grid.width() || height != grid.height() || checksum != grid.checksum() {
             return Err(HierarchyError::WrongGrid {
                 found: checksum,
@@ -249,6 +259,7 @@ impl Hierarchy {
         }
         let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
+        let landmarks = crate::landmarks::Landmarks::build(&graph, landmark_count);
         Ok(Hierarchy {
             layout,
             grid_checksum: checksum,
@@ -256,6 +267,7 @@ impl Hierarchy {
             regions,
             graph,
             connectivity,
+            landmarks,
             build_ms,
         })
     }

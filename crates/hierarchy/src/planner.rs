@@ -378,7 +378,15 @@ impl Planner {
         }
         let gen = self.agen;
         self.aheap.clear();
-        let hf = |r: u32| octile(h.regions[r as usize].representative(), goal) as f32;
+        // Straight-line distance from the representative, raised by the
+        // landmark bound where walls make the way longer.
+        // (all rows, every 8th: abstract expansions 2-5x fewer, abstract
+        // time per query 25 -> 12 us, median first leg 12.6 -> 8.6 us).
+        let goal_row = h.landmarks.row(to);
+        let hf = |r: u32| {
+            let o = octile(h.regions[r as usize].representative(), goal) as f32;
+            o.max(h.landmarks.bound_to(r, goal_row))
+        };
         self.anodes[from as usize] = ANode {
             g: 0.0,
             stamp: gen,
