@@ -136,6 +136,12 @@ struct Progress {
     at: usize,
     done: bool,
     started: bool,
+    /// Start and goal regions, for a route planned only when needed.
+    from: u32,
+    to: u32,
+    /// Whether the abstract route is planned (a query whose start and goal
+    /// fit in one window first tries one window search without it).
+    routed: bool,
 }
 
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
@@ -257,7 +263,9 @@ impl Planner {
         self.stats
     }
 
-    /// The abstract route (region ids) of the current or last query.
+    /// The abstract route (region ids) of the current or last query; empty
+    /// when a query whose start and goal fit in one window was answered by
+    /// one window search (the route is then never planned).
     pub fn route(&self) -> &[u32] {
         &self.route
     }
@@ -333,19 +341,42 @@ impl Planner {
         if !h.regions_connected(rs, rg) {
             return Err(PathError::Unreachable { start, goal });
         }
-        if !self.abstract_route(h, rs, rg, start, goal) {
-            return Err(PathError::Stale(
-                "the connectivity matrix and the region graph disagree".into(),
-            ));
+        // Start and goal in different regions but within one window (with
+        // a cell to spare each side): the first leg tries one unrestricted
+        // window search, usually the optimal path outright (a region route
+        // might go round an obstacle on the wrong side), so the abstract
+        // route waits until that search fails.
+        let direct = rs != rg && cheb(start, goal) <= self.config.window.saturating_sub(2);
+        if !direct {
+            self.plan_route(h, rs, rg, start, goal)?;
         }
-        self.stats.route_len = self.route.len() as u32;
         self.progress = Some(Progress {
             goal,
             pos: start,
             at: 0,
             done: false,
             started: false,
+            from: rs,
+            to: rg,
+            routed: !direct,
         });
+        Ok(())
+    }
+
+    fn plan_route(
+        &mut self,
+        h: &Hierarchy,
+        rs: u32,
+        rg: u32,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), PathError> {
+        if !self.abstract_route(h, rs, rg, start, goal) {
+            return Err(PathError::Stale(
+                "the connectivity matrix and the region graph disagree".into(),
+            ));
+        }
+        self.stats.route_len = self.route.len() as u32;
         Ok(())
     }
 
@@ -496,14 +527,9 @@ impl Planner {
             self.progress = Some(pr);
             return Ok(false);
         }
-        let last = self.route.len() - 1;
-        // Start and goal fit in one window (with a cell to spare each side).
-        let direct = self.config.window.saturating_sub(2);
-        if first && last > 0 && cheb(pr.pos, pr.goal) <= direct {
-            // A short query (start and goal fit in one window): one
-            // unrestricted window search usually finds the optimal path outright, where a region route might go round an
-            // obstacle on the wrong side. Only if the window holds no path
-            // does the route take over.
+        if !pr.routed {
+            // A short query (see `start_query`): one window search, and the
+            // abstract route only if the window holds no path.
             let size = self.config.window;
             let win = Window::around(grid, pr.pos, pr.goal, size, size);
             let s = self
@@ -513,12 +539,16 @@ impl Planner {
             if s.status == Status::Found {
                 self.append_leg(out);
                 pr.pos = pr.goal;
-                pr.at = last;
                 pr.done = true;
                 self.progress = Some(pr);
                 return Ok(false);
             }
+            let start = pr.pos;
+            self.plan_route(h, pr.from, pr.to, start, pr.goal)?;
+            pr.routed = true;
+            self.progress = Some(pr);
         }
+        let last = self.route.len() - 1;
         let j = self.leg_end(h, pr.at);
         let bbox = self.leg_box(h, pr.at, j);
         let win = window_of(bbox);
@@ -799,6 +829,45 @@ impl Hierarchy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regionpath_grid::Dir;
+
+    /// A short query whose window holds no path: the window search fails,
+    /// the abstract route is planned then, and the path goes round the
+    /// wall far outside the window. A short query with a path in its window
+    /// never plans a route.
+    #[test]
+    fn short_query_falls_back_to_the_route_when_its_window_has_no_path() {
+        let mut grid = Grid::new(150, 100, true).unwrap();
+        for y in 0..99 {
+            grid.set_passable(Point::new(75, y), false).unwrap();
+        }
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        let mut planner = Planner::new();
+        let mut path = Vec::new();
+        let (s, g) = (Point::new(70, 10), Point::new(80, 10));
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert!(st.route_len > 1, "the route was planned");
+        assert_eq!((path.first(), path.last()), (Some(&s), Some(&g)));
+        for w in path.windows(2) {
+            let d = Dir::from_delta(w[1].x as i32 - w[0].x as i32, w[1].y as i32 - w[0].y as i32)
+                .expect("adjacent");
+            assert!(grid.can_step(w[0], d), "{} -> {}", w[0], w[1]);
+        }
+        assert!(path.iter().any(|p| p.y == 99), "goes through the gap");
+        // The optimum: down 89 rows to the gap and back up, 10 across.
+        let optimal = 2.0 * 89.0 - 10.0 + 10.0 * SQRT2 - 0.0;
+        assert!(
+            st.cost >= optimal - 1e-9 && st.cost <= optimal * 1.05,
+            "{}",
+            st.cost
+        );
+        // Same side of the wall: one window search, no route.
+        let (s, g) = (Point::new(10, 10), Point::new(60, 50));
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert_eq!(st.route_len, 0);
+        assert!(planner.route().is_empty());
+        assert!((st.cost - octile(s, g)).abs() < 1e-9);
+    }
 
     /// Loops are cut back to each cell's first visit, leaving a contiguous
     /// path without repeats, and the loop bitset is left clear.
