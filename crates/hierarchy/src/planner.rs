@@ -715,7 +715,17 @@ impl Planner {
             if old - octile(pa, pb) < 1e-9 {
                 continue;
             }
-            let win = Window::around(grid, pa, pb, size, size);
+            // A strictly shorter stretch costs less than `old`, and every
+            // step moves at most one column (row) for at least 1, so none of
+            // its cells lies more than (old - |dx|) / 2 columns outside the
+            // span of pa and pb (rows likewise): a window that tight loses
+            // nothing and loads fewer cells than the full one.
+            let span = |u: u32, v: u32| {
+                let d = u.abs_diff(v);
+                let margin = ((old - d as f64) / 2.0).max(0.0) as u32 + 1;
+                (d + 1 + 2 * margin).min(size)
+            };
+            let win = Window::around(grid, pa, pb, span(pa.x, pb.x), span(pa.y, pb.y));
             // Bounded effort: a re-search that floods is not worth it.
             self.jps
                 .set_node_budget(Some(JOIN_BUDGET_PER_CELL * (b - a + 1) as u32));
