@@ -10,7 +10,9 @@
 //! * a budgeted search returns a legal partial path from the start;
 //! * weighted A* (w = 1.5) stays within w × optimal;
 //! * the hierarchical planner finds a path exactly when Dijkstra does, a
-//!   legal one, never shorter than the optimum.
+//!   legal one, never shorter than the optimum;
+//! * on larger maps with wall rectangles, the planner with its quality
+//!   recheck forced on every routed query returns the optimum.
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -305,6 +307,66 @@ fn reused_searchers_stay_correct_across_grids() {
                         "round {round}: window {win:?}"
                     ),
                 }
+            }
+        }
+    }
+}
+
+/// A random grid of `w × h` cells strewn with `n` random wall rectangles
+/// (obstacles a region route can pass on the wrong side).
+fn arb_walled_grid() -> impl Strategy<Value = Grid> {
+    (
+        70u32..=150,
+        70u32..=150,
+        prop::collection::vec((0u32..150, 0u32..150, 1u32..40, 1u32..40), 4..30),
+    )
+        .prop_map(|(w, h, walls)| {
+            let mut flags = vec![true; (w * h) as usize];
+            for (x0, y0, ww, wh) in walls {
+                for y in y0.min(h)..(y0 + wh).min(h) {
+                    for x in x0.min(w)..(x0 + ww).min(w) {
+                        flags[(y * w + x) as usize] = false;
+                    }
+                }
+            }
+            grid_from_flags(w, h, &flags)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// With the quality check forced on every routed query and a recheck box
+    /// as large as the map, the planner returns optimal paths: the recheck
+    /// searches every cell a cheaper path could use.
+    #[test]
+    fn forced_recheck_makes_routed_paths_optimal(
+        g in arb_walled_grid(),
+        picks in prop::collection::vec((any::<Index>(), any::<Index>()), 1..12),
+    ) {
+        let config = HierarchyConfig { sector_size: 16, parallel: false, fit_memory: false };
+        let h = Hierarchy::build(&g, &config).unwrap();
+        let mut planner = hierarchy::Planner::with_config(hierarchy::PlannerConfig {
+            recheck: 1e-6,
+            recheck_window: 160,
+            ..Default::default()
+        });
+        let mut path = Vec::new();
+        for (s, t) in pairs(&g, &picks) {
+            let result = planner.find_path_into(&h, &g, s, t, &mut path);
+            let Some(best) = dijkstra(&g, s, t, Moves::Eight, Area::whole(&g)) else {
+                prop_assert!(result.is_err());
+                continue;
+            };
+            let stats = result.map_err(|e| TestCaseError::fail(format!("{s} -> {t}: {e}")))?;
+            let walk = check_route(&g, s, t, &path, Moves::Eight, Area::whole(&g))
+                .map_err(|e| TestCaseError::fail(format!("{s} -> {t}: {e}")))?;
+            prop_assert!((walk.length() - stats.cost).abs() < EPS);
+            if planner.route().len() > 1 {
+                prop_assert!(stats.rechecked, "{} -> {}: routed but not rechecked", s, t);
+                prop_assert!((stats.cost - best).abs() < 1e-6, "{} -> {}: {} vs optimal {}", s, t, stats.cost, best);
+            } else {
+                prop_assert!(stats.cost >= best - EPS);
             }
         }
     }

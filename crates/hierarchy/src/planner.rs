@@ -69,7 +69,7 @@ const JOIN_BUDGET_PER_CELL: u32 = 8;
 const ABSTRACT_WEIGHT: f32 = 1.0;
 
 /// Query settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannerConfig {
     /// Side of the square leg-search window (default 60).
     pub window: u32,
@@ -80,6 +80,19 @@ pub struct PlannerConfig {
     /// Half-length of the re-search around each join after stitching
     /// (default 20; 0 disables).
     pub join_radius: u32,
+    /// Quality check after stitching: when the path costs more than this
+    /// factor times a lower-bound estimate of the optimum (the octile
+    /// distance, raised by the landmark bound between the start's and the
+    /// goal's regions), one more jump point search looks for a strictly
+    /// cheaper path in the box where one can lie (see
+    /// [`PlannerConfig::recheck_window`]). Catches routes that went round an
+    /// obstacle on the wrong side. Default 1.04; 0 disables.
+    pub recheck: f32,
+    /// Largest side of the recheck's search box (default 160 cells: about
+    /// 0.4 MB of extra scratch, allocated on the first recheck that needs
+    /// it). Boxes are cut to the region where a cheaper path can lie, so
+    /// most are far smaller.
+    pub recheck_window: u32,
 }
 
 impl Default for PlannerConfig {
@@ -88,6 +101,8 @@ impl Default for PlannerConfig {
             window: 60,
             reach: 40,
             join_radius: 20,
+            recheck: 1.04,
+            recheck_window: 160,
         }
     }
 }
@@ -115,6 +130,11 @@ pub struct PlanStats {
     pub fallbacks: u32,
     /// Regions on the abstract route.
     pub route_len: u32,
+    /// Whether the quality check ran a recheck search
+    /// ([`PlannerConfig::recheck`]).
+    pub rechecked: bool,
+    /// Whether that search found a cheaper path (which was returned).
+    pub recheck_improved: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -148,7 +168,8 @@ struct Progress {
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
 /// 20 bytes per region (abstract search), one bit per map cell (loop
 /// check) and window-sized scratch for the leg searches (about 90 KB for
-/// 60×60), whatever the map size.
+/// 60×60, growing to about 0.45 MB the first time a quality recheck searches
+/// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
 pub struct Planner {
     config: PlannerConfig,
     anodes: Vec<ANode>,
@@ -233,6 +254,8 @@ impl Planner {
                 window,
                 reach: config.reach.clamp(1, window),
                 join_radius: config.join_radius,
+                recheck: config.recheck,
+                recheck_window: config.recheck_window.max(window),
             },
             anodes: Vec::new(),
             aheap: BinaryHeap::new(),
@@ -289,6 +312,7 @@ impl Planner {
         }
         self.smooth_joins(grid, out);
         self.remove_loops(grid, out);
+        self.recheck(h, grid, out);
         self.stats.cost = path_cost(out);
         Ok(self.stats)
     }
@@ -750,6 +774,71 @@ impl Planner {
                 out.extend_from_slice(&self.tail);
             }
         }
+    }
+
+    /// The quality check (see [`PlannerConfig::recheck`]).
+    fn recheck(&mut self, h: &Hierarchy, grid: &Grid, out: &mut Vec<Point>) {
+        let Some(pr) = self.progress else { return };
+        let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
+            return;
+        };
+        if self.config.recheck <= 0.0 || !pr.routed || out.len() < 3 {
+            return;
+        }
+        // Without landmarks the only estimate is the octile distance, which
+        // on the maze-like maps that drop them is far below every path:
+        // the check would fire on every query and gain nothing.
+        if h.landmarks.count() == 0 {
+            return;
+        }
+        let old = path_cost(out);
+        let bound = self.lower_estimate(h, start, goal, pr.from, pr.to);
+        if old <= self.config.recheck as f64 * bound {
+            return;
+        }
+        // Every cell of a strictly cheaper path lies within (old - span) / 2
+        // columns (rows) of the span of start and goal (as for the joins).
+        let cap = self.config.recheck_window;
+        let span = |u: u32, v: u32| {
+            let d = u.abs_diff(v);
+            let margin = ((old - d as f64) / 2.0).max(0.0) as u32 + 1;
+            (d + 1 + 2 * margin).min(cap)
+        };
+        let win = Window::around(
+            grid,
+            start,
+            goal,
+            span(start.x, goal.x),
+            span(start.y, goal.y),
+        );
+        if !win.contains(start) || !win.contains(goal) {
+            return;
+        }
+        self.stats.rechecked = true;
+        self.jps.set_cost_bound(Some(fixed_cost(out)));
+        let res = self
+            .jps
+            .find_path_into(grid, win, start, goal, &mut self.leg);
+        self.jps.set_cost_bound(None);
+        let Ok(s) = res else { return };
+        self.stats.expanded += s.expanded;
+        if s.status == Status::Found && s.cost < old - 1e-9 {
+            self.stats.recheck_improved = true;
+            out.clear();
+            out.extend_from_slice(&self.leg);
+        }
+    }
+
+    /// An estimate of the optimal cost from `start` (in region `from`) to
+    /// `goal` (in region `to`) that is rarely above it: the octile
+    /// distance, or the landmark bound between the two regions less the
+    /// distances from the cells to their regions' representatives.
+    fn lower_estimate(&self, h: &Hierarchy, start: Point, goal: Point, from: u32, to: u32) -> f64 {
+        let direct = octile(start, goal);
+        let lm = h.landmarks.bound_to(from, h.landmarks.row(to)) as f64;
+        let slack = octile(start, h.regions[from as usize].representative())
+            + octile(goal, h.regions[to as usize].representative());
+        direct.max(lm - slack)
     }
 
     /// Cuts any loop (a cell visited twice) out of the stitched path.
