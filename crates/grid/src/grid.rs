@@ -254,6 +254,21 @@ impl Grid {
         (self.bits[i >> 6] >> (i & 63)) & 1 != 0
     }
 
+    /// Passability of the 64 padded cells starting at padded index `i`, as
+    /// bits: bit `j` is [`Grid::passable_padded`]`(i + j)`, so a row of cells
+    /// can be tested 64 at a time (the padding makes runs crossing a row's
+    /// end read the blocked border). Bits past the end of the padded array
+    /// read as `0` (blocked). `i` must be below `(width + 2) * (height + 2)`.
+    #[inline]
+    pub fn padded_bits(&self, i: usize) -> u64 {
+        let (w, o) = (i >> 6, i & 63);
+        let lo = self.bits[w] >> o;
+        match self.bits.get(w + 1) {
+            Some(&hi) if o != 0 => lo | (hi << (64 - o)),
+            _ => lo,
+        }
+    }
+
     /// Passability of the 3×3 block centred on the padded index `i` of an
     /// in-bounds cell, as 9 bits: bit `(dy + 1) * 3 + (dx + 1)` for the cell
     /// at offset `(dx, dy)`. Feed it to [`Grid::legal_moves`].
@@ -734,6 +749,32 @@ mod tests {
                 for i in 0..64u32 {
                     let want = i < len && g.is_passable(Point::new(x0 + i, 1));
                     assert_eq!(bits >> i & 1 == 1, want, "x0 {x0} len {len} i {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn padded_bits_match_passable_padded() {
+        let mut x = 7u64;
+        for (w, h) in [(1u32, 1u32), (3, 2), (62, 3), (63, 5), (64, 4), (130, 7)] {
+            let mut g = Grid::new(w, h, true).unwrap();
+            for yy in 0..h {
+                for xx in 0..w {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    if (x >> 62) == 0 {
+                        g.set_passable(Point::new(xx, yy), false).unwrap();
+                    }
+                }
+            }
+            let total = g.stride() * (h as usize + 2);
+            for i in 0..total {
+                let bits = g.padded_bits(i);
+                for j in 0..64 {
+                    let want = i + j < total && g.passable_padded(i + j);
+                    assert_eq!(bits >> j & 1 == 1, want, "{w}x{h} i {i} j {j}");
                 }
             }
         }

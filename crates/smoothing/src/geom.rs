@@ -102,6 +102,28 @@ pub(crate) fn iceil(x: f64) -> i64 {
     t + ((x > t as f64) as i64)
 }
 
+/// 1.5 · 2⁵²: adding it to an `f64` of magnitude below 2⁵¹ rounds it to an
+/// integer held in the low mantissa bits.
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// `floor(x)` for finite `|x| < 2⁵¹` (map coordinates), without the
+/// saturating float-to-integer conversion of [`ifloor`].
+#[inline]
+pub(crate) fn floor_small(x: f64) -> i64 {
+    let r = x + ROUND_MAGIC;
+    let n = (r.to_bits() as i64).wrapping_sub(ROUND_MAGIC.to_bits() as i64);
+    n - ((r - ROUND_MAGIC > x) as i64)
+}
+
+/// `ceil(x)` for finite `|x| < 2⁵¹` (map coordinates), without the
+/// saturating float-to-integer conversion of [`iceil`].
+#[inline]
+pub(crate) fn ceil_small(x: f64) -> i64 {
+    let r = x + ROUND_MAGIC;
+    let n = (r.to_bits() as i64).wrapping_sub(ROUND_MAGIC.to_bits() as i64);
+    n + ((r - ROUND_MAGIC < x) as i64)
+}
+
 /// Whether cell `(x, y)` is passable; anything outside the map is blocked.
 #[inline]
 pub(crate) fn is_free(grid: &Grid, x: i64, y: i64) -> bool {
@@ -111,6 +133,68 @@ pub(crate) fn is_free(grid: &Grid, x: i64, y: i64) -> bool {
     // The padded array has a blocked border, so x, y in -1..=width/height
     // are valid indices.
     grid.passable_padded((y + 1) as usize * grid.stride() + (x + 1) as usize)
+}
+
+/// The first blocked padded index in `lo..=hi`, scanning 64 cells a word.
+#[inline]
+pub(crate) fn first_blocked(grid: &Grid, lo: usize, hi: usize) -> Option<usize> {
+    let mut i = lo;
+    while i <= hi {
+        let n = hi - i + 1;
+        let mut b = !grid.padded_bits(i);
+        if n < 64 {
+            b &= (1u64 << n) - 1;
+        }
+        if b != 0 {
+            return Some(i + b.trailing_zeros() as usize);
+        }
+        i += 64;
+    }
+    None
+}
+
+/// The last blocked padded index in `lo..=hi`, scanning 64 cells a word.
+#[inline]
+pub(crate) fn last_blocked(grid: &Grid, lo: usize, hi: usize) -> Option<usize> {
+    let mut end = hi + 1;
+    while end > lo {
+        let n = (end - lo).min(64);
+        let start = end - n;
+        let mut b = !grid.padded_bits(start);
+        if n < 64 {
+            b &= (1u64 << n) - 1;
+        }
+        if b != 0 {
+            return Some(start + 63 - b.leading_zeros() as usize);
+        }
+        end = start;
+    }
+    None
+}
+
+/// The first and last blocked padded indices in `lo..=hi` (one word read
+/// when the range is at most 64 cells long).
+#[inline]
+pub(crate) fn blocked_ends(grid: &Grid, lo: usize, hi: usize) -> Option<(usize, usize)> {
+    if hi < lo {
+        return None;
+    }
+    let n = hi - lo + 1;
+    if n > 64 {
+        let first = first_blocked(grid, lo, hi)?;
+        return Some((first, last_blocked(grid, first, hi).unwrap_or(first)));
+    }
+    let mut b = !grid.padded_bits(lo);
+    if n < 64 {
+        b &= (1u64 << n) - 1;
+    }
+    if b == 0 {
+        return None;
+    }
+    Some((
+        lo + b.trailing_zeros() as usize,
+        lo + 63 - b.leading_zeros() as usize,
+    ))
 }
 
 /// Whether the capsule of radius `r` around the segment `a`–`b` is clear
@@ -128,11 +212,59 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
     {
         return false;
     }
-    if (b.x - a.x).abs() >= (b.y - a.y).abs() {
+    if r == 0.0 {
+        segment_rows(grid, a, b)
+    } else if (b.x - a.x).abs() >= (b.y - a.y).abs() {
         sweep::<false>(grid, a.x, a.y, b.x, b.y, r)
     } else {
         sweep::<true>(grid, a.y, a.x, b.y, b.x, r)
     }
+}
+
+/// The radius-0 case of [`capsule_clear`], row by row: in each row of cells
+/// `k` that the segment's `y` range meets (within [`EPS`]), the segment's
+/// part with `k - EPS <= y <= k + 1 + EPS` spans one interval of `x`, and the
+/// cells of that row meeting the interval (within [`EPS`]) are tested 64 a
+/// word. A cell is thus tested when its square grown by [`EPS`] on every
+/// side meets the segment: exact up to the margin, on the blocked side. The
+/// caller guarantees the segment lies inside the map.
+fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
+    let stride = grid.stride() as i64;
+    let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+    let dy = b.y - a.y;
+    let k0 = ceil_small(ylo - EPS) - 1;
+    let k1 = floor_small(yhi + EPS);
+    let inv = if dy != 0.0 { (b.x - a.x) / dy } else { 0.0 };
+    let x_at = |y: f64| {
+        let y = if y < ylo {
+            ylo
+        } else if y > yhi {
+            yhi
+        } else {
+            y
+        };
+        a.x + (y - a.y) * inv
+    };
+    for k in k0..=k1 {
+        let (xa, xb) = if dy == 0.0 {
+            (a.x.min(b.x), a.x.max(b.x))
+        } else {
+            let (x0, x1) = (x_at(k as f64 - EPS), x_at((k + 1) as f64 + EPS));
+            if x0 <= x1 {
+                (x0, x1)
+            } else {
+                (x1, x0)
+            }
+        };
+        // Padded index of cell (0, k) is base.
+        let base = (k + 1) * stride + 1;
+        let lo = base + ceil_small(xa - EPS) - 1;
+        let hi = base + floor_small(xb + EPS);
+        if first_blocked(grid, lo as usize, hi as usize).is_some() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Walks the unit strips `c <= u <= c + 1` of the major axis `u` (x, or y
@@ -478,7 +610,7 @@ pub(crate) fn arc_clear(grid: &Grid, arc: &Arc, r: f64) -> bool {
 /// from the segment. Touching counts as blocked, so for `radius = 0` a
 /// segment may not even graze a blocked corner, and for cell centres it
 /// agrees exactly with [`Grid::line_of_sight`]. The verdict errs on the
-/// blocked side by at most 10⁻⁷ cells (rounding allowance). A negative, NaN
+/// blocked side by at most 1.5 · 10⁻⁷ cells (rounding allowance). A negative, NaN
 /// or infinite radius, or non-finite end points, give `false`.
 ///
 /// ```
@@ -528,9 +660,70 @@ mod tests {
                 let a = Point::new(rnd(w as u64) as u32, rnd(h as u64) as u32);
                 let b = Point::new(rnd(w as u64) as u32, rnd(h as u64) as u32);
                 if g.is_passable(a) && g.is_passable(b) {
-                    assert_eq!(cells_visible(&g, a, b), g.line_of_sight(a, b), "{a} {b}");
+                    let los = g.line_of_sight(a, b);
+                    assert_eq!(cells_visible(&g, a, b), los, "{a} {b}");
+                    let c = |p: Point| P::new(p.x as f64 + 0.5, p.y as f64 + 0.5);
+                    assert_eq!(segment_rows(&g, c(a), c(b)), los, "{a} {b}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn word_scans_match_cell_loops() {
+        let mut seed = 17u64;
+        let mut rnd = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..30 {
+            let (w, h) = (1 + rnd(150) as u32, 1 + rnd(6) as u32);
+            let mut g = Grid::new(w, h, true).unwrap();
+            let density = 1 + rnd(40);
+            for y in 0..h {
+                for x in 0..w {
+                    if rnd(100) < density {
+                        g.set_passable(Point::new(x, y), false).unwrap();
+                    }
+                }
+            }
+            let total = g.stride() * (h as usize + 2);
+            for _ in 0..400 {
+                let lo = rnd(total as u64) as usize;
+                let hi = (lo + rnd(200) as usize).min(total - 1);
+                let blocked: Vec<usize> = (lo..=hi).filter(|&i| !g.passable_padded(i)).collect();
+                let (first, last) = (blocked.first().copied(), blocked.last().copied());
+                assert_eq!(first_blocked(&g, lo, hi), first, "{lo}..={hi}");
+                assert_eq!(last_blocked(&g, lo, hi), last, "{lo}..={hi}");
+                assert_eq!(blocked_ends(&g, lo, hi), first.zip(last), "{lo}..={hi}");
+            }
+        }
+    }
+
+    #[test]
+    fn small_floor_and_ceil_match_std() {
+        let mut seed = 3u64;
+        let mut xs = vec![
+            0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, -2.5, 1e-7, -1e-7, 65535.999, 1e15,
+        ];
+        for _ in 0..100_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = (seed >> 11) as f64 / (1u64 << 53) as f64;
+            let x = (u - 0.5) * 2.0 * [1.0, 100.0, 70_000.0, 1e12][(seed & 3) as usize];
+            xs.push(x);
+            xs.push(x.round());
+            xs.push(x.round() + 1e-7);
+            xs.push(x.round() - 1e-7);
+        }
+        for x in xs {
+            assert_eq!(floor_small(x), x.floor() as i64, "{x}");
+            assert_eq!(ceil_small(x), x.ceil() as i64, "{x}");
+            assert_eq!(floor_small(x), ifloor(x), "{x}");
+            assert_eq!(ceil_small(x), iceil(x), "{x}");
         }
     }
 

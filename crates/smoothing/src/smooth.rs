@@ -1,8 +1,8 @@
 //! Any-angle smoothing of cell paths.
 
-use crate::geom::{capsule_clear, cells_visible, iceil, ifloor, EPS, P};
+use crate::geom::{blocked_ends, capsule_clear, ceil_small, cells_visible, floor_small, EPS, P};
 use crate::Vec2;
-use regionpath_grid::{Dir, Grid, Point};
+use regionpath_grid::{Grid, Point, SQRT2};
 use thiserror::Error;
 
 /// Options for [`Smoother::smooth`] and [`smooth`].
@@ -235,6 +235,7 @@ impl Smoother {
     }
 
     /// Greedy string pulling into `self.nodes`.
+    #[inline(never)]
     fn pull(&mut self, grid: &Grid, cells: &[Point], r: f64) {
         self.nodes.clear();
         let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
@@ -298,6 +299,7 @@ impl Smoother {
 
     /// The refinement pass (see the type's documentation): each waypoint in
     /// turn, with its already refined predecessor and its original successor.
+    #[inline(never)]
     fn refine(&mut self, grid: &Grid, r: f64) {
         let rp = r + clearance_margin(grid);
         let mut nodes = std::mem::take(&mut self.nodes);
@@ -356,6 +358,7 @@ impl Smoother {
     /// around the obstacles of triangle `a b c`. On success the new interior
     /// waypoints are in `self.chain` (possibly none) and the length saved is
     /// returned.
+    #[inline(never)]
     fn tighten(&mut self, grid: &Grid, a: P, b: P, c: P, r: f64, rp: f64) -> Option<f64> {
         self.chain.clear();
         let old = a.dist(b) + b.dist(c);
@@ -402,6 +405,7 @@ impl Smoother {
     /// corners of all blocked (and out-of-map) squares within `rp` of the
     /// triangle `a b c` (a few more near its corners: the test is per line of
     /// cells, on a box around the triangle's extent along that line).
+    #[inline(never)]
     fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) {
         let xext = a.x.max(b.x).max(c.x) - a.x.min(b.x).min(c.x);
         let yext = a.y.max(b.y).max(c.y) - a.y.min(b.y).min(c.y);
@@ -422,7 +426,10 @@ impl Smoother {
     /// meeting the expanded triangle, finds the first and last blocked cell
     /// from either end (the hull of a line's blocked squares is the
     /// rectangle between those two) and records their corners in
-    /// `self.levels`, one level per line of corners `y = k`.
+    /// `self.levels`, one level per line of corners `y = k`. Rows are read
+    /// 64 cells a word, columns cell by cell (their blocked cells are
+    /// usually near the ends).
+    #[inline(never)]
     fn gather_lines<const T: bool>(&mut self, grid: &Grid, tri: [P; 3], rp: f64) {
         self.levels.clear();
         self.transposed = T;
@@ -432,85 +439,117 @@ impl Smoother {
             (grid.width() as i64, grid.height() as i64)
         };
         let stride = grid.stride() as i64;
-        let (step_x, step_y) = if T { (stride, 1) } else { (1, stride) };
-        // Edges: y range and slope dx/dy.
-        let mut edges = [(0.0f64, 0.0f64, P::default(), 0.0f64); 3];
-        for (e, edge) in edges.iter_mut().enumerate() {
-            let p = tri[e];
-            let q = tri[(e + 1) % 3];
-            let slope = if q.y != p.y {
+        // The vertices by y (top t, middle m, bottom b): the triangle's x
+        // extent over a band of y is found at the band's clipped ends on the
+        // long edge t–b and on the chain t–m–b, and at m when inside.
+        let mut v = tri;
+        if v[1].y < v[0].y {
+            v.swap(0, 1);
+        }
+        if v[2].y < v[1].y {
+            v.swap(1, 2);
+        }
+        if v[1].y < v[0].y {
+            v.swap(0, 1);
+        }
+        let [t, m, bot] = v;
+        let slope = |p: P, q: P| {
+            if q.y != p.y {
                 (q.x - p.x) / (q.y - p.y)
             } else {
                 0.0
-            };
-            *edge = (p.y.min(q.y), p.y.max(q.y), p, slope);
-        }
-        let ymin = tri[0].y.min(tri[1].y).min(tri[2].y);
-        let ymax = tri[0].y.max(tri[1].y).max(tri[2].y);
-        let k0 = (iceil(ymin - rp - EPS) - 1).max(-1);
-        let k1 = ifloor(ymax + rp + EPS).min(h);
-        for k in k0..=k1 {
-            let y0 = k as f64 - rp;
-            let y1 = (k + 1) as f64 + rp;
-            let (mut xl, mut xr) = (f64::INFINITY, f64::NEG_INFINITY);
-            for &(lo, hi, p, slope) in &edges {
-                if hi < y0 || lo > y1 {
-                    continue;
-                }
-                for y in [y0.max(lo), y1.min(hi)] {
-                    let x = p.x + (y - p.y) * slope;
-                    xl = xl.min(x);
-                    xr = xr.max(x);
-                }
             }
-            if xl > xr {
+        };
+        let (s_tb, s_tm, s_mb) = (slope(t, bot), slope(t, m), slope(m, bot));
+        let chain_x = |y: f64| {
+            if y <= m.y {
+                t.x + (y - t.y) * s_tm
+            } else {
+                m.x + (y - m.y) * s_mb
+            }
+        };
+        let k0 = (ceil_small(t.y - rp - EPS) - 1).max(-1);
+        let k1 = floor_small(bot.y + rp + EPS).min(h);
+        for k in k0..=k1 {
+            let ya = fmax(k as f64 - rp, t.y);
+            let yb = fmin((k + 1) as f64 + rp, bot.y);
+            if ya > yb {
                 continue;
             }
-            let x0 = (iceil(xl - rp - EPS) - 1).max(-1);
-            let x1 = ifloor(xr + rp + EPS).min(w);
+            let (l0, l1) = (t.x + (ya - t.y) * s_tb, t.x + (yb - t.y) * s_tb);
+            let (c0, c1) = (chain_x(ya), chain_x(yb));
+            let mut xl = fmin(fmin(l0, l1), fmin(c0, c1));
+            let mut xr = fmax(fmax(l0, l1), fmax(c0, c1));
+            if m.y >= ya && m.y <= yb {
+                xl = fmin(xl, m.x);
+                xr = fmax(xr, m.x);
+            }
+            let x0 = (ceil_small(xl - rp - EPS) - 1).max(-1);
+            let x1 = floor_small(xr + rp + EPS).min(w);
             if x0 > x1 {
                 continue;
             }
-            let base = (k + 1) * step_y;
-            let mut left = None;
-            let mut idx = base + (x0 + 1) * step_x;
-            for x in x0..=x1 {
-                if !grid.passable_padded(idx as usize) {
-                    left = Some(x);
-                    break;
+            if T {
+                // Column k: padded index of cell (k, x) is (x + 1) * stride + k + 1.
+                let base = k + 1 + stride;
+                let mut left = None;
+                let mut idx = base + x0 * stride;
+                for x in x0..=x1 {
+                    if !grid.passable_padded(idx as usize) {
+                        left = Some(x);
+                        break;
+                    }
+                    idx += stride;
                 }
-                idx += step_x;
-            }
-            let Some(xl) = left else { continue };
-            let mut xr = x1;
-            let mut idx = base + (x1 + 1) * step_x;
-            while xr > xl && grid.passable_padded(idx as usize) {
-                xr -= 1;
-                idx -= step_x;
-            }
-            let (lx, rx) = (xl as f64, (xr + 1) as f64);
-            let yk = k as f64;
-            match self.levels.last_mut() {
-                Some(l) if l.y == yk => {
-                    l.xmin = l.xmin.min(lx);
-                    l.xmax = l.xmax.max(rx);
+                let Some(xl) = left else { continue };
+                let mut xr = x1;
+                let mut idx = base + x1 * stride;
+                while xr > xl && grid.passable_padded(idx as usize) {
+                    xr -= 1;
+                    idx -= stride;
                 }
-                _ => self.levels.push(Level {
-                    y: yk,
-                    xmin: lx,
-                    xmax: rx,
-                }),
+                self.push_level(k, xl, xr);
+                continue;
             }
-            self.levels.push(Level {
-                y: yk + 1.0,
+            // Padded index of cell (0, k) is base.
+            let base = (k + 1) * stride + 1;
+            let lo = (base + x0) as usize;
+            let hi = (base + x1) as usize;
+            let Some((left, right)) = blocked_ends(grid, lo, hi) else {
+                continue;
+            };
+            self.push_level(k, left as i64 - base, right as i64 - base);
+        }
+    }
+
+    /// Records the blocked squares `xl..=xr` of line `k` (scan frame) as the
+    /// corner levels `y = k` and `y = k + 1` (merged with the previous
+    /// line's level `k`).
+    #[inline]
+    fn push_level(&mut self, k: i64, xl: i64, xr: i64) {
+        let (lx, rx) = (xl as f64, (xr + 1) as f64);
+        let yk = k as f64;
+        match self.levels.last_mut() {
+            Some(l) if l.y == yk => {
+                l.xmin = l.xmin.min(lx);
+                l.xmax = l.xmax.max(rx);
+            }
+            _ => self.levels.push(Level {
+                y: yk,
                 xmin: lx,
                 xmax: rx,
-            });
+            }),
         }
+        self.levels.push(Level {
+            y: yk + 1.0,
+            xmin: lx,
+            xmax: rx,
+        });
     }
 
     /// Andrew's monotone chain over the level corners (already sorted by
     /// `(y, x)` in the scan frame) into `self.hull`, in grid coordinates.
+    #[inline(never)]
     fn hull_of_levels(&mut self) {
         self.pts.clear();
         let t = self.transposed;
@@ -565,6 +604,7 @@ impl Smoother {
     /// sign of that side: `cross(c - a, b - a)`). Writes the waypoints
     /// (intersections of consecutive tangent lines, rounded to `f32`) to
     /// `self.chain`. Returns `false` when no chain is found.
+    #[inline(never)]
     fn wrap(&mut self, a: P, b: P, c: P, rp: f64, s: f64) -> bool {
         const TOL: f64 = 1e-12;
         let Some(mut dir) = b.sub(a).unit() else {
@@ -671,6 +711,26 @@ impl Smoother {
     }
 }
 
+/// The smaller of two numbers (no NaN handling: NaN-free inputs only).
+#[inline]
+fn fmin(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The larger of two numbers (no NaN handling: NaN-free inputs only).
+#[inline]
+fn fmax(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 /// Consecutive waypoints closer than this (cells) are merged into one.
 const MERGE: f64 = 0.01;
 
@@ -719,50 +779,59 @@ fn clearance_margin(grid: &Grid) -> f64 {
     (8.0 * ulp as f64).max(1e-3)
 }
 
-/// Checks the path and returns its length.
+/// Checks the path and returns its length (summed step by step: 1 for a
+/// straight step, √2 for a diagonal one).
+#[inline(never)]
 fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
     let Some(&first) = cells.first() else {
         return Err(SmoothError::EmptyPath);
     };
+    let stride = grid.stride() as isize;
+    let (w, h) = (grid.width(), grid.height());
     let mut len = 0.0;
     let mut prev = first;
+    let mut prev_idx = 0usize;
     for (index, &p) in cells.iter().enumerate() {
-        if !grid.in_bounds(p) {
+        if p.x >= w || p.y >= h {
             return Err(SmoothError::OutOfBounds {
                 index,
                 point: p,
-                width: grid.width(),
-                height: grid.height(),
+                width: w,
+                height: h,
             });
         }
-        if !grid.is_passable(p) {
+        let idx = grid.padded_index(p);
+        if !grid.passable_padded(idx) {
             return Err(SmoothError::BlockedCell { index, point: p });
         }
         if index > 0 {
             let dx = p.x as i64 - prev.x as i64;
             let dy = p.y as i64 - prev.y as i64;
-            let dir = if dx.abs() <= 1 && dy.abs() <= 1 {
-                Dir::from_delta(dx as i32, dy as i32)
-            } else {
-                None
-            };
-            let Some(dir) = dir else {
+            if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
                 return Err(SmoothError::NotAdjacent {
                     index,
                     from: prev,
                     to: p,
                 });
-            };
-            if !grid.can_step(prev, dir) {
-                return Err(SmoothError::CornerCut {
-                    index,
-                    from: prev,
-                    to: p,
-                });
             }
-            len += dir.cost();
+            if dx != 0 && dy != 0 {
+                // No corner cutting: both orthogonal neighbours passable.
+                let side_x = (prev_idx as isize + dx as isize) as usize;
+                let side_y = (prev_idx as isize + dy as isize * stride) as usize;
+                if !grid.passable_padded(side_x) || !grid.passable_padded(side_y) {
+                    return Err(SmoothError::CornerCut {
+                        index,
+                        from: prev,
+                        to: p,
+                    });
+                }
+                len += SQRT2;
+            } else {
+                len += 1.0;
+            }
         }
         prev = p;
+        prev_idx = idx;
     }
     Ok(len)
 }
