@@ -349,6 +349,7 @@ proptest! {
         let mut planner = hierarchy::Planner::with_config(hierarchy::PlannerConfig {
             recheck: 1e-6,
             recheck_window: 160,
+            recheck_budget: 0,
             ..Default::default()
         });
         let mut path = Vec::new();
