@@ -32,6 +32,8 @@ pub struct RowResult {
     pub smooth_invalid: bool,
     /// Query time in microseconds.
     pub us: f64,
+    /// Smoothing time in microseconds (with `--smooth`, for valid paths).
+    pub smooth_us: Option<f64>,
     /// Nodes expanded.
     pub expanded: u64,
 }
@@ -98,6 +100,13 @@ pub struct AlgoStats {
     /// Smoothed paths that failed their check (with `--smooth`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smooth_invalid: Option<usize>,
+    /// Mean smoothing time per smoothed path, microseconds (with `--smooth`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_smooth_us: Option<f64>,
+    /// Smoothing's share of query plus smoothing time, summed over the
+    /// smoothed rows (with `--smooth`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub smooth_share: Option<f64>,
 }
 
 /// Nearest-rank percentile of sorted values (`q` in 0..=1).
@@ -135,6 +144,13 @@ impl AlgoStats {
         let us = sorted(rows.iter().map(|r| r.us).collect());
         let expanded: Vec<f64> = rows.iter().map(|r| r.expanded as f64).collect();
         let ratios = sorted(rows.iter().filter_map(|r| r.smoothed_ratio()).collect());
+        let smooth_us: Vec<f64> = rows.iter().filter_map(|r| r.smooth_us).collect();
+        let smooth_total: f64 = smooth_us.iter().sum();
+        let query_total: f64 = rows
+            .iter()
+            .filter(|r| r.smooth_us.is_some())
+            .map(|r| r.us)
+            .sum();
         AlgoStats {
             rows: rows.len(),
             solved: rows.iter().filter(|r| r.length.is_some()).count(),
@@ -152,6 +168,12 @@ impl AlgoStats {
             mean_smoothed_ratio: if smooth { mean(&ratios) } else { None },
             max_smoothed_ratio: if smooth { ratios.last().copied() } else { None },
             smooth_invalid: smooth.then(|| rows.iter().filter(|r| r.smooth_invalid).count()),
+            mean_smooth_us: if smooth { mean(&smooth_us) } else { None },
+            smooth_share: if smooth && smooth_total + query_total > 0.0 {
+                Some(smooth_total / (smooth_total + query_total))
+            } else {
+                None
+            },
         }
     }
 
@@ -186,6 +208,12 @@ impl AlgoStats {
         }
         if let (Some(m), Some(x)) = (self.mean_smoothed_ratio, self.max_smoothed_ratio) {
             s.push_str(&format!(" | smoothed/optimal mean {m:.4}, max {x:.4}"));
+        }
+        if let (Some(m), Some(share)) = (self.mean_smooth_us, self.smooth_share) {
+            s.push_str(&format!(
+                " | smoothing {m:.1} us ({:.1}% of query + smoothing)",
+                share * 100.0
+            ));
         }
         if let Some(n) = self.smooth_invalid.filter(|n| *n > 0) {
             s.push_str(&format!(" | {n} smoothed paths INVALID"));
@@ -368,6 +396,7 @@ mod tests {
             smoothed: None,
             smooth_invalid: false,
             us,
+            smooth_us: None,
             expanded: 10,
         }
     }
@@ -403,6 +432,26 @@ mod tests {
         let v = serde_json::to_value(&s).unwrap();
         assert!(v.get("mean_smoothed_ratio").is_none());
         assert!(v.get("p99_us").is_some());
+        assert!(v.get("smooth_share").is_none());
+    }
+
+    #[test]
+    fn smoothing_time_share() {
+        let mut a = row(0, 10.0, Some(10.0), 3.0);
+        a.smoothed = Some(9.5);
+        a.smooth_us = Some(1.0);
+        let mut b = row(1, 10.0, Some(10.0), 5.0);
+        b.smoothed = Some(9.0);
+        b.smooth_us = Some(3.0);
+        // A row without a smoothed path counts in neither sum.
+        let c = row(2, 5.0, None, 100.0);
+        let s = AlgoStats::from_rows(&[a, b, c], 0.0, true);
+        assert_eq!(s.mean_smooth_us, Some(2.0));
+        assert!((s.smooth_share.unwrap() - 4.0 / 12.0).abs() < 1e-12);
+        assert!((s.mean_smoothed_ratio.unwrap() - 0.925).abs() < 1e-12);
+        assert!(s
+            .line("x")
+            .contains("smoothing 2.0 us (33.3% of query + smoothing)"));
     }
 
     #[test]

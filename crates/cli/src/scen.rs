@@ -183,6 +183,7 @@ fn run_row(
         smoothed: None,
         smooth_invalid: false,
         us,
+        smooth_us: None,
         expanded: info.expanded,
     };
     if info.found {
@@ -200,14 +201,15 @@ fn run_row(
         None => false,
     };
     if let (Some(smoother), Some(_)) = (smoother.as_mut(), result.length) {
-        smoother
-            .smooth(grid, &buf.path, &mut buf.smoothed)
-            .map_err(|message| CliError::Algo {
-                algo: "smoothing".to_string(),
-                file: file.to_path_buf(),
-                line: Some(row.line),
-                message,
-            })?;
+        let t = Instant::now();
+        let smoothed = smoother.smooth(grid, &buf.path, &mut buf.smoothed);
+        result.smooth_us = Some(t.elapsed().as_secs_f64() * 1e6);
+        smoothed.map_err(|message| CliError::Algo {
+            algo: "smoothing".to_string(),
+            file: file.to_path_buf(),
+            line: Some(row.line),
+            message,
+        })?;
         match validate::check_smoothed(grid, row.start, row.goal, &buf.smoothed) {
             Ok(len) => result.smoothed = Some(len),
             Err(_) => result.smooth_invalid = true,
