@@ -46,6 +46,21 @@ pub trait Algo {
         goal: Point,
         out: &mut Vec<Point>,
     ) -> Result<QueryInfo, String>;
+
+    /// Plans only the first leg of the path from `start` to `goal` into
+    /// `out` (cleared first): `Ok(Some(true))` with a leg, `Ok(Some(false))`
+    /// when the goal is unreachable, `Ok(None)` when the planner has no
+    /// first leg apart from the whole path (the default).
+    fn first_leg(
+        &mut self,
+        _grid: &Grid,
+        _start: Point,
+        _goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<Option<bool>, String> {
+        out.clear();
+        Ok(None)
+    }
 }
 
 /// Plain A* over the whole grid; one searcher reused for every query, so
@@ -202,6 +217,29 @@ impl Algo for HierarchicalAlgo {
             }
             Err(e) => Err(e.to_string()),
         }
+    }
+
+    fn first_leg(
+        &mut self,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<Option<bool>, String> {
+        out.clear();
+        let h = self
+            .hierarchy
+            .as_ref()
+            .ok_or("the hierarchy was not built (prepare not called)")?;
+        match self.planner.start_query(h, grid, start, goal) {
+            Ok(()) => {}
+            Err(hierarchy::PathError::Unreachable { .. }) => return Ok(Some(false)),
+            Err(e) => return Err(e.to_string()),
+        }
+        self.planner
+            .next_leg(h, grid, out)
+            .map_err(|e| e.to_string())?;
+        Ok(Some(true))
     }
 }
 

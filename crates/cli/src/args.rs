@@ -129,6 +129,12 @@ pub struct ScenArgs {
     /// Smooth every path and report smoothed length / optimal.
     #[arg(long)]
     pub smooth: bool,
+    /// Also time each row's first leg (hierarchical planner only:
+    /// `start_query` plus one `next_leg`, the moment a unit can start
+    /// walking), in a second pass over the file's rows after the full
+    /// queries, and report its median and 90th percentile.
+    #[arg(long)]
+    pub first_leg: bool,
     /// Run only every Nth row of each file (rows 0, N, 2N, ...).
     #[arg(long, value_name = "N", default_value = "1")]
     pub every: NonZeroUsize,

@@ -34,6 +34,12 @@ pub struct RowResult {
     pub us: f64,
     /// Smoothing time in microseconds (with `--smooth`, for valid paths).
     pub smooth_us: Option<f64>,
+    /// Time to the first leg in microseconds (with `--first-leg`, for
+    /// planners that plan leg by leg).
+    pub first_leg_us: Option<f64>,
+    /// Whether the first leg failed its check (not a valid path from the
+    /// start, or none although the goal is reachable).
+    pub first_leg_invalid: bool,
     /// Nodes expanded.
     pub expanded: u64,
 }
@@ -107,6 +113,15 @@ pub struct AlgoStats {
     /// smoothed rows (with `--smooth`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smooth_share: Option<f64>,
+    /// Median time to the first leg, microseconds (with `--first-leg`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p50_first_leg_us: Option<f64>,
+    /// 90th percentile of the time to the first leg (with `--first-leg`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p90_first_leg_us: Option<f64>,
+    /// First legs that failed their check (with `--first-leg`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_leg_invalid: Option<usize>,
 }
 
 /// Nearest-rank percentile of sorted values (`q` in 0..=1).
@@ -145,6 +160,8 @@ impl AlgoStats {
         let expanded: Vec<f64> = rows.iter().map(|r| r.expanded as f64).collect();
         let ratios = sorted(rows.iter().filter_map(|r| r.smoothed_ratio()).collect());
         let smooth_us: Vec<f64> = rows.iter().filter_map(|r| r.smooth_us).collect();
+        let first_leg = sorted(rows.iter().filter_map(|r| r.first_leg_us).collect());
+        let has_first_leg = !first_leg.is_empty() || rows.iter().any(|r| r.first_leg_invalid);
         let smooth_total: f64 = smooth_us.iter().sum();
         let query_total: f64 = rows
             .iter()
@@ -174,12 +191,19 @@ impl AlgoStats {
             } else {
                 None
             },
+            p50_first_leg_us: percentile(&first_leg, 0.50),
+            p90_first_leg_us: percentile(&first_leg, 0.90),
+            first_leg_invalid: has_first_leg
+                .then(|| rows.iter().filter(|r| r.first_leg_invalid).count()),
         }
     }
 
     /// Whether any row was invalid or wrong.
     pub fn has_failures(&self) -> bool {
-        self.invalid > 0 || self.wrong > 0 || self.smooth_invalid.unwrap_or(0) > 0
+        self.invalid > 0
+            || self.wrong > 0
+            || self.smooth_invalid.unwrap_or(0) > 0
+            || self.first_leg_invalid.unwrap_or(0) > 0
     }
 
     /// One human-readable line.
@@ -217,6 +241,12 @@ impl AlgoStats {
         }
         if let Some(n) = self.smooth_invalid.filter(|n| *n > 0) {
             s.push_str(&format!(" | {n} smoothed paths INVALID"));
+        }
+        if let (Some(p50), Some(p90)) = (self.p50_first_leg_us, self.p90_first_leg_us) {
+            s.push_str(&format!(" | first leg p50 {p50:.1} us, p90 {p90:.1} us"));
+        }
+        if let Some(n) = self.first_leg_invalid.filter(|n| *n > 0) {
+            s.push_str(&format!(" | {n} first legs INVALID"));
         }
         s
     }
@@ -397,6 +427,8 @@ mod tests {
             smooth_invalid: false,
             us,
             smooth_us: None,
+            first_leg_us: None,
+            first_leg_invalid: false,
             expanded: 10,
         }
     }
@@ -433,6 +465,32 @@ mod tests {
         assert!(v.get("mean_smoothed_ratio").is_none());
         assert!(v.get("p99_us").is_some());
         assert!(v.get("smooth_share").is_none());
+    }
+
+    #[test]
+    fn first_leg_percentiles() {
+        let mut rows: Vec<RowResult> = (0..10)
+            .map(|i| {
+                let mut r = row(i, 10.0, Some(10.0), 50.0);
+                r.first_leg_us = Some((i + 1) as f64);
+                r
+            })
+            .collect();
+        let s = AlgoStats::from_rows(&rows, 0.0, false);
+        assert_eq!(s.p50_first_leg_us, Some(5.0));
+        assert_eq!(s.p90_first_leg_us, Some(9.0));
+        assert_eq!(s.first_leg_invalid, Some(0));
+        assert!(!s.has_failures());
+        assert!(s.line("x").contains("first leg p50 5.0 us, p90 9.0 us"));
+        rows[3].first_leg_invalid = true;
+        rows[3].first_leg_us = None;
+        let s = AlgoStats::from_rows(&rows, 0.0, false);
+        assert_eq!(s.first_leg_invalid, Some(1));
+        assert!(s.has_failures());
+        // Without --first-leg nothing is reported.
+        let plain = AlgoStats::from_rows(&[row(0, 1.0, Some(1.0), 1.0)], 0.0, false);
+        assert_eq!(plain.p50_first_leg_us, None);
+        assert_eq!(plain.first_leg_invalid, None);
     }
 
     #[test]

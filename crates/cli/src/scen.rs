@@ -184,6 +184,8 @@ fn run_row(
         smooth_invalid: false,
         us,
         smooth_us: None,
+        first_leg_us: None,
+        first_leg_invalid: false,
         expanded: info.expanded,
     };
     if info.found {
@@ -224,6 +226,7 @@ fn run_file(
     slots: &mut [Slot],
     smoother: &mut Option<Box<dyn Smoother>>,
     every: usize,
+    first_leg: bool,
     buf: &mut Buffers,
 ) -> Result<FileRun, CliError> {
     let rows: Vec<(usize, &ScenRow)> = loaded
@@ -257,17 +260,7 @@ fn run_file(
         for &(index, row) in &rows {
             let map = loaded.row_maps[index];
             let grid = &cache.maps[map].1;
-            if slot.prepared != Some(map) {
-                let t = Instant::now();
-                slot.algo.prepare(grid).map_err(|message| CliError::Algo {
-                    algo: slot.algo.name().to_string(),
-                    file: cache.maps[map].0.clone(),
-                    line: None,
-                    message,
-                })?;
-                run.prepare_ms += t.elapsed().as_secs_f64() * 1e3;
-                slot.prepared = Some(map);
-            }
+            run.prepare_ms += prepare(slot, cache, map)?;
             run.rows.push(run_row(
                 slot,
                 smoother,
@@ -279,9 +272,72 @@ fn run_file(
                 buf,
             )?);
         }
+        if first_leg {
+            time_first_legs(slot, loaded, cache, &rows, &mut run.rows, buf)?;
+        }
         file_run.runs.push(run);
     }
     Ok(file_run)
+}
+
+/// Prepares `slot` for map `map` unless it already is; returns the time
+/// taken in milliseconds.
+fn prepare(slot: &mut Slot, cache: &MapCache, map: usize) -> Result<f64, CliError> {
+    if slot.prepared == Some(map) {
+        return Ok(0.0);
+    }
+    let t = Instant::now();
+    slot.algo
+        .prepare(&cache.maps[map].1)
+        .map_err(|message| CliError::Algo {
+            algo: slot.algo.name().to_string(),
+            file: cache.maps[map].0.clone(),
+            line: None,
+            message,
+        })?;
+    slot.prepared = Some(map);
+    Ok(t.elapsed().as_secs_f64() * 1e3)
+}
+
+/// The `--first-leg` pass: times each row's first leg (a second pass, so
+/// the full query of the same row has not just warmed the caches for it)
+/// and checks it: a valid path from the row's start, present exactly when
+/// the goal is reachable. Does nothing for planners without legs.
+fn time_first_legs(
+    slot: &mut Slot,
+    loaded: &LoadedScen,
+    cache: &MapCache,
+    rows: &[(usize, &ScenRow)],
+    results: &mut [RowResult],
+    buf: &mut Buffers,
+) -> Result<(), CliError> {
+    for (&(index, row), result) in rows.iter().zip(results.iter_mut()) {
+        let map = loaded.row_maps[index];
+        let grid = &cache.maps[map].1;
+        prepare(slot, cache, map)?;
+        let t = Instant::now();
+        let leg = slot
+            .algo
+            .first_leg(grid, row.start, row.goal, &mut buf.path);
+        let us = t.elapsed().as_secs_f64() * 1e6;
+        let leg = leg.map_err(|message| CliError::Algo {
+            algo: slot.algo.name().to_string(),
+            file: loaded.path.clone(),
+            line: Some(row.line),
+            message,
+        })?;
+        let Some(found) = leg else { return Ok(()) };
+        let valid = match (found, buf.path.last()) {
+            (true, Some(&end)) => {
+                solvable(row) && validate::check_path(grid, row.start, end, &buf.path).is_ok()
+            }
+            (true, None) => false,
+            (false, _) => !solvable(row),
+        };
+        result.first_leg_invalid = !valid;
+        result.first_leg_us = valid.then_some(us);
+    }
+    Ok(())
 }
 
 /// Runs `regionpath scen`.
@@ -319,7 +375,15 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
     };
     let mut files = Vec::with_capacity(loaded.len());
     for l in &loaded {
-        let f = run_file(l, &cache, &mut slots, &mut smoother, every, &mut buf)?;
+        let f = run_file(
+            l,
+            &cache,
+            &mut slots,
+            &mut smoother,
+            every,
+            args.first_leg,
+            &mut buf,
+        )?;
         let _ = writeln!(
             text,
             "{} ({} {}x{}, {} rows)",

@@ -241,11 +241,29 @@ fn hierarchical_planner_and_smoothing() {
     let scen = small_case(&dir);
     let csv = dir.join("rows.csv");
     let (code, out, err) = run(bin()
-        .args(["scen", "--algo", "both", "--smooth", "--json", "--csv"])
+        .args([
+            "scen",
+            "--algo",
+            "both",
+            "--smooth",
+            "--first-leg",
+            "--json",
+            "--csv",
+        ])
         .arg(&csv)
         .arg(&scen));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    // Smoothing is timed for both; only the hierarchical planner has legs.
+    for algo in ["astar", "hierarchical"] {
+        let share = v["algos"][algo]["smooth_share"].as_f64().unwrap();
+        assert!(share > 0.0 && share < 1.0, "{algo}: {share}");
+        assert!(v["algos"][algo]["mean_smooth_us"].as_f64().unwrap() > 0.0);
+    }
+    let h = &v["algos"]["hierarchical"];
+    assert_eq!(h["first_leg_invalid"], 0, "{h}");
+    assert!(h["p50_first_leg_us"].as_f64().unwrap() > 0.0, "{h}");
+    assert!(v["algos"]["astar"].get("p50_first_leg_us").is_none());
     for algo in ["astar", "hierarchical"] {
         let a = &v["algos"][algo];
         assert_eq!(a["solved"], 3, "{algo}: {a}");
