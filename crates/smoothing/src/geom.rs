@@ -200,15 +200,21 @@ pub(crate) fn blocked_ends(grid: &Grid, lo: usize, hi: usize) -> Option<(usize, 
 /// Whether the capsule of radius `r` around the segment `a`–`b` is clear
 /// (see the module rule). Non-finite input is never clear.
 pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
-    if !(a.is_finite() && b.is_finite() && r.is_finite() && r >= 0.0) {
+    // The sum is not finite when any of the numbers is not (and when huge
+    // finite ones overflow, which the map bounds below reject anyway).
+    let sum = a.x + a.y + b.x + b.y + r;
+    if !(sum.is_finite() && r >= 0.0) {
         return false;
     }
-    // Touching the map's outline touches an out-of-map square.
+    // Touching the map's outline touches an out-of-map square. (Every
+    // number is finite here, so plain comparisons give `min` and `max`.)
     let m = r + EPS;
-    if a.x.min(b.x) - m <= 0.0
-        || a.y.min(b.y) - m <= 0.0
-        || a.x.max(b.x) + m >= grid.width() as f64
-        || a.y.max(b.y) + m >= grid.height() as f64
+    let (xlo, xhi) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+    let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+    if !(xlo - m > 0.0
+        && ylo - m > 0.0
+        && xhi + m < grid.width() as f64
+        && yhi + m < grid.height() as f64)
     {
         return false;
     }
@@ -234,7 +240,23 @@ fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
     let dy = b.y - a.y;
     let k0 = ceil_small(ylo - EPS) - 1;
     let k1 = floor_small(yhi + EPS);
-    let inv = if dy != 0.0 { (b.x - a.x) / dy } else { 0.0 };
+    if dy == 0.0 {
+        // Padded index of cell (0, k) is base.
+        let mut base = (k0 + 1) * stride + 1;
+        let lo = ceil_small(a.x.min(b.x) - EPS) - 1;
+        let hi = floor_small(a.x.max(b.x) + EPS);
+        for _ in k0..=k1 {
+            if any_blocked(grid, (base + lo) as usize, (base + hi) as usize) {
+                return false;
+            }
+            base += stride;
+        }
+        return true;
+    }
+    let inv = (b.x - a.x) / dy;
+    // x on the segment at height y clamped to the segment's y range;
+    // monotone in y, so the row's lower edge gives the left end when
+    // x grows with y and the right end otherwise.
     let x_at = |y: f64| {
         let y = if y < ylo {
             ylo
@@ -245,26 +267,35 @@ fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
         };
         a.x + (y - a.y) * inv
     };
+    let grows = inv >= 0.0;
+    // Padded index of cell (0, k) is base.
+    let mut base = (k0 + 1) * stride + 1;
     for k in k0..=k1 {
-        let (xa, xb) = if dy == 0.0 {
-            (a.x.min(b.x), a.x.max(b.x))
-        } else {
-            let (x0, x1) = (x_at(k as f64 - EPS), x_at((k + 1) as f64 + EPS));
-            if x0 <= x1 {
-                (x0, x1)
-            } else {
-                (x1, x0)
-            }
-        };
-        // Padded index of cell (0, k) is base.
-        let base = (k + 1) * stride + 1;
+        let (x0, x1) = (x_at(k as f64 - EPS), x_at((k + 1) as f64 + EPS));
+        let (xa, xb) = if grows { (x0, x1) } else { (x1, x0) };
         let lo = base + ceil_small(xa - EPS) - 1;
         let hi = base + floor_small(xb + EPS);
-        if first_blocked(grid, lo as usize, hi as usize).is_some() {
+        if any_blocked(grid, lo as usize, hi as usize) {
             return false;
         }
+        base += stride;
     }
     true
+}
+
+/// Whether any padded index in `lo..=hi` is blocked: one word read for
+/// ranges of at most 64 cells, else [`first_blocked`].
+#[inline(always)]
+fn any_blocked(grid: &Grid, lo: usize, hi: usize) -> bool {
+    if hi < lo {
+        return false;
+    }
+    let n = hi - lo + 1;
+    if n <= 64 {
+        let mask = if n < 64 { (1u64 << n) - 1 } else { u64::MAX };
+        return !grid.padded_bits(lo) & mask != 0;
+    }
+    first_blocked(grid, lo, hi).is_some()
 }
 
 /// Walks the unit strips `c <= u <= c + 1` of the major axis `u` (x, or y
@@ -662,6 +693,8 @@ mod tests {
                 if g.is_passable(a) && g.is_passable(b) {
                     let los = g.line_of_sight(a, b);
                     assert_eq!(cells_visible(&g, a, b), los, "{a} {b}");
+                    // String pulling relies on the walk being symmetric.
+                    assert_eq!(cells_visible(&g, b, a), los, "{b} {a}");
                     let c = |p: Point| P::new(p.x as f64 + 0.5, p.y as f64 + 0.5);
                     assert_eq!(segment_rows(&g, c(a), c(b)), los, "{a} {b}");
                 }

@@ -167,10 +167,11 @@ pub struct Smoother {
     nodes: Vec<Node>,
     next: Vec<Node>,
     levels: Vec<Level>,
-    pts: Vec<P>,
     hull: Vec<P>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
+    /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
+    stack: Vec<(f64, f64)>,
     transposed: bool,
 }
 
@@ -241,7 +242,9 @@ impl Smoother {
         let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
         let visible = |i: usize, j: usize| {
             if r == 0.0 {
-                cells_visible(grid, cells[i], cells[j])
+                // Walked from the far end, where a blocker usually is (same
+                // verdict: the test is symmetric).
+                cells_visible(grid, cells[j], cells[i])
             } else {
                 capsule_clear(grid, center(i), center(j), r)
             }
@@ -547,56 +550,59 @@ impl Smoother {
         });
     }
 
-    /// Andrew's monotone chain over the level corners (already sorted by
-    /// `(y, x)` in the scan frame) into `self.hull`, in grid coordinates.
+    /// The convex hull of the level corners into `self.hull`, in grid
+    /// coordinates. The levels are sorted by `y` in the scan frame, so the
+    /// hull is the convex chain of the left ends (top to bottom) followed by
+    /// that of the right ends (bottom to top), each a monotone-chain stack
+    /// pass keeping strict turns only. The vertex order does not matter to
+    /// [`Smoother::wrap`].
     #[inline(never)]
     fn hull_of_levels(&mut self) {
-        self.pts.clear();
+        self.hull.clear();
+        let levels = &self.levels[..];
+        let m = levels.len();
         let t = self.transposed;
         let pt = |x: f64, y: f64| if t { P::new(y, x) } else { P::new(x, y) };
-        for l in &self.levels {
-            self.pts.push(pt(l.xmin, l.y));
-            if l.xmax > l.xmin {
-                self.pts.push(pt(l.xmax, l.y));
-            }
-        }
-        self.hull.clear();
-        if self.pts.len() <= 2 {
-            self.hull.extend_from_slice(&self.pts);
+        if m == 0 {
             return;
         }
-        // The order is lexicographic in the scan frame; a reflection of the
-        // frame only flips the orientation, which the algorithm does not
-        // care about.
-        let turn = |o: P, p: P, q: P| p.sub(o).cross(q.sub(o));
-        for i in 0..self.pts.len() {
-            let p = self.pts[i];
-            while self.hull.len() >= 2
-                && turn(
-                    self.hull[self.hull.len() - 2],
-                    self.hull[self.hull.len() - 1],
-                    p,
-                ) <= 0.0
-            {
-                self.hull.pop();
+        // Sign of the turn o -> p -> q in the scan frame.
+        let turn = |o: (f64, f64), p: (f64, f64), q: (f64, f64)| {
+            (p.0 - o.0) * (q.1 - o.1) - (p.1 - o.1) * (q.0 - o.0)
+        };
+        // Left chain (bulging towards -x: turns negative), as (x, y) pairs
+        // of the scan frame.
+        let mut st = std::mem::take(&mut self.stack);
+        st.clear();
+        for l in levels {
+            let q = (l.xmin, l.y);
+            while st.len() >= 2 && turn(st[st.len() - 2], st[st.len() - 1], q) >= 0.0 {
+                st.pop();
             }
-            self.hull.push(p);
+            st.push(q);
         }
-        let lower = self.hull.len() + 1;
-        for i in (0..self.pts.len() - 1).rev() {
-            let p = self.pts[i];
-            while self.hull.len() >= lower
-                && turn(
-                    self.hull[self.hull.len() - 2],
-                    self.hull[self.hull.len() - 1],
-                    p,
-                ) <= 0.0
-            {
-                self.hull.pop();
+        let left = st.len();
+        // Right chain (turns positive), pushed on top of the left one.
+        for l in levels {
+            let q = (l.xmax, l.y);
+            while st.len() >= left + 2 && turn(st[st.len() - 2], st[st.len() - 1], q) <= 0.0 {
+                st.pop();
             }
-            self.hull.push(p);
+            st.push(q);
         }
-        self.hull.pop();
+        let (lchain, rchain) = st.split_at(left);
+        self.hull.extend(lchain.iter().map(|&(x, y)| pt(x, y)));
+        // The right chain bottom to top, without the end points the two
+        // chains share (a level whose two ends coincide).
+        let n = rchain.len();
+        for (i, &(x, y)) in rchain.iter().enumerate().rev() {
+            let shared =
+                (i == n - 1 && (x, y) == lchain[left - 1]) || (i == 0 && (x, y) == lchain[0]);
+            if !shared {
+                self.hull.push(pt(x, y));
+            }
+        }
+        self.stack = st;
     }
 
     /// Gift wrapping from `a` to `c` around the discs of radius `rp` centred
@@ -783,6 +789,60 @@ fn clearance_margin(grid: &Grid) -> f64 {
 /// straight step, √2 for a diagonal one).
 #[inline(never)]
 fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
+    let Some(&first) = cells.first() else {
+        return Err(SmoothError::EmptyPath);
+    };
+    // Fast pass: every check folded into one flag; the careful pass below
+    // runs only to name the first problem.
+    let stride = grid.stride() as i64;
+    let (w, h) = (grid.width(), grid.height());
+    let mut ok = first.x < w && first.y < h;
+    if ok {
+        let mut prev_idx = grid.padded_index(first) as i64;
+        ok = grid.passable_padded(prev_idx as usize);
+        let mut prev = first;
+        let mut len = 0.0;
+        for &p in &cells[1..] {
+            let dx = p.x as i64 - prev.x as i64;
+            let dy = p.y as i64 - prev.y as i64;
+            // In the map, distinct and adjacent to `prev` (so the side cells
+            // of a diagonal step are in the padded array too).
+            if !(p.x < w
+                && p.y < h
+                && (dx + 1) as u64 <= 2
+                && (dy + 1) as u64 <= 2
+                && (dx | dy) != 0)
+            {
+                ok = false;
+                break;
+            }
+            let idx = prev_idx + dx + dy * stride;
+            let mut free = grid.passable_padded(idx as usize);
+            if dx != 0 && dy != 0 {
+                free &= grid.passable_padded((prev_idx + dx) as usize)
+                    && grid.passable_padded((prev_idx + dy * stride) as usize);
+                len += SQRT2;
+            } else {
+                len += 1.0;
+            }
+            if !free {
+                ok = false;
+                break;
+            }
+            prev = p;
+            prev_idx = idx;
+        }
+        if ok {
+            return Ok(len);
+        }
+    }
+    validate_slow(grid, cells)
+}
+
+/// [`validate`]'s careful pass, naming the first problem of the path.
+#[cold]
+#[inline(never)]
+fn validate_slow(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
     let Some(&first) = cells.first() else {
         return Err(SmoothError::EmptyPath);
     };
