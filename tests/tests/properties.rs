@@ -224,9 +224,19 @@ proptest! {
         let config = HierarchyConfig { sector_size: sector, parallel: false,
  fit_memory: false };
         let h = Hierarchy::build(&g, &config).unwrap();
-        let mut planner = hierarchy::Planner::new();
+        // With the straight-path shortcut (default) and without it, so the
+        // hierarchy answers every pair at least once.
+        let mut planners = [true, false].map(|straight| {
+            hierarchy::Planner::with_config(hierarchy::PlannerConfig {
+                straight,
+                ..Default::default()
+            })
+        });
         let mut path = Vec::new();
-        for (s, t) in pairs(&g, &picks) {
+        for (s, t) in pairs(&g, &picks).into_iter().flat_map(|p| [p, p]) {
+            // Alternate: even turns with the shortcut, odd turns without.
+            planners.swap(0, 1);
+            let planner = &mut planners[0];
             let result = planner.find_path_into(&h, &g, s, t, &mut path);
             match dijkstra(&g, s, t, Moves::Eight, Area::whole(&g)) {
                 Some(best) => {
@@ -235,6 +245,9 @@ proptest! {
                         .map_err(|e| TestCaseError::fail(format!("{s} -> {t}: {e}")))?;
                     prop_assert!((walk.length() - stats.cost).abs() < EPS);
                     prop_assert!(stats.cost >= best - EPS, "{} < optimal {}", stats.cost, best);
+                    if stats.straight {
+                        prop_assert!((stats.cost - best).abs() < EPS, "straight {} vs optimal {}", stats.cost, best);
+                    }
                 }
                 None => prop_assert!(
                     matches!(result, Err(hierarchy::PathError::Unreachable { .. })),
@@ -350,6 +363,7 @@ proptest! {
             recheck: 1e-6,
             recheck_window: 160,
             recheck_budget: 0,
+            straight: false,
             ..Default::default()
         });
         let mut path = Vec::new();
