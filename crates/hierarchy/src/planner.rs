@@ -194,7 +194,7 @@ struct Progress {
     routed: bool,
     /// The step order of a free straight octile path from start to goal,
     /// when there is one (the whole answer, written by the first leg).
-    straight: Option<Straight>,
+    straight: Option<StepOrder>,
 }
 
 /// Step orders of a straight octile path: `max(dx, dy)` steps, `min(dx,
@@ -202,7 +202,7 @@ struct Progress {
 /// costs exactly the octile distance, so any one whose cells are free (and
 /// whose diagonals cut no corner) is optimal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Straight {
+enum StepOrder {
     /// Diagonals spread evenly (the cells closest to the straight line).
     Even,
     /// All diagonals first, then the straight steps.
@@ -220,7 +220,7 @@ fn straight_walk(
     grid: &Grid,
     a: Point,
     b: Point,
-    order: Straight,
+    order: StepOrder,
     mut out: Option<&mut Vec<Point>>,
 ) -> bool {
     let (dx, dy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
@@ -237,9 +237,9 @@ fn straight_walk(
     let (mut x, mut y) = (a.x as i64, a.y as i64);
     for k in 0..n {
         let diag = match order {
-            Straight::Even => ((k + 1) * d + n / 2) / n != (k * d + n / 2) / n,
-            Straight::DiagonalFirst => k < d,
-            Straight::StraightFirst => k >= n - d,
+            StepOrder::Even => ((k + 1) * d + n / 2) / n != (k * d + n / 2) / n,
+            StepOrder::DiagonalFirst => k < d,
+            StepOrder::StraightFirst => k >= n - d,
         };
         if diag {
             if !(free(i + ox) && free(i + oy) && free(i + diagonal)) {
@@ -264,11 +264,11 @@ fn straight_walk(
 }
 
 /// The first step order whose straight octile path from `a` to `b` is free.
-fn straight_order(grid: &Grid, a: Point, b: Point) -> Option<Straight> {
+fn straight_order(grid: &Grid, a: Point, b: Point) -> Option<StepOrder> {
     [
-        Straight::Even,
-        Straight::DiagonalFirst,
-        Straight::StraightFirst,
+        StepOrder::Even,
+        StepOrder::DiagonalFirst,
+        StepOrder::StraightFirst,
     ]
     .into_iter()
     .find(|&o| straight_walk(grid, a, b, o, None))
@@ -1110,7 +1110,7 @@ mod tests {
         let mut planner = Planner::new();
         let mut path = Vec::new();
         let (s, g) = (Point::new(1, 1), Point::new(31, 11));
-        assert_eq!(straight_order(&grid, s, g), Some(Straight::Even));
+        assert_eq!(straight_order(&grid, s, g), Some(StepOrder::Even));
         let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
         assert!(st.straight);
         assert_eq!((st.expanded, st.abstract_expanded), (0, 0));
@@ -1129,14 +1129,14 @@ mod tests {
         // Block the middle of that line: the diagonal-first path is free.
         grid.set_passable(path[15], false).unwrap();
         let h = Hierarchy::build(&grid, &Default::default()).unwrap();
-        assert_eq!(straight_order(&grid, s, g), Some(Straight::DiagonalFirst));
+        assert_eq!(straight_order(&grid, s, g), Some(StepOrder::DiagonalFirst));
         let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
         assert!(st.straight);
         assert_legal(&grid, &path);
         assert!((st.cost - octile(s, g)).abs() < 1e-9);
         // Block the diagonal-first path too: straight-first remains.
         grid.set_passable(Point::new(6, 6), false).unwrap();
-        assert_eq!(straight_order(&grid, s, g), Some(Straight::StraightFirst));
+        assert_eq!(straight_order(&grid, s, g), Some(StepOrder::StraightFirst));
         // And that one: no straight path; the hierarchy answers.
         grid.set_passable(Point::new(25, 5), false).unwrap();
         assert_eq!(straight_order(&grid, s, g), None);
