@@ -696,7 +696,8 @@ impl Hierarchy {
     }
 
     /// The region containing a passable cell (`None` if blocked or out of
-    /// bounds). Labels the cell's sector: O(sector area).
+    /// bounds). O(regions in the sector) when one region's bounding box
+    /// holds the cell, else it labels the cell's sector: O(sector area).
     pub fn region_of(&self, grid: &Grid, p: Point) -> Option<u32> {
         let mut lab = Labeler::default();
         self.region_of_with(grid, p, &mut lab)
@@ -707,6 +708,20 @@ impl Hierarchy {
             return None;
         }
         let s = self.layout.sector_of(p);
+        // Usually one region of the sector has `p` in its bounding box:
+        // that one holds it, no labelling needed (on 8room_000 and the
+        // random maps labelling was 11-20% of the time to the first leg).
+        let (lo, hi) = (
+            self.first_region[s as usize],
+            self.first_region[s as usize + 1],
+        );
+        let mut inside = (lo..hi).filter(|&r| {
+            let (a, b) = (self.regions[r as usize].min, self.regions[r as usize].max);
+            (a[0] as u32..=b[0] as u32).contains(&p.x) && (a[1] as u32..=b[1] as u32).contains(&p.y)
+        });
+        if let (Some(r), None) = (inside.next(), inside.next()) {
+            return Some(r);
+        }
         let rect = self.layout.rect(s);
         lab.label(grid, rect);
         let l = lab.labels[rect.local(p)];

@@ -147,6 +147,46 @@ fn regions_partition_the_passable_cells() {
             assert!(r.min().x <= rep.x && rep.x <= r.max().x);
             assert!(r.min().y <= rep.y && rep.y <= r.max().y);
         }
+        // Every passable cell's region: the cell lies in the region's
+        // sector and connects to the region's representative inside it
+        // (4-connected flood in the sector, the test's own oracle), and the
+        // region's cell count is the size of that flood.
+        let side = size;
+        for y in 0..h {
+            for x in 0..w {
+                let p = Point::new(x, y);
+                if !g.is_passable(p) {
+                    assert_eq!(hi.region_of(&g, p), None);
+                    continue;
+                }
+                let r = hi.region_of(&g, p).expect("passable cell has a region");
+                let region = &hi.regions()[r as usize];
+                let (x0, y0) = (x / side * side, y / side * side);
+                let inside =
+                    |q: Point| q.x >= x0 && q.x < x0 + side && q.y >= y0 && q.y < y0 + side;
+                let mut seen = std::collections::HashSet::from([p]);
+                let mut stack = vec![p];
+                while let Some(c) = stack.pop() {
+                    let around = [
+                        (c.x.wrapping_sub(1), c.y),
+                        (c.x + 1, c.y),
+                        (c.x, c.y.wrapping_sub(1)),
+                        (c.x, c.y + 1),
+                    ];
+                    for (nx, ny) in around {
+                        let q = Point::new(nx, ny);
+                        if inside(q) && g.is_passable(q) && seen.insert(q) {
+                            stack.push(q);
+                        }
+                    }
+                }
+                assert!(
+                    seen.contains(&region.representative()),
+                    "{p} not in region {r}"
+                );
+                assert_eq!(seen.len() as u32, region.cells(), "{p}");
+            }
+        }
         // Serial and parallel builds agree.
         let serial = Hierarchy::build(
             &g,
