@@ -110,15 +110,23 @@ impl Region {
     }
 }
 
+/// Link costs are stored in units of `1 / LINK_COST_SCALE` cell (a `u16`:
+/// up to 1,023 cells, far above any link between two sectors of at most
+/// 256 cells).
+const LINK_COST_SCALE: f32 = 64.0;
+
 /// A region-graph edge as seen from one end: its estimated travel cost and
 /// where it crosses from this region into the other, a run of `len` cell
 /// pairs along the shared sector border starting with `from` (on this side)
 /// next to `to` (one step away, on the other side). A crossing at a sector
-/// corner is a single diagonal pair. Stored in 12 bytes; each undirected
-/// edge is kept once per direction, each copy oriented.
+/// corner is a single diagonal pair. Stored in 8 bytes (the cost in 1/64
+/// cell units: 12 bytes with an `f32` kept maze512-1 from fitting any
+/// landmark under one byte per cell); each undirected edge is kept once per
+/// direction, each copy oriented.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Link {
-    cost: f32,
+    /// Cost in units of 1 / `LINK_COST_SCALE` cell.
+    cost: u16,
     from: [u16; 2],
     /// Index in `Dir::ALL` of the step from `from` to `to`.
     step: u8,
@@ -132,7 +140,9 @@ impl Link {
             .map(|d| d as u8)
             .unwrap_or(0);
         Link {
-            cost,
+            cost: (cost.max(0.0) * LINK_COST_SCALE)
+                .round()
+                .min(u16::MAX as f32) as u16,
             from: pack(from),
             step,
             len_m1: (len.clamp(1, 256) - 1) as u8,
@@ -141,9 +151,10 @@ impl Link {
 
     /// Estimated cost from this region's representative, through the middle
     /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`).
+    /// Stored to 1/64 of a cell.
     #[inline]
     pub fn cost(&self) -> f32 {
-        self.cost
+        self.cost as f32 * (1.0 / LINK_COST_SCALE)
     }
 
     /// First crossing cell on this side.
@@ -177,7 +188,7 @@ impl Link {
 
     /// The same edge seen from the other end.
     pub fn reversed(&self) -> Link {
-        Link::new(self.cost, self.to(), self.from(), self.len())
+        Link::new(self.cost(), self.to(), self.from(), self.len())
     }
 
     /// The crossing runs as `(exit on this side, entry on the other)`.
