@@ -168,6 +168,9 @@ pub struct Smoother {
     next: Vec<Node>,
     levels: Vec<Level>,
     hull: Vec<P>,
+    /// The whole hull of [`Smoother::gather`], before [`Smoother::tighten`]
+    /// keeps the part that can bend the chain (for [`proven_clear`]).
+    all: Vec<P>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
     /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
@@ -380,6 +383,8 @@ impl Smoother {
         self.gather(grid, a, b, c, rp);
         // Only discs reaching b's side of a–c can bend the chain.
         let reach = -(rp + 1e-9) * ac.len();
+        self.all.clear();
+        self.all.extend_from_slice(&self.hull);
         self.hull.retain(|k| s * ac.cross(k.sub(a)) > reach);
         if !self.wrap(a, b, c, rp, s) {
             return None;
@@ -394,9 +399,15 @@ impl Smoother {
         if len >= old - 1e-9 {
             return None;
         }
+        // Chain vertices within the triangle grown by half the margin: their
+        // segments' capsules lie in the scanned region.
+        let tri = Triangle::new(a, b, c);
+        let delta = 0.5 * (rp - r);
+        let inside = self.chain.iter().all(|&v| tri.near(v, delta));
         let mut prev = a;
         for &q in self.chain.iter().chain(std::iter::once(&c)) {
-            if !capsule_clear(grid, prev, q, r) {
+            let proven = inside && proven_clear(&self.all, prev, q, r, s);
+            if !(proven || capsule_clear(grid, prev, q, r)) {
                 return None;
             }
             prev = q;
@@ -715,6 +726,57 @@ impl Smoother {
         }
         true
     }
+}
+
+/// A triangle with what [`Triangle::near`] needs.
+#[derive(Clone, Copy, Debug)]
+struct Triangle {
+    /// Vertices and, per edge from vertex `i` to `i + 1`, the edge vector
+    /// scaled so that the cross product with `p - v[i]` is positive inside,
+    /// and its length.
+    v: [P; 3],
+    e: [P; 3],
+    len: [f64; 3],
+}
+
+impl Triangle {
+    #[inline]
+    fn new(a: P, b: P, c: P) -> Triangle {
+        let o = c.sub(a).cross(b.sub(a)).signum();
+        let e = [b.sub(a).scale(-o), c.sub(b).scale(-o), a.sub(c).scale(-o)];
+        Triangle {
+            v: [a, b, c],
+            e,
+            len: [e[0].len(), e[1].len(), e[2].len()],
+        }
+    }
+
+    /// Whether `p` lies in the triangle grown by `delta` (within rounding:
+    /// only used with a margin to spare).
+    #[inline]
+    fn near(&self, p: P, delta: f64) -> bool {
+        (0..3).all(|i| self.e[i].cross(p.sub(self.v[i])) >= -delta * self.len[i])
+    }
+}
+
+/// Slack (cells) by which [`proven_clear`] keeps every hull vertex beyond
+/// the radius: far above the clearance tests' own margin and rounding.
+const PROOF_SLACK: f64 = 1e-5;
+
+/// Whether the segment `p`–`q` of a chain found by [`Smoother::wrap`] is
+/// clear for radius `r` by the geometry already at hand, without a grid
+/// scan: every corner of `hull` (the convex hull of all blocked squares
+/// the triangle scan met) lies beyond the segment's line, on the side
+/// opposite to `b` (`s` as in `wrap`), by more than `r` plus
+/// [`PROOF_SLACK`]. The caller checks that the segment lies in the scanned
+/// triangle grown by less than the clearance margin, so every square its
+/// capsule touches was scanned and lies in the hull. `false` means "not
+/// proven", not "blocked".
+#[inline]
+fn proven_clear(hull: &[P], p: P, q: P, r: f64, s: f64) -> bool {
+    let d = q.sub(p);
+    let need = (r + PROOF_SLACK) * d.len();
+    hull.iter().all(|&h| s * d.cross(h.sub(p)) <= -need)
 }
 
 /// The smaller of two numbers (no NaN handling: NaN-free inputs only).
