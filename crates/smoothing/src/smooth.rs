@@ -506,23 +506,19 @@ impl Smoother {
             if T {
                 // Column k: padded index of cell (k, x) is (x + 1) * stride + k + 1.
                 let base = k + 1 + stride;
-                let mut left = None;
-                let mut idx = base + x0 * stride;
-                for x in x0..=x1 {
-                    if !grid.passable_padded(idx as usize) {
-                        left = Some(x);
-                        break;
-                    }
-                    idx += stride;
+                let (first, last) = (base + x0 * stride, base + x1 * stride);
+                let mut lo = first;
+                while lo <= last && grid.passable_padded(lo as usize) {
+                    lo += stride;
                 }
-                let Some(xl) = left else { continue };
-                let mut xr = x1;
-                let mut idx = base + x1 * stride;
-                while xr > xl && grid.passable_padded(idx as usize) {
-                    xr -= 1;
-                    idx -= stride;
+                if lo > last {
+                    continue;
                 }
-                self.push_level(k, xl, xr);
+                let mut hi = last;
+                while hi > lo && grid.passable_padded(hi as usize) {
+                    hi -= stride;
+                }
+                self.push_level(k, (lo - base) / stride, (hi - base) / stride);
                 continue;
             }
             // Padded index of cell (0, k) is base.
