@@ -243,15 +243,7 @@ impl Smoother {
     fn pull(&mut self, grid: &Grid, cells: &[Point], r: f64) {
         self.nodes.clear();
         let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
-        let visible = |i: usize, j: usize| {
-            if r == 0.0 {
-                // Walked from the far end, where a blocker usually is (same
-                // verdict: the test is symmetric).
-                cells_visible(grid, cells[j], cells[i])
-            } else {
-                capsule_clear(grid, center(i), center(j), r)
-            }
-        };
+        let visible = |i: usize, j: usize| visible_cells(grid, cells, r, i, j);
         let last = cells.len() - 1;
         let mut i = 0;
         self.nodes.push(Node {
@@ -773,6 +765,21 @@ fn proven_clear(hull: &[P], p: P, q: P, r: f64, s: f64) -> bool {
     let d = q.sub(p);
     let need = (r + PROOF_SLACK) * d.len();
     hull.iter().all(|&h| s * d.cross(h.sub(p)) <= -need)
+}
+
+/// [`Smoother::pull`]'s test: whether the centres of path cells `i` and `j`
+/// see each other for radius `r` (inlined: the walks are a few cells long,
+/// so a call would cost about as much as the walk).
+#[inline(always)]
+fn visible_cells(grid: &Grid, cells: &[Point], r: f64, i: usize, j: usize) -> bool {
+    if r == 0.0 {
+        // Walked from the far end, where a blocker usually is (same
+        // verdict: the test is symmetric).
+        cells_visible(grid, cells[j], cells[i])
+    } else {
+        let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
+        capsule_clear(grid, center(i), center(j), r)
+    }
 }
 
 /// The smaller of two numbers (no NaN handling: NaN-free inputs only).
