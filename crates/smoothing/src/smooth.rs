@@ -870,14 +870,10 @@ fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
         for &p in &cells[1..] {
             let dx = p.x as i64 - prev.x as i64;
             let dy = p.y as i64 - prev.y as i64;
-            // In the map, distinct and adjacent to `prev` (so the side cells
-            // of a diagonal step are in the padded array too).
-            if !(p.x < w
-                && p.y < h
-                && (dx + 1) as u64 <= 2
-                && (dy + 1) as u64 <= 2
-                && (dx | dy) != 0)
-            {
+            // Distinct and adjacent to `prev` (in the map), so `p` and the
+            // side cells of a diagonal step are in the padded array, whose
+            // blocked border rejects a `p` outside the map.
+            if !((dx + 1) as u64 <= 2 && (dy + 1) as u64 <= 2 && (dx | dy) != 0) {
                 ok = false;
                 break;
             }
