@@ -565,6 +565,18 @@ impl Smoother {
         if m == 0 {
             return;
         }
+        if m == 2 {
+            // One line of blocked squares (half the calls): its rectangle,
+            // in the order the general pass gives.
+            let (l0, l1) = (levels[0], levels[1]);
+            self.hull.extend_from_slice(&[
+                pt(l0.xmin, l0.y),
+                pt(l1.xmin, l1.y),
+                pt(l1.xmax, l1.y),
+                pt(l0.xmax, l0.y),
+            ]);
+            return;
+        }
         // Sign of the turn o -> p -> q in the scan frame.
         let turn = |o: (f64, f64), p: (f64, f64), q: (f64, f64)| {
             (p.0 - o.0) * (q.1 - o.1) - (p.1 - o.1) * (q.0 - o.0)
