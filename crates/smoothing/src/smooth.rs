@@ -168,9 +168,10 @@ pub struct Smoother {
     next: Vec<Node>,
     levels: Vec<Level>,
     hull: Vec<P>,
-    /// The whole hull of [`Smoother::gather`], before [`Smoother::tighten`]
-    /// keeps the part that can bend the chain (for [`proven_clear`]).
-    all: Vec<P>,
+    /// The blocked spans [`Smoother::gather_lines`] found, as
+    /// `(line, first, last)` cells in its scan frame (for
+    /// [`proven_clear`]).
+    spans: Vec<(f64, f64, f64)>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
     /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
@@ -375,8 +376,6 @@ impl Smoother {
         self.gather(grid, a, b, c, rp);
         // Only discs reaching b's side of a–c can bend the chain.
         let reach = -(rp + 1e-9) * ac.len();
-        self.all.clear();
-        self.all.extend_from_slice(&self.hull);
         self.hull.retain(|k| s * ac.cross(k.sub(a)) > reach);
         if !self.wrap(a, b, c, rp, s) {
             return None;
@@ -398,7 +397,7 @@ impl Smoother {
         let inside = self.chain.iter().all(|&v| tri.near(v, delta));
         let mut prev = a;
         for &q in self.chain.iter().chain(std::iter::once(&c)) {
-            let proven = inside && proven_clear(&self.all, prev, q, r, s);
+            let proven = inside && proven_clear(&self.spans, self.transposed, prev, q, r);
             if !(proven || capsule_clear(grid, prev, q, r)) {
                 return None;
             }
@@ -438,6 +437,7 @@ impl Smoother {
     #[inline(never)]
     fn gather_lines<const T: bool>(&mut self, grid: &Grid, tri: [P; 3], rp: f64) {
         self.levels.clear();
+        self.spans.clear();
         self.transposed = T;
         let (w, h) = if T {
             (grid.height() as i64, grid.width() as i64)
@@ -531,6 +531,7 @@ impl Smoother {
     fn push_level(&mut self, k: i64, xl: i64, xr: i64) {
         let (lx, rx) = (xl as f64, (xr + 1) as f64);
         let yk = k as f64;
+        self.spans.push((yk, lx, rx));
         match self.levels.last_mut() {
             Some(l) if l.y == yk => {
                 l.xmin = l.xmin.min(lx);
@@ -759,24 +760,45 @@ impl Triangle {
     }
 }
 
-/// Slack (cells) by which [`proven_clear`] keeps every hull vertex beyond
-/// the radius: far above the clearance tests' own margin and rounding.
+/// Slack (cells) by which [`proven_clear`] keeps every blocked square
+/// beyond the radius: far above the clearance tests' own margin and
+/// rounding.
 const PROOF_SLACK: f64 = 1e-5;
 
 /// Whether the segment `p`–`q` of a chain found by [`Smoother::wrap`] is
-/// clear for radius `r` by the geometry already at hand, without a grid
-/// scan: every corner of `hull` (the convex hull of all blocked squares
-/// the triangle scan met) lies beyond the segment's line, on the side
-/// opposite to `b` (`s` as in `wrap`), by more than `r` plus
-/// [`PROOF_SLACK`]. The caller checks that the segment lies in the scanned
-/// triangle grown by less than the clearance margin, so every square its
-/// capsule touches was scanned and lies in the hull. `false` means "not
-/// proven", not "blocked".
+/// clear for radius `r` by the scan already made, without reading the grid
+/// again: every blocked span of the scan (the rectangle from its first to
+/// its last blocked square, in the scan frame, transposed when `t`) lies
+/// more than `r` plus [`PROOF_SLACK`] from the segment along the `x` axis,
+/// the `y` axis or the segment's normal (any direction along which two
+/// convex sets are that far apart proves they are). The caller checks that
+/// the segment lies in the scanned triangle grown by less than the
+/// clearance margin, so every square its capsule touches was scanned and
+/// lies in a span. `false` means "not proven", not "blocked".
 #[inline]
-fn proven_clear(hull: &[P], p: P, q: P, r: f64, s: f64) -> bool {
-    let d = q.sub(p);
-    let need = (r + PROOF_SLACK) * d.len();
-    hull.iter().all(|&h| s * d.cross(h.sub(p)) <= -need)
+fn proven_clear(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool {
+    let (p, q) = if t {
+        (P::new(p.y, p.x), P::new(q.y, q.x))
+    } else {
+        (p, q)
+    };
+    let gap = r + PROOF_SLACK;
+    let (xlo, xhi) = (fmin(p.x, q.x), fmax(p.x, q.x));
+    let (ylo, yhi) = (fmin(p.y, q.y), fmax(p.y, q.y));
+    let n = q.sub(p).perp();
+    let np = n.dot(p);
+    let ngap = gap * n.len();
+    spans.iter().all(|&(k, x0, x1)| {
+        if xlo - x1 > gap || x0 - xhi > gap || ylo - (k + 1.0) > gap || k - yhi > gap {
+            return true;
+        }
+        // The rectangle's corners along the normal, all on one side.
+        let (a, b) = (n.x * x0, n.x * x1);
+        let (c, d) = (n.y * k, n.y * (k + 1.0));
+        let lo = fmin(a, b) + fmin(c, d);
+        let hi = fmax(a, b) + fmax(c, d);
+        lo - np > ngap || np - hi > ngap
+    })
 }
 
 /// [`Smoother::pull`]'s test: whether the centres of path cells `i` and `j`
