@@ -327,6 +327,13 @@ impl Smoother {
             if let Some(last) = next.last_mut() {
                 last.narrow = false;
             }
+            // Segments inside this triangle can be proven clear by its scan.
+            let delta = 0.5 * (rp - r);
+            let (spans, t) = (&self.spans, self.transposed);
+            let prove = |u: P, w: P| {
+                let tri = Triangle::new(a.p, b.p, c);
+                tri.near(u, delta) && tri.near(w, delta) && proven_clear(spans, t, u, w, r)
+            };
             for k in 0..self.chain.len() {
                 let v2 = self.chain[k];
                 let after = self.chain.get(k + 1).copied().unwrap_or(c);
@@ -334,7 +341,7 @@ impl Smoother {
                 // Never move the start (index 0).
                 if m >= 2 && next[m - 1].p.dist(v2) < MERGE {
                     let (prev, v1) = (next[m - 2].p, next[m - 1].p);
-                    if let Some((v, cost)) = merge(grid, prev, v1, v2, after, r, saved) {
+                    if let Some((v, cost)) = merge(grid, prev, v1, v2, after, r, saved, &prove) {
                         saved -= cost;
                         next[m - 2].narrow = false;
                         next[m - 1].p = v;
@@ -842,8 +849,19 @@ const MERGE: f64 = 0.01;
 /// One waypoint to replace the nearly coincident `v1`, `v2` between `prev`
 /// and `after`: the intersection of the lines `prev`–`v1` and `v2`–`after`,
 /// else `v1`, else `v2`; the first whose two segments are clear and whose
-/// extra length is at most `budget`. Returns it with its extra length.
-fn merge(grid: &Grid, prev: P, v1: P, v2: P, after: P, r: f64, budget: f64) -> Option<(P, f64)> {
+/// extra length is at most `budget` (`proven` may vouch for a segment
+/// without the grid test). Returns it with its extra length.
+#[allow(clippy::too_many_arguments)]
+fn merge(
+    grid: &Grid,
+    prev: P,
+    v1: P,
+    v2: P,
+    after: P,
+    r: f64,
+    budget: f64,
+    proven: &impl Fn(P, P) -> bool,
+) -> Option<(P, f64)> {
     let old = prev.dist(v1) + v1.dist(v2) + v2.dist(after);
     let d1 = v1.sub(prev);
     let d2 = after.sub(v2);
@@ -860,8 +878,8 @@ fn merge(grid: &Grid, prev: P, v1: P, v2: P, after: P, r: f64, budget: f64) -> O
         .flatten()
         .find_map(|v| {
             let cost = prev.dist(v) + v.dist(after) - old;
-            (cost <= budget && capsule_clear(grid, prev, v, r) && capsule_clear(grid, v, after, r))
-                .then_some((v, cost.max(0.0)))
+            let clear = |u: P, w: P| proven(u, w) || capsule_clear(grid, u, w, r);
+            (cost <= budget && clear(prev, v) && clear(v, after)).then_some((v, cost.max(0.0)))
         })
 }
 
