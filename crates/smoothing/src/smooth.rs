@@ -405,7 +405,10 @@ impl Smoother {
         let mut prev = a;
         for &q in self.chain.iter().chain(std::iter::once(&c)) {
             let proven = inside && proven_clear(&self.spans, self.transposed, prev, q, r);
-            if !(proven || capsule_clear(grid, prev, q, r)) {
+            if !proven
+                && (hits_span_end(&self.spans, self.transposed, prev, q, r)
+                    || !capsule_clear(grid, prev, q, r))
+            {
                 return None;
             }
             prev = q;
@@ -821,6 +824,38 @@ fn visible_cells(grid: &Grid, cells: &[Point], r: f64, i: usize, j: usize) -> bo
         let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
         capsule_clear(grid, center(i), center(j), r)
     }
+}
+
+/// Whether the segment `p`–`q` certainly passes within `r` of a square the
+/// scan found blocked (the first or last of a span; frame as in
+/// [`proven_clear`]), so that [`capsule_clear`] would reject it: it meets
+/// the square grown by `(r - 1e-9) / √2` along both axes (shrunk, for
+/// `r = 0`), whose points all lie within `r - 1e-9` of the square.
+#[inline]
+fn hits_span_end(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool {
+    let (p, q) = if t {
+        (P::new(p.y, p.x), P::new(q.y, q.x))
+    } else {
+        (p, q)
+    };
+    let g = (r - 1e-9) * std::f64::consts::FRAC_1_SQRT_2;
+    let (xlo, xhi) = (fmin(p.x, q.x), fmax(p.x, q.x));
+    let (ylo, yhi) = (fmin(p.y, q.y), fmax(p.y, q.y));
+    let n = q.sub(p).perp();
+    let np = n.dot(p);
+    let meets = |x0: f64, k: f64| {
+        let (x1, y0, y1) = (x0 + 1.0 + g, k - g, k + 1.0 + g);
+        let x0 = x0 - g;
+        if xhi < x0 || xlo > x1 || yhi < y0 || ylo > y1 {
+            return false;
+        }
+        let (a, b) = (n.x * x0, n.x * x1);
+        let (c, d) = (n.y * y0, n.y * y1);
+        fmin(a, b) + fmin(c, d) <= np && np <= fmax(a, b) + fmax(c, d)
+    };
+    spans
+        .iter()
+        .any(|&(k, x0, x1)| meets(x0, k) || meets(x1 - 1.0, k))
 }
 
 /// The smaller of two numbers (no NaN handling: NaN-free inputs only).
