@@ -298,7 +298,7 @@ impl Smoother {
 
     /// The refinement pass (see the type's documentation): each waypoint in
     /// turn, with its already refined predecessor and its original successor.
-    #[inline(never)]
+    #[inline]
     fn refine(&mut self, grid: &Grid, r: f64) {
         let rp = r + clearance_margin(grid);
         let mut nodes = std::mem::take(&mut self.nodes);
@@ -364,7 +364,7 @@ impl Smoother {
     /// around the obstacles of triangle `a b c`. On success the new interior
     /// waypoints are in `self.chain` (possibly none) and the length saved is
     /// returned.
-    #[inline(never)]
+    #[inline]
     fn tighten(&mut self, grid: &Grid, a: P, b: P, c: P, r: f64, rp: f64) -> Option<f64> {
         self.chain.clear();
         let old = a.dist(b) + b.dist(c);
@@ -420,7 +420,7 @@ impl Smoother {
     /// corners of all blocked (and out-of-map) squares within `rp` of the
     /// triangle `a b c` (a few more near its corners: the test is per line of
     /// cells, on a box around the triangle's extent along that line).
-    #[inline(never)]
+    #[inline]
     fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) {
         let xext = a.x.max(b.x).max(c.x) - a.x.min(b.x).min(c.x);
         let yext = a.y.max(b.y).max(c.y) - a.y.min(b.y).min(c.y);
@@ -566,7 +566,7 @@ impl Smoother {
     /// that of the right ends (bottom to top), each a monotone-chain stack
     /// pass keeping strict turns only. The vertex order does not matter to
     /// [`Smoother::wrap`].
-    #[inline(never)]
+    #[inline]
     fn hull_of_levels(&mut self) {
         self.hull.clear();
         let levels = &self.levels[..];
@@ -632,7 +632,7 @@ impl Smoother {
     /// sign of that side: `cross(c - a, b - a)`). Writes the waypoints
     /// (intersections of consecutive tangent lines, rounded to `f32`) to
     /// `self.chain`. Returns `false` when no chain is found.
-    #[inline(never)]
+    #[inline]
     fn wrap(&mut self, a: P, b: P, c: P, rp: f64, s: f64) -> bool {
         const TOL: f64 = 1e-12;
         let Some(mut dir) = b.sub(a).unit() else {
