@@ -493,10 +493,17 @@ impl Smoother {
                 continue;
             }
             let (l0, l1) = (t.x + (ya - t.y) * s_tb, t.x + (yb - t.y) * s_tb);
-            let (c0, c1) = (chain_x(ya), chain_x(yb));
+            // Bands wholly above or below m meet one edge of the chain t–m–b.
+            let (c0, c1, with_m) = if yb <= m.y {
+                (t.x + (ya - t.y) * s_tm, t.x + (yb - t.y) * s_tm, yb == m.y)
+            } else if ya > m.y {
+                (m.x + (ya - m.y) * s_mb, m.x + (yb - m.y) * s_mb, false)
+            } else {
+                (chain_x(ya), chain_x(yb), true)
+            };
             let mut xl = fmin(fmin(l0, l1), fmin(c0, c1));
             let mut xr = fmax(fmax(l0, l1), fmax(c0, c1));
-            if m.y >= ya && m.y <= yb {
+            if with_m {
                 xl = fmin(xl, m.x);
                 xr = fmax(xr, m.x);
             }
