@@ -264,6 +264,26 @@ impl Smoother {
                 });
                 continue;
             }
+            // A straight run of equal steps from i is visible for a point
+            // (a row, column or diagonal of path cells, whose side cells
+            // the no-corner-cutting rule keeps free): no walk needed.
+            let run = if r == 0.0 {
+                let d = |k: usize| {
+                    (
+                        cells[k + 1].x.wrapping_sub(cells[k].x),
+                        cells[k + 1].y.wrapping_sub(cells[k].y),
+                    )
+                };
+                let first = d(i);
+                let mut e = i + 1;
+                while e < last && d(e) == first {
+                    e += 1;
+                }
+                e
+            } else {
+                i + 1
+            };
+            let visible = |i: usize, j: usize| j <= run || visible(i, j);
             // Gallop: lo is visible, hi (if any) is not.
             let mut lo = i + 1;
             let mut hi = None;
