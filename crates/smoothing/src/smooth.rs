@@ -860,7 +860,7 @@ fn visible_cells(grid: &Grid, cells: &[Point], r: f64, i: usize, j: usize) -> bo
 #[inline(never)]
 fn centres_clear(grid: &Grid, a: Point, b: Point, r: f64) -> bool {
     if r >= 0.5 {
-        let mask = if r > 0.707_11 {
+        let mask = if r > std::f64::consts::FRAC_1_SQRT_2 + 1e-9 {
             NEIGHBOURS
         } else {
             EDGE_NEIGHBOURS
