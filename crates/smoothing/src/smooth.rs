@@ -424,9 +424,11 @@ impl Smoother {
         }
         // Chain vertices within the triangle grown by half the margin: their
         // segments' capsules lie in the scanned region.
-        let tri = Triangle::new(a, b, c);
-        let delta = 0.5 * (rp - r);
-        let inside = self.chain.iter().all(|&v| tri.near(v, delta));
+        let inside = self.chain.is_empty() || {
+            let tri = Triangle::new(a, b, c);
+            let delta = 0.5 * (rp - r);
+            self.chain.iter().all(|&v| tri.near(v, delta))
+        };
         let mut prev = a;
         for &q in self.chain.iter().chain(std::iter::once(&c)) {
             let proven = inside && proven_clear(&self.spans, self.transposed, prev, q, r);
