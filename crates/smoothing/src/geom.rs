@@ -431,6 +431,7 @@ impl Capsule {
 /// [`Grid::line_of_sight`] between the centres of two passable in-bounds
 /// cells: the same supercover walk, stepping a padded index instead of
 /// recomputing it.
+#[inline(always)]
 pub(crate) fn cells_visible(grid: &Grid, a: Point, b: Point) -> bool {
     let stride = grid.stride() as i64;
     let dx = (b.x as i64 - a.x as i64).abs();

@@ -134,7 +134,9 @@ struct Level {
 ///    along the path finds a far path cell whose centre is visible (exact
 ///    swept-disc test for the unit radius); it becomes the next waypoint.
 ///    (Visibility along a path is not monotone, so this is the farthest the
-///    search finds, not always the farthest there is.)
+///    search finds, not always the farthest there is.) For a point, a
+///    straight run of path cells is visible without a walk; for wide units
+///    a blocked neighbour of an end cell fails the test without a sweep.
 /// 2. **Refinement** (when [`SmoothOptions::refine`] is set). One pass over
 ///    the waypoints: each waypoint `b`, between its already refined
 ///    predecessor `a` and its successor `c`, is replaced by the shortest path
@@ -146,10 +148,13 @@ struct Level {
 ///    thousandth of a cell on ordinary maps). Zero, one or several waypoints
 ///    may replace `b`, off cell centres and off the input's cells; the
 ///    replacement is kept only when the path gets shorter and every new
-///    segment passes the exact clearance test. The result bends only at
-///    obstacle corners, as the shortest any-angle path does. (Further passes
-///    were measured to gain under 10⁻⁴ of length on benchmark maps, so there
-///    are none.)
+///    segment is clear: proven from the triangle's scan where it can be
+///    (every blocked span of the scan lies beyond the radius along an axis
+///    or the segment's normal), else by the exact clearance test (a
+///    segment through a span's end square, known blocked, fails at once).
+///    The result bends only at obstacle corners, as the shortest any-angle
+///    path does. (Further passes were measured to gain under 10⁻⁴ of length
+///    on benchmark maps, so there are none.)
 ///
 /// # Radius larger than the passages
 ///
@@ -168,6 +173,10 @@ pub struct Smoother {
     next: Vec<Node>,
     levels: Vec<Level>,
     hull: Vec<P>,
+    /// The blocked spans [`Smoother::gather_lines`] found, as
+    /// `(line, first, last)` cells in its scan frame (for
+    /// [`proven_clear`]).
+    spans: Vec<(f64, f64, f64)>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
     /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
@@ -240,15 +249,7 @@ impl Smoother {
     fn pull(&mut self, grid: &Grid, cells: &[Point], r: f64) {
         self.nodes.clear();
         let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
-        let visible = |i: usize, j: usize| {
-            if r == 0.0 {
-                // Walked from the far end, where a blocker usually is (same
-                // verdict: the test is symmetric).
-                cells_visible(grid, cells[j], cells[i])
-            } else {
-                capsule_clear(grid, center(i), center(j), r)
-            }
-        };
+        let visible = |i: usize, j: usize| visible_cells(grid, cells, r, i, j);
         let last = cells.len() - 1;
         let mut i = 0;
         self.nodes.push(Node {
@@ -268,6 +269,26 @@ impl Smoother {
                 });
                 continue;
             }
+            // A straight run of equal steps from i is visible for a point
+            // (a row, column or diagonal of path cells, whose side cells
+            // the no-corner-cutting rule keeps free): no walk needed.
+            let run = if r == 0.0 {
+                let d = |k: usize| {
+                    (
+                        cells[k + 1].x.wrapping_sub(cells[k].x),
+                        cells[k + 1].y.wrapping_sub(cells[k].y),
+                    )
+                };
+                let first = d(i);
+                let mut e = i + 1;
+                while e < last && d(e) == first {
+                    e += 1;
+                }
+                e
+            } else {
+                i + 1
+            };
+            let visible = |i: usize, j: usize| j <= run || visible(i, j);
             // Gallop: lo is visible, hi (if any) is not.
             let mut lo = i + 1;
             let mut hi = None;
@@ -302,7 +323,7 @@ impl Smoother {
 
     /// The refinement pass (see the type's documentation): each waypoint in
     /// turn, with its already refined predecessor and its original successor.
-    #[inline(never)]
+    #[inline]
     fn refine(&mut self, grid: &Grid, r: f64) {
         let rp = r + clearance_margin(grid);
         let mut nodes = std::mem::take(&mut self.nodes);
@@ -331,6 +352,13 @@ impl Smoother {
             if let Some(last) = next.last_mut() {
                 last.narrow = false;
             }
+            // Segments inside this triangle can be proven clear by its scan.
+            let delta = 0.5 * (rp - r);
+            let (spans, t) = (&self.spans, self.transposed);
+            let prove = |u: P, w: P| {
+                let tri = Triangle::new(a.p, b.p, c);
+                tri.near(u, delta) && tri.near(w, delta) && proven_clear(spans, t, u, w, r)
+            };
             for k in 0..self.chain.len() {
                 let v2 = self.chain[k];
                 let after = self.chain.get(k + 1).copied().unwrap_or(c);
@@ -338,7 +366,7 @@ impl Smoother {
                 // Never move the start (index 0).
                 if m >= 2 && next[m - 1].p.dist(v2) < MERGE {
                     let (prev, v1) = (next[m - 2].p, next[m - 1].p);
-                    if let Some((v, cost)) = merge(grid, prev, v1, v2, after, r, saved) {
+                    if let Some((v, cost)) = merge(grid, prev, v1, v2, after, r, saved, &prove) {
                         saved -= cost;
                         next[m - 2].narrow = false;
                         next[m - 1].p = v;
@@ -361,7 +389,7 @@ impl Smoother {
     /// around the obstacles of triangle `a b c`. On success the new interior
     /// waypoints are in `self.chain` (possibly none) and the length saved is
     /// returned.
-    #[inline(never)]
+    #[inline]
     fn tighten(&mut self, grid: &Grid, a: P, b: P, c: P, r: f64, rp: f64) -> Option<f64> {
         self.chain.clear();
         let old = a.dist(b) + b.dist(c);
@@ -394,9 +422,20 @@ impl Smoother {
         if len >= old - 1e-9 {
             return None;
         }
+        // Chain vertices within the triangle grown by half the margin: their
+        // segments' capsules lie in the scanned region.
+        let inside = self.chain.is_empty() || {
+            let tri = Triangle::new(a, b, c);
+            let delta = 0.5 * (rp - r);
+            self.chain.iter().all(|&v| tri.near(v, delta))
+        };
         let mut prev = a;
         for &q in self.chain.iter().chain(std::iter::once(&c)) {
-            if !capsule_clear(grid, prev, q, r) {
+            let proven = inside && proven_clear(&self.spans, self.transposed, prev, q, r);
+            if !proven
+                && (hits_span_end(&self.spans, self.transposed, prev, q, r)
+                    || !capsule_clear(grid, prev, q, r))
+            {
                 return None;
             }
             prev = q;
@@ -408,7 +447,7 @@ impl Smoother {
     /// corners of all blocked (and out-of-map) squares within `rp` of the
     /// triangle `a b c` (a few more near its corners: the test is per line of
     /// cells, on a box around the triangle's extent along that line).
-    #[inline(never)]
+    #[inline]
     fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) {
         let xext = a.x.max(b.x).max(c.x) - a.x.min(b.x).min(c.x);
         let yext = a.y.max(b.y).max(c.y) - a.y.min(b.y).min(c.y);
@@ -435,6 +474,7 @@ impl Smoother {
     #[inline(never)]
     fn gather_lines<const T: bool>(&mut self, grid: &Grid, tri: [P; 3], rp: f64) {
         self.levels.clear();
+        self.spans.clear();
         self.transposed = T;
         let (w, h) = if T {
             (grid.height() as i64, grid.width() as i64)
@@ -480,10 +520,17 @@ impl Smoother {
                 continue;
             }
             let (l0, l1) = (t.x + (ya - t.y) * s_tb, t.x + (yb - t.y) * s_tb);
-            let (c0, c1) = (chain_x(ya), chain_x(yb));
+            // Bands wholly above or below m meet one edge of the chain t–m–b.
+            let (c0, c1, with_m) = if yb <= m.y {
+                (t.x + (ya - t.y) * s_tm, t.x + (yb - t.y) * s_tm, yb == m.y)
+            } else if ya > m.y {
+                (m.x + (ya - m.y) * s_mb, m.x + (yb - m.y) * s_mb, false)
+            } else {
+                (chain_x(ya), chain_x(yb), true)
+            };
             let mut xl = fmin(fmin(l0, l1), fmin(c0, c1));
             let mut xr = fmax(fmax(l0, l1), fmax(c0, c1));
-            if m.y >= ya && m.y <= yb {
+            if with_m {
                 xl = fmin(xl, m.x);
                 xr = fmax(xr, m.x);
             }
@@ -495,23 +542,19 @@ impl Smoother {
             if T {
                 // Column k: padded index of cell (k, x) is (x + 1) * stride + k + 1.
                 let base = k + 1 + stride;
-                let mut left = None;
-                let mut idx = base + x0 * stride;
-                for x in x0..=x1 {
-                    if !grid.passable_padded(idx as usize) {
-                        left = Some(x);
-                        break;
-                    }
-                    idx += stride;
+                let (first, last) = (base + x0 * stride, base + x1 * stride);
+                let mut lo = first;
+                while lo <= last && grid.passable_padded(lo as usize) {
+                    lo += stride;
                 }
-                let Some(xl) = left else { continue };
-                let mut xr = x1;
-                let mut idx = base + x1 * stride;
-                while xr > xl && grid.passable_padded(idx as usize) {
-                    xr -= 1;
-                    idx -= stride;
+                if lo > last {
+                    continue;
                 }
-                self.push_level(k, xl, xr);
+                let mut hi = last;
+                while hi > lo && grid.passable_padded(hi as usize) {
+                    hi -= stride;
+                }
+                self.push_level(k, (lo - base) / stride, (hi - base) / stride);
                 continue;
             }
             // Padded index of cell (0, k) is base.
@@ -532,6 +575,7 @@ impl Smoother {
     fn push_level(&mut self, k: i64, xl: i64, xr: i64) {
         let (lx, rx) = (xl as f64, (xr + 1) as f64);
         let yk = k as f64;
+        self.spans.push((yk, lx, rx));
         match self.levels.last_mut() {
             Some(l) if l.y == yk => {
                 l.xmin = l.xmin.min(lx);
@@ -556,7 +600,7 @@ impl Smoother {
     /// that of the right ends (bottom to top), each a monotone-chain stack
     /// pass keeping strict turns only. The vertex order does not matter to
     /// [`Smoother::wrap`].
-    #[inline(never)]
+    #[inline]
     fn hull_of_levels(&mut self) {
         self.hull.clear();
         let levels = &self.levels[..];
@@ -564,6 +608,18 @@ impl Smoother {
         let t = self.transposed;
         let pt = |x: f64, y: f64| if t { P::new(y, x) } else { P::new(x, y) };
         if m == 0 {
+            return;
+        }
+        if m == 2 {
+            // One line of blocked squares (half the calls): its rectangle,
+            // in the order the general pass gives.
+            let (l0, l1) = (levels[0], levels[1]);
+            self.hull.extend_from_slice(&[
+                pt(l0.xmin, l0.y),
+                pt(l1.xmin, l1.y),
+                pt(l1.xmax, l1.y),
+                pt(l0.xmax, l0.y),
+            ]);
             return;
         }
         // Sign of the turn o -> p -> q in the scan frame.
@@ -610,7 +666,7 @@ impl Smoother {
     /// sign of that side: `cross(c - a, b - a)`). Writes the waypoints
     /// (intersections of consecutive tangent lines, rounded to `f32`) to
     /// `self.chain`. Returns `false` when no chain is found.
-    #[inline(never)]
+    #[inline]
     fn wrap(&mut self, a: P, b: P, c: P, rp: f64, s: f64) -> bool {
         const TOL: f64 = 1e-12;
         let Some(mut dir) = b.sub(a).unit() else {
@@ -717,6 +773,151 @@ impl Smoother {
     }
 }
 
+/// A triangle with what [`Triangle::near`] needs.
+#[derive(Clone, Copy, Debug)]
+struct Triangle {
+    /// Vertices and, per edge from vertex `i` to `i + 1`, the edge vector
+    /// scaled so that the cross product with `p - v[i]` is positive inside,
+    /// and its length.
+    v: [P; 3],
+    e: [P; 3],
+    len: [f64; 3],
+}
+
+impl Triangle {
+    #[inline]
+    fn new(a: P, b: P, c: P) -> Triangle {
+        let o = c.sub(a).cross(b.sub(a)).signum();
+        let e = [b.sub(a).scale(-o), c.sub(b).scale(-o), a.sub(c).scale(-o)];
+        Triangle {
+            v: [a, b, c],
+            e,
+            len: [e[0].len(), e[1].len(), e[2].len()],
+        }
+    }
+
+    /// Whether `p` lies in the triangle grown by `delta` (within rounding:
+    /// only used with a margin to spare).
+    #[inline]
+    fn near(&self, p: P, delta: f64) -> bool {
+        (0..3).all(|i| self.e[i].cross(p.sub(self.v[i])) >= -delta * self.len[i])
+    }
+}
+
+/// Slack (cells) by which [`proven_clear`] keeps every blocked square
+/// beyond the radius: far above the clearance tests' own margin and
+/// rounding.
+const PROOF_SLACK: f64 = 1e-5;
+
+/// Whether the segment `p`–`q` of a chain found by [`Smoother::wrap`] is
+/// clear for radius `r` by the scan already made, without reading the grid
+/// again: every blocked span of the scan (the rectangle from its first to
+/// its last blocked square, in the scan frame, transposed when `t`) lies
+/// more than `r` plus [`PROOF_SLACK`] from the segment along the `x` axis,
+/// the `y` axis or the segment's normal (any direction along which two
+/// convex sets are that far apart proves they are). The caller checks that
+/// the segment lies in the scanned triangle grown by less than the
+/// clearance margin, so every square its capsule touches was scanned and
+/// lies in a span. `false` means "not proven", not "blocked".
+#[inline]
+fn proven_clear(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool {
+    let (p, q) = if t {
+        (P::new(p.y, p.x), P::new(q.y, q.x))
+    } else {
+        (p, q)
+    };
+    let gap = r + PROOF_SLACK;
+    let (xlo, xhi) = (fmin(p.x, q.x), fmax(p.x, q.x));
+    let (ylo, yhi) = (fmin(p.y, q.y), fmax(p.y, q.y));
+    let n = q.sub(p).perp();
+    let np = n.dot(p);
+    let ngap = gap * n.len();
+    spans.iter().all(|&(k, x0, x1)| {
+        if xlo - x1 > gap || x0 - xhi > gap || ylo - (k + 1.0) > gap || k - yhi > gap {
+            return true;
+        }
+        // The rectangle's corners along the normal, all on one side.
+        let (a, b) = (n.x * x0, n.x * x1);
+        let (c, d) = (n.y * k, n.y * (k + 1.0));
+        let lo = fmin(a, b) + fmin(c, d);
+        let hi = fmax(a, b) + fmax(c, d);
+        lo - np > ngap || np - hi > ngap
+    })
+}
+
+/// [`Smoother::pull`]'s test: whether the centres of path cells `i` and `j`
+/// see each other for radius `r` (inlined: the walks are a few cells long,
+/// so a call would cost about as much as the walk).
+#[inline(always)]
+fn visible_cells(grid: &Grid, cells: &[Point], r: f64, i: usize, j: usize) -> bool {
+    if r == 0.0 {
+        // Walked from the far end, where a blocker usually is (same
+        // verdict: the test is symmetric).
+        cells_visible(grid, cells[j], cells[i])
+    } else {
+        centres_clear(grid, cells[i], cells[j], r)
+    }
+}
+
+/// Whether the segment between the centres of cells `a` and `b` is clear
+/// for radius `r > 0`. The discs at the centres reach the edge neighbours
+/// of their cells (0.5 away) from r = 0.5 on, all eight neighbours (0.707
+/// away) from r = √½ on: a blocked one there settles the test (touching
+/// counts) without the sweep.
+#[inline(never)]
+fn centres_clear(grid: &Grid, a: Point, b: Point, r: f64) -> bool {
+    if r >= 0.5 {
+        let mask = if r > std::f64::consts::FRAC_1_SQRT_2 + 1e-9 {
+            NEIGHBOURS
+        } else {
+            EDGE_NEIGHBOURS
+        };
+        let blocked = |p: Point| !grid.neighborhood_padded(grid.padded_index(p)) & mask;
+        if blocked(a) | blocked(b) != 0 {
+            return false;
+        }
+    }
+    let center = |p: Point| P::from_vec2(Vec2::cell_center(p));
+    capsule_clear(grid, center(a), center(b), r)
+}
+
+/// [`Grid::neighborhood_padded`] bits of a cell's four edge neighbours.
+const EDGE_NEIGHBOURS: u32 = 0b010_101_010;
+/// [`Grid::neighborhood_padded`] bits of a cell's eight neighbours.
+const NEIGHBOURS: u32 = 0b111_101_111;
+
+/// Whether the segment `p`–`q` certainly passes within `r` of a square the
+/// scan found blocked (the first or last of a span; frame as in
+/// [`proven_clear`]), so that [`capsule_clear`] would reject it: it meets
+/// the square grown by `(r - 1e-9) / √2` along both axes (shrunk, for
+/// `r = 0`), whose points all lie within `r - 1e-9` of the square.
+#[inline]
+fn hits_span_end(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool {
+    let (p, q) = if t {
+        (P::new(p.y, p.x), P::new(q.y, q.x))
+    } else {
+        (p, q)
+    };
+    let g = (r - 1e-9) * std::f64::consts::FRAC_1_SQRT_2;
+    let (xlo, xhi) = (fmin(p.x, q.x), fmax(p.x, q.x));
+    let (ylo, yhi) = (fmin(p.y, q.y), fmax(p.y, q.y));
+    let n = q.sub(p).perp();
+    let np = n.dot(p);
+    let meets = |x0: f64, k: f64| {
+        let (x1, y0, y1) = (x0 + 1.0 + g, k - g, k + 1.0 + g);
+        let x0 = x0 - g;
+        if xhi < x0 || xlo > x1 || yhi < y0 || ylo > y1 {
+            return false;
+        }
+        let (a, b) = (n.x * x0, n.x * x1);
+        let (c, d) = (n.y * y0, n.y * y1);
+        fmin(a, b) + fmin(c, d) <= np && np <= fmax(a, b) + fmax(c, d)
+    };
+    spans
+        .iter()
+        .any(|&(k, x0, x1)| meets(x0, k) || meets(x1 - 1.0, k))
+}
+
 /// The smaller of two numbers (no NaN handling: NaN-free inputs only).
 #[inline]
 fn fmin(a: f64, b: f64) -> f64 {
@@ -743,8 +944,19 @@ const MERGE: f64 = 0.01;
 /// One waypoint to replace the nearly coincident `v1`, `v2` between `prev`
 /// and `after`: the intersection of the lines `prev`–`v1` and `v2`–`after`,
 /// else `v1`, else `v2`; the first whose two segments are clear and whose
-/// extra length is at most `budget`. Returns it with its extra length.
-fn merge(grid: &Grid, prev: P, v1: P, v2: P, after: P, r: f64, budget: f64) -> Option<(P, f64)> {
+/// extra length is at most `budget` (`proven` may vouch for a segment
+/// without the grid test). Returns it with its extra length.
+#[allow(clippy::too_many_arguments)]
+fn merge(
+    grid: &Grid,
+    prev: P,
+    v1: P,
+    v2: P,
+    after: P,
+    r: f64,
+    budget: f64,
+    proven: &impl Fn(P, P) -> bool,
+) -> Option<(P, f64)> {
     let old = prev.dist(v1) + v1.dist(v2) + v2.dist(after);
     let d1 = v1.sub(prev);
     let d2 = after.sub(v2);
@@ -761,8 +973,8 @@ fn merge(grid: &Grid, prev: P, v1: P, v2: P, after: P, r: f64, budget: f64) -> O
         .flatten()
         .find_map(|v| {
             let cost = prev.dist(v) + v.dist(after) - old;
-            (cost <= budget && capsule_clear(grid, prev, v, r) && capsule_clear(grid, v, after, r))
-                .then_some((v, cost.max(0.0)))
+            let clear = |u: P, w: P| proven(u, w) || capsule_clear(grid, u, w, r);
+            (cost <= budget && clear(prev, v) && clear(v, after)).then_some((v, cost.max(0.0)))
         })
 }
 
@@ -805,14 +1017,10 @@ fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
         for &p in &cells[1..] {
             let dx = p.x as i64 - prev.x as i64;
             let dy = p.y as i64 - prev.y as i64;
-            // In the map, distinct and adjacent to `prev` (so the side cells
-            // of a diagonal step are in the padded array too).
-            if !(p.x < w
-                && p.y < h
-                && (dx + 1) as u64 <= 2
-                && (dy + 1) as u64 <= 2
-                && (dx | dy) != 0)
-            {
+            // Distinct and adjacent to `prev` (in the map), so `p` and the
+            // side cells of a diagonal step are in the padded array, whose
+            // blocked border rejects a `p` outside the map.
+            if !((dx + 1) as u64 <= 2 && (dy + 1) as u64 <= 2 && (dx | dy) != 0) {
                 ok = false;
                 break;
             }
