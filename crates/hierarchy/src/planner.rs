@@ -197,6 +197,30 @@ struct Progress {
     straight: Option<StepOrder>,
 }
 
+impl Progress {
+    /// A query from `start` to `goal` (regions `from`, `to`) before its
+    /// first leg.
+    fn new(
+        start: Point,
+        goal: Point,
+        (from, to): (u32, u32),
+        routed: bool,
+        straight: Option<StepOrder>,
+    ) -> Progress {
+        Progress {
+            goal,
+            pos: start,
+            at: 0,
+            done: false,
+            started: false,
+            from,
+            to,
+            routed,
+            straight,
+        }
+    }
+}
+
 /// Step orders of a straight octile path: `max(dx, dy)` steps, `min(dx,
 /// dy)` of them diagonal, all in the direction of the goal. Every such path
 /// costs exactly the octile distance, so any one whose cells are free (and
@@ -474,17 +498,8 @@ impl Planner {
         };
         if let Some(order) = straight {
             self.stats.straight = true;
-            self.progress = Some(Progress {
-                goal,
-                pos: start,
-                at: 0,
-                done: false,
-                started: false,
-                from: u32::MAX,
-                to: u32::MAX,
-                routed: false,
-                straight: Some(order),
-            });
+            let regions = (u32::MAX, u32::MAX);
+            self.progress = Some(Progress::new(start, goal, regions, false, Some(order)));
             return Ok(());
         }
         let stale = || PathError::Stale("a cell's sector has no matching region".into());
@@ -509,17 +524,7 @@ impl Planner {
         if !direct {
             self.plan_route(h, rs, rg, start, goal)?;
         }
-        self.progress = Some(Progress {
-            goal,
-            pos: start,
-            at: 0,
-            done: false,
-            started: false,
-            from: rs,
-            to: rg,
-            routed: !direct,
-            straight: None,
-        });
+        self.progress = Some(Progress::new(start, goal, (rs, rg), !direct, None));
         Ok(())
     }
 
