@@ -4,7 +4,7 @@
 use crate::build::{Hierarchy, Run};
 use crate::sector::{Labeler, Rect};
 use rayon::prelude::*;
-use regionpath_grid::{octile, Grid, Point, SQRT2};
+use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
 use regionpath_search::{
     octile_cost, Cost, SearchError, SearchStats, Status, Window, WindowedAStar, WindowedJps,
     COST_DIAGONAL, COST_ONE,
@@ -250,38 +250,37 @@ fn straight_walk(
     let (dx, dy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
     let (adx, ady) = (dx.unsigned_abs(), dy.unsigned_abs());
     let (n, d) = (adx.max(ady), adx.min(ady));
-    let (sx, sy) = (dx.signum(), dy.signum());
+    let (sx, sy) = (dx.signum() as i32, dy.signum() as i32);
     // The straight step goes along the longer axis.
     let (mx, my) = if adx >= ady { (sx, 0) } else { (0, sy) };
-    let stride = grid.stride() as i64;
-    let (ox, oy) = (sx, sy * stride);
-    let (straight, diagonal) = (mx + my * stride, ox + oy);
-    let free = |i: i64| grid.passable_padded(i as usize);
-    let mut i = grid.padded_index(a) as i64;
-    let (mut x, mut y) = (a.x as i64, a.y as i64);
+    // `None` only when `a == b` (nothing to walk); when `d == 0` no step
+    // is diagonal, whatever `diagonal` holds.
+    let (Some(straight), diagonal) = (Dir::from_delta(mx, my), Dir::from_delta(sx, sy)) else {
+        return true;
+    };
+    let mut i = grid.padded_index(a);
+    let mut p = a;
     for k in 0..n {
         let diag = match order {
             StepOrder::Even => ((k + 1) * d + n / 2) / n != (k * d + n / 2) / n,
             StepOrder::DiagonalFirst => k < d,
             StepOrder::StraightFirst => k >= n - d,
         };
-        if diag {
-            if !(free(i + ox) && free(i + oy) && free(i + diagonal)) {
-                return false;
-            }
-            i += diagonal;
-            x += sx;
-            y += sy;
-        } else {
-            if !free(i + straight) {
-                return false;
-            }
-            i += straight;
-            x += mx;
-            y += my;
+        let dir = match diagonal {
+            Some(dg) if diag => dg,
+            _ => straight,
+        };
+        if !grid.can_step_padded(i, dir) {
+            return false;
         }
+        i = (i as isize + grid.padded_offset(dir)) as usize;
+        let (ddx, ddy) = dir.delta();
+        p = Point::new(
+            (p.x as i64 + ddx as i64) as u32,
+            (p.y as i64 + ddy as i64) as u32,
+        );
         if let Some(o) = out.as_deref_mut() {
-            o.push(Point::new(x as u32, y as u32));
+            o.push(p);
         }
     }
     true
@@ -446,9 +445,12 @@ impl Planner {
         while self.next_leg(h, grid, out)? {
             self.joins.push(out.len() - 1);
         }
-        self.smooth_joins(grid, out);
-        self.remove_loops(grid, out);
-        self.recheck(h, grid, out);
+        // A straight answer is optimal and has no joins or loops.
+        if !self.stats.straight {
+            self.smooth_joins(grid, out);
+            self.remove_loops(grid, out);
+            self.recheck(h, grid, out);
+        }
         self.stats.cost = path_cost(out);
         Ok(self.stats)
     }
@@ -1095,7 +1097,6 @@ impl Hierarchy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regionpath_grid::Dir;
 
     fn assert_legal(grid: &Grid, path: &[Point]) {
         for w in path.windows(2) {
@@ -1184,11 +1185,7 @@ mod tests {
         let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
         assert!(st.route_len > 1, "the route was planned");
         assert_eq!((path.first(), path.last()), (Some(&s), Some(&g)));
-        for w in path.windows(2) {
-            let d = Dir::from_delta(w[1].x as i32 - w[0].x as i32, w[1].y as i32 - w[0].y as i32)
-                .expect("adjacent");
-            assert!(grid.can_step(w[0], d), "{} -> {}", w[0], w[1]);
-        }
+        assert_legal(&grid, &path);
         assert!(path.iter().any(|p| p.y == 99), "goes through the gap");
         // The optimum: down 89 rows to the gap and back up, 10 across.
         let optimal = 2.0 * 89.0 - 10.0 + 10.0 * SQRT2 - 0.0;

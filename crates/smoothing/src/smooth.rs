@@ -809,6 +809,17 @@ impl Triangle {
 /// rounding.
 const PROOF_SLACK: f64 = 1e-5;
 
+/// `p` and `q` in a scan's frame: coordinates swapped when the scan ran
+/// along columns (`t`).
+#[inline]
+fn scan_frame(t: bool, p: P, q: P) -> (P, P) {
+    if t {
+        (P::new(p.y, p.x), P::new(q.y, q.x))
+    } else {
+        (p, q)
+    }
+}
+
 /// Whether the segment `p`–`q` of a chain found by [`Smoother::wrap`] is
 /// clear for radius `r` by the scan already made, without reading the grid
 /// again: every blocked span of the scan (the rectangle from its first to
@@ -821,11 +832,7 @@ const PROOF_SLACK: f64 = 1e-5;
 /// lies in a span. `false` means "not proven", not "blocked".
 #[inline]
 fn proven_clear(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool {
-    let (p, q) = if t {
-        (P::new(p.y, p.x), P::new(q.y, q.x))
-    } else {
-        (p, q)
-    };
+    let (p, q) = scan_frame(t, p, q);
     let gap = r + PROOF_SLACK;
     let (xlo, xhi) = (fmin(p.x, q.x), fmax(p.x, q.x));
     let (ylo, yhi) = (fmin(p.y, q.y), fmax(p.y, q.y));
@@ -893,11 +900,7 @@ const NEIGHBOURS: u32 = 0b111_101_111;
 /// `r = 0`), whose points all lie within `r - 1e-9` of the square.
 #[inline]
 fn hits_span_end(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool {
-    let (p, q) = if t {
-        (P::new(p.y, p.x), P::new(q.y, q.x))
-    } else {
-        (p, q)
-    };
+    let (p, q) = scan_frame(t, p, q);
     let g = (r - 1e-9) * std::f64::consts::FRAC_1_SQRT_2;
     let (xlo, xhi) = (fmin(p.x, q.x), fmax(p.x, q.x));
     let (ylo, yhi) = (fmin(p.y, q.y), fmax(p.y, q.y));
