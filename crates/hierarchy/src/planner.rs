@@ -328,8 +328,6 @@ pub struct Planner {
     lab: Labeler,
     /// One bit per map cell, all clear between queries (loop detection).
     seen: Vec<u64>,
-    /// (cell key, position) pairs for cutting loops (reused).
-    dups: Vec<(u64, u32)>,
     progress: Option<Progress>,
     stats: PlanStats,
 }
@@ -405,7 +403,6 @@ impl Planner {
             joins: Vec::new(),
             lab: Labeler::default(),
             seen: Vec::new(),
-            dups: Vec::new(),
             progress: None,
             stats: PlanStats::default(),
         }
@@ -1010,7 +1007,10 @@ impl Planner {
         direct.max(lm - slack)
     }
 
-    /// Cuts any loop (a cell visited twice) out of the stitched path.
+    /// Cuts any loop (a cell visited twice) out of the stitched path: in one
+    /// pass, each cell met again cuts the path back to its earlier visit
+    /// (loop erasure in path order). O(path), no sort, no allocation; the
+    /// per-cell bitset is left clear for the next query.
     fn remove_loops(&mut self, grid: &Grid, out: &mut Vec<Point>) {
         let words = (grid.cell_count() as usize).div_ceil(64);
         if self.seen.len() != words {
@@ -1018,50 +1018,34 @@ impl Planner {
             self.seen.resize(words, 0);
         }
         let w = grid.width() as usize;
-        let mut repeated = false;
-        let mut marked = 0;
-        for p in out.iter() {
+        let index = |p: Point| {
             let i = p.y as usize * w + p.x as usize;
-            let (word, bit) = (i >> 6, 1u64 << (i & 63));
+            (i >> 6, 1u64 << (i & 63))
+        };
+        // `out[..kept]` is the loop-free path so far; its cells are marked.
+        let mut kept = 0;
+        for r in 0..out.len() {
+            let p = out[r];
+            let (word, bit) = index(p);
             if self.seen[word] & bit != 0 {
-                repeated = true;
-                break;
-            }
-            self.seen[word] |= bit;
-            marked += 1;
-        }
-        // Leave the bitset clear for the next query: O(path), not O(map).
-        for p in &out[..marked] {
-            let i = p.y as usize * w + p.x as usize;
-            self.seen[i >> 6] &= !(1u64 << (i & 63));
-        }
-        if !repeated {
-            return;
-        }
-        // Rare: rebuild keeping the first visit and cutting back to it.
-        // Keep each cell's first visit and cut back to its last: find the
-        // earliest cell that comes back (sorting a reused buffer, so no
-        // allocation), drop the loop, repeat.
-        loop {
-            self.dups.clear();
-            self.dups.extend(
-                out.iter()
-                    .enumerate()
-                    .map(|(i, p)| ((p.y as u64) << 32 | p.x as u64, i as u32)),
-            );
-            self.dups.sort_unstable();
-            let mut cut: Option<(usize, usize)> = None;
-            for run in self.dups.chunk_by(|a, b| a.0 == b.0) {
-                if run.len() > 1 {
-                    let (i, k) = (run[0].1 as usize, run[run.len() - 1].1 as usize);
-                    if cut.is_none_or(|(ci, _)| i < ci) {
-                        cut = Some((i, k));
-                    }
+                // Back to the earlier visit of p (still kept: every kept
+                // cell is marked and every marked cell is kept).
+                while kept > 0 && out[kept - 1] != p {
+                    let (wd, b) = index(out[kept - 1]);
+                    self.seen[wd] &= !b;
+                    kept -= 1;
                 }
+            } else {
+                self.seen[word] |= bit;
+                out[kept] = p;
+                kept += 1;
             }
-            let Some((i, k)) = cut else { break };
-            out.drain(i + 1..=k);
         }
+        for p in &out[..kept] {
+            let (word, bit) = index(*p);
+            self.seen[word] &= !bit;
+        }
+        out.truncate(kept);
     }
 }
 
