@@ -14,6 +14,7 @@
 use crate::build::{Region, RegionGraph};
 use crate::sector::Layout;
 use fixedbitset::FixedBitSet;
+use regionpath_grid::Point;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Connectivity {
@@ -24,6 +25,58 @@ pub(crate) struct Connectivity {
     pub open_index: Vec<u32>,
     pub open_count: usize,
     pub matrix: FixedBitSet,
+    /// Per cluster: the cell-weighted mean of its regions' representatives
+    /// (the point the cluster route measures distances between).
+    pub centre: Vec<Point>,
+    /// Cluster graph in compressed rows: the clusters next to cluster `c`
+    /// are `adj[adj_start[c]..adj_start[c + 1]]` (sorted, no repeats).
+    /// Derived from the region graph: two clusters are neighbours when a
+    /// region of one has a link to a region of the other.
+    pub adj_start: Vec<u32>,
+    pub adj: Vec<u32>,
+}
+
+/// The cluster graph (see [`Connectivity::adj`]) and cluster centres.
+fn cluster_graph(
+    regions: &[Region],
+    graph: &RegionGraph,
+    cluster_of_region: &[u32],
+    nclusters: usize,
+) -> (Vec<Point>, Vec<u32>, Vec<u32>) {
+    let mut sum = vec![(0u64, 0u64, 0u64); nclusters];
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for (r, region) in regions.iter().enumerate() {
+        let c = cluster_of_region[r];
+        let (w, p) = (region.cells() as u64, region.representative());
+        let e = &mut sum[c as usize];
+        *e = (e.0 + w * p.x as u64, e.1 + w * p.y as u64, e.2 + w);
+        for &b in graph.neighbors_slice(r as u32) {
+            let cb = cluster_of_region[b as usize];
+            if cb != c {
+                pairs.push((c, cb));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    let centre = sum
+        .iter()
+        .map(|&(x, y, w)| {
+            let w = w.max(1);
+            Point::new(((x + w / 2) / w) as u32, ((y + w / 2) / w) as u32)
+        })
+        .collect();
+    let mut adj_start = Vec::with_capacity(nclusters + 1);
+    let mut i = 0;
+    for c in 0..nclusters as u32 {
+        adj_start.push(i as u32);
+        while i < pairs.len() && pairs[i].0 == c {
+            i += 1;
+        }
+    }
+    adj_start.push(i as u32);
+    let adj = pairs.iter().map(|p| p.1).collect();
+    (centre, adj_start, adj)
 }
 
 struct UnionFind(Vec<u32>);
@@ -131,12 +184,17 @@ impl Connectivity {
                     }
                     i = j;
                 }
+                let (centre, adj_start, adj) =
+                    cluster_graph(regions, graph, &cluster_of_region, nclusters);
                 return Connectivity {
                     super_size: m,
                     cluster_of_region,
                     open_index,
                     open_count: k,
                     matrix,
+                    centre,
+                    adj_start,
+                    adj,
                 };
             }
             m *= 2;
@@ -166,7 +224,86 @@ impl Connectivity {
         self.open_index.len()
     }
 
+    /// The clusters next to cluster `c` in the cluster graph.
+    #[inline]
+    pub fn cluster_neighbours(&self, c: u32) -> &[u32] {
+        let c = c as usize;
+        match (self.adj_start.get(c), self.adj_start.get(c + 1)) {
+            (Some(&a), Some(&b)) => self.adj.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
     pub fn bytes(&self) -> usize {
-        self.cluster_of_region.len() * 4 + self.open_index.len() * 4 + self.matrix.len().div_ceil(8)
+        self.cluster_of_region.len() * 4
+            + self.open_index.len() * 4
+            + self.matrix.len().div_ceil(8)
+            + self.centre.len() * 8
+            + self.adj_start.len() * 4
+            + self.adj.len() * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Hierarchy, HierarchyConfig};
+    use regionpath_grid::{Grid, Point};
+
+    /// The cluster graph is the region graph with each region replaced by
+    /// its cluster: every link between clusters shows up, nothing else does,
+    /// and each centre lies in the bounding box of its cluster's regions.
+    #[test]
+    fn cluster_graph_is_the_quotient_of_the_region_graph() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..10 {
+            let (w, h) = (100 + next(200) as u32, 100 + next(200) as u32);
+            let mut g = Grid::new(w, h, true).unwrap();
+            let density = 10 + next(30);
+            for y in 0..h {
+                for x in 0..w {
+                    if next(100) < density {
+                        g.set_passable(Point::new(x, y), false).unwrap();
+                    }
+                }
+            }
+            let config = HierarchyConfig {
+                sector_size: 4 + next(10) as u32,
+                parallel: false,
+                fit_memory: false,
+            };
+            let hi = Hierarchy::build(&g, &config).unwrap();
+            let c = &hi.connectivity;
+            let k = c.centre.len();
+            let mut want = std::collections::BTreeSet::new();
+            let mut boxes = vec![(u32::MAX, u32::MAX, 0u32, 0u32); k];
+            for (r, region) in hi.regions.iter().enumerate() {
+                let cr = c.cluster_of_region[r];
+                let b = &mut boxes[cr as usize];
+                let (lo, hi_) = (region.min(), region.max());
+                *b = (b.0.min(lo.x), b.1.min(lo.y), b.2.max(hi_.x), b.3.max(hi_.y));
+                for &o in hi.graph.neighbors_slice(r as u32) {
+                    let co = c.cluster_of_region[o as usize];
+                    if co != cr {
+                        want.insert((cr, co));
+                    }
+                }
+            }
+            let mut got = std::collections::BTreeSet::new();
+            for a in 0..k as u32 {
+                let row = c.cluster_neighbours(a);
+                assert!(row.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+                got.extend(row.iter().map(|&b| (a, b)));
+            }
+            assert_eq!(got, want);
+            for (p, b) in c.centre.iter().zip(&boxes) {
+                assert!(p.x >= b.0 && p.x <= b.2 && p.y >= b.1 && p.y <= b.3);
+            }
+        }
     }
 }

@@ -59,6 +59,10 @@ pub enum PathError {
     Search(#[from] SearchError),
 }
 
+/// Clusters of the cluster route that a quick start's partial region route
+/// spans (the start's and the next two).
+const QUICK_CLUSTERS: usize = 3;
+
 /// Node budget of a join re-search, per cell of the stretch it replaces.
 const JOIN_BUDGET_PER_CELL: u32 = 8;
 
@@ -116,6 +120,19 @@ pub struct PlannerConfig {
     /// no region lookup and no search (see [`PlanStats::straight`]). Default
     /// on; off makes every query go through the hierarchy.
     pub straight: bool,
+    /// Immediate start for lazy queries ([`Planner::start_query`] and
+    /// [`Planner::next_leg`]; [`Planner::find_path_into`] always plans the
+    /// whole route first). When start and goal lie in different clusters
+    /// (the connected pieces of the region graph in one super-sector of the
+    /// connectivity matrix, 128 cells a side on most maps), `start_query`
+    /// routes over the small cluster graph first, then plans regions only
+    /// inside the first three clusters of that route, up to the first
+    /// region of the third; the first leg follows that partial route and
+    /// the second `next_leg` plans the rest of the region route from where
+    /// the first leg ended. The first leg then costs the same on any map
+    /// size instead of growing with the route (see [`PlanStats::quick_start`]).
+    /// Default on.
+    pub quick_start: bool,
 }
 
 impl Default for PlannerConfig {
@@ -128,6 +145,7 @@ impl Default for PlannerConfig {
             recheck_window: 160,
             recheck_budget: 2,
             straight: true,
+            quick_start: true,
         }
     }
 }
@@ -165,6 +183,12 @@ pub struct PlanStats {
     /// orders, all cells free): optimal, with no region lookup and no
     /// search at all.
     pub straight: bool,
+    /// Whether the first leg followed a partial route planned through the
+    /// cluster graph ([`PlannerConfig::quick_start`]); `abstract_expanded`
+    /// then counts both region searches, `route_len` the last route.
+    pub quick_start: bool,
+    /// Clusters expanded by the cluster-graph search of a quick start.
+    pub cluster_expanded: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -195,6 +219,10 @@ struct Progress {
     /// The step order of a free straight octile path from start to goal,
     /// when there is one (the whole answer, written by the first leg).
     straight: Option<StepOrder>,
+    /// Whether the route is partial (see [`PlannerConfig::quick_start`]):
+    /// it ends short of the goal's region, and the next leg after the first
+    /// plans the rest.
+    partial: bool,
 }
 
 impl Progress {
@@ -217,6 +245,7 @@ impl Progress {
             to,
             routed,
             straight,
+            partial: false,
         }
     }
 }
@@ -312,6 +341,11 @@ pub struct Planner {
     /// the entry made the abstract search about a third cheaper).
     aheap: BinaryHeap<Reverse<u64>>,
     agen: u32,
+    /// Cluster-graph search scratch (quick start), stamped like `anodes`.
+    cnodes: Vec<ANode>,
+    cgen: u32,
+    /// The cluster route of a quick start, start's cluster first.
+    corridor: Vec<u32>,
     route: Vec<u32>,
     /// `cross[m]`, `m >= 1`: the cells where the route leaves `route[m - 1]`
     /// and enters `route[m]`; `cross[0]` is the start twice.
@@ -389,10 +423,14 @@ impl Planner {
                 recheck_window: config.recheck_window.max(window),
                 recheck_budget: config.recheck_budget,
                 straight: config.straight,
+                quick_start: config.quick_start,
             },
             anodes: Vec::new(),
             aheap: BinaryHeap::new(),
             agen: 0,
+            cnodes: Vec::new(),
+            cgen: 0,
+            corridor: Vec::new(),
             route: Vec::new(),
             cross: Vec::new(),
             goal_bits: Vec::new(),
@@ -438,7 +476,7 @@ impl Planner {
     ) -> Result<PlanStats, PathError> {
         out.clear();
         self.joins.clear();
-        self.start_query(h, grid, start, goal)?;
+        self.begin(h, grid, start, goal, false)?;
         while self.next_leg(h, grid, out)? {
             self.joins.push(out.len() - 1);
         }
@@ -456,12 +494,29 @@ impl Planner {
     /// reachability from the matrix and plans the abstract route. Then call
     /// [`Planner::next_leg`] to refine leg by leg (the first leg is ready
     /// after one window search: an immediate start for the unit).
+    ///
+    /// With [`PlannerConfig::quick_start`] (the default), a long route is
+    /// planned only as far as the first leg needs; the rest is planned when
+    /// the second leg is asked for.
     pub fn start_query(
         &mut self,
         h: &Hierarchy,
         grid: &Grid,
         start: Point,
         goal: Point,
+    ) -> Result<(), PathError> {
+        let quick = self.config.quick_start;
+        self.begin(h, grid, start, goal, quick)
+    }
+
+    /// [`Planner::start_query`], with a partial route when `quick`.
+    fn begin(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        quick: bool,
     ) -> Result<(), PathError> {
         self.progress = None;
         self.stats = PlanStats::default();
@@ -520,11 +575,139 @@ impl Planner {
         // might go round an obstacle on the wrong side), so the abstract
         // route waits until that search fails.
         let direct = rs != rg && cheb(start, goal) <= self.config.window.saturating_sub(2);
+        let mut partial = false;
         if !direct {
-            self.plan_route(h, rs, rg, start, goal)?;
+            match quick
+                .then(|| self.plan_partial(h, rs, rg, start, goal))
+                .flatten()
+            {
+                Some(p) => partial = p,
+                None => self.plan_route(h, rs, rg, start, goal)?,
+            }
         }
-        self.progress = Some(Progress::new(start, goal, (rs, rg), !direct, None));
+        let mut pr = Progress::new(start, goal, (rs, rg), !direct, None);
+        pr.partial = partial;
+        self.stats.quick_start = partial;
+        self.progress = Some(pr);
         Ok(())
+    }
+
+    /// The quick start's partial route (see [`PlannerConfig::quick_start`]):
+    /// a cluster route from the start's cluster to the goal's, then regions
+    /// within its first three clusters up to the first region of the third
+    /// (or the goal's region). Returns whether `self.route` now holds a
+    /// route that ends short of the goal's region (`Some(false)`: the whole
+    /// route); `None` leaves the route empty for a full plan (same cluster,
+    /// or a search failed).
+    fn plan_partial(
+        &mut self,
+        h: &Hierarchy,
+        rs: u32,
+        rg: u32,
+        start: Point,
+        goal: Point,
+    ) -> Option<bool> {
+        let conn = &h.connectivity;
+        let (Some(&cs), Some(&cg)) = (
+            conn.cluster_of_region.get(rs as usize),
+            conn.cluster_of_region.get(rg as usize),
+        ) else {
+            return None;
+        };
+        if cs == cg || !self.cluster_route(h, cs, cg) {
+            return None;
+        }
+        let t = self.corridor.len().min(QUICK_CLUSTERS) - 1;
+        let allowed = [self.corridor[0], self.corridor[1.min(t)], self.corridor[t]];
+        self.route.clear();
+        self.cross.clear();
+        if !self.abstract_route(h, rs, rg, start, goal, Some(allowed)) {
+            self.route.clear();
+            self.cross.clear();
+            return None;
+        }
+        self.stats.route_len = self.route.len() as u32;
+        // Reached the goal's region: the route is complete after all.
+        Some(self.route.last() != Some(&rg))
+    }
+
+    /// A* over the cluster graph from cluster `from` to `to`, edges and
+    /// heuristic the octile distance between cluster centres; fills
+    /// `self.corridor`.
+    fn cluster_route(&mut self, h: &Hierarchy, from: u32, to: u32) -> bool {
+        let conn = &h.connectivity;
+        let n = conn.centre.len();
+        if (from as usize) >= n || (to as usize) >= n {
+            return false;
+        }
+        let blank = ANode {
+            g: f32::INFINITY,
+            stamp: 0,
+            parent: u32::MAX,
+            via: u32::MAX,
+            closed: false,
+        };
+        if self.cnodes.len() < n {
+            self.cnodes.resize(n, blank);
+        }
+        self.cgen = self.cgen.wrapping_add(1);
+        if self.cgen == 0 {
+            self.cnodes.iter_mut().for_each(|a| a.stamp = 0);
+            self.cgen = 1;
+        }
+        let gen = self.cgen;
+        let target = conn.centre[to as usize];
+        let hf = |c: u32| octile(conn.centre[c as usize], target) as f32;
+        let key = |f: f32, c: u32| Reverse((f.to_bits() as u64) << 32 | c as u64);
+        self.aheap.clear();
+        self.cnodes[from as usize] = ANode {
+            g: 0.0,
+            stamp: gen,
+            ..blank
+        };
+        self.aheap.push(key(hf(from), from));
+        let mut found = false;
+        while let Some(Reverse(entry)) = self.aheap.pop() {
+            let id = entry as u32;
+            let node = &mut self.cnodes[id as usize];
+            if node.closed {
+                continue;
+            }
+            node.closed = true;
+            let g = node.g;
+            self.stats.cluster_expanded += 1;
+            if id == to {
+                found = true;
+                break;
+            }
+            let here = conn.centre[id as usize];
+            for &other in conn.cluster_neighbours(id) {
+                let o = &mut self.cnodes[other as usize];
+                if o.stamp != gen {
+                    *o = ANode {
+                        stamp: gen,
+                        ..blank
+                    };
+                }
+                let ng = g + octile(here, conn.centre[other as usize]) as f32;
+                if ng < o.g && !o.closed {
+                    o.g = ng;
+                    o.parent = id;
+                    self.aheap.push(key(ng + hf(other), other));
+                }
+            }
+        }
+        self.corridor.clear();
+        if !found {
+            return false;
+        }
+        let mut c = to;
+        while c != u32::MAX {
+            self.corridor.push(c);
+            c = self.cnodes[c as usize].parent;
+        }
+        self.corridor.reverse();
+        self.corridor.first() == Some(&from)
     }
 
     fn plan_route(
@@ -535,7 +718,7 @@ impl Planner {
         start: Point,
         goal: Point,
     ) -> Result<(), PathError> {
-        if !self.abstract_route(h, rs, rg, start, goal) {
+        if !self.abstract_route(h, rs, rg, start, goal, None) {
             return Err(PathError::Stale(
                 "the connectivity matrix and the region graph disagree".into(),
             ));
@@ -545,6 +728,8 @@ impl Planner {
     }
 
     /// A* over the region graph from `from` to `to`; fills `self.route`.
+    /// With `corridor`, only regions of those clusters are searched and the
+    /// search also ends at the first region of the last of them.
     fn abstract_route(
         &mut self,
         h: &Hierarchy,
@@ -552,7 +737,19 @@ impl Planner {
         to: u32,
         start: Point,
         goal: Point,
+        corridor: Option<[u32; 3]>,
     ) -> bool {
+        let cluster_of = &h.connectivity.cluster_of_region;
+        let in_corridor = |r: u32| match corridor {
+            None => true,
+            Some(c) => cluster_of
+                .get(r as usize)
+                .is_some_and(|x| *x == c[0] || *x == c[1] || *x == c[2]),
+        };
+        let at_end = |r: u32| match corridor {
+            None => false,
+            Some(c) => cluster_of.get(r as usize) == Some(&c[2]),
+        };
         let n = h.regions.len();
         if self.anodes.len() < n {
             self.anodes.resize(
@@ -592,7 +789,7 @@ impl Planner {
         let key = |f: f32, r: u32| Reverse((f.to_bits() as u64) << 32 | r as u64);
         self.aheap.push(key(ABSTRACT_WEIGHT * hf(from), from));
         let aw = ABSTRACT_WEIGHT;
-        let mut found = false;
+        let mut found = None;
         while let Some(Reverse(entry)) = self.aheap.pop() {
             let id = entry as u32;
             let node = &mut self.anodes[id as usize];
@@ -602,13 +799,16 @@ impl Planner {
             node.closed = true;
             let g = node.g;
             self.stats.abstract_expanded += 1;
-            if id == to {
-                found = true;
+            if id == to || at_end(id) {
+                found = Some(id);
                 break;
             }
             let targets = h.graph.neighbors_slice(id);
             let links = h.graph.edges_slice(id);
             for (k, (&other, link)) in targets.iter().zip(links).enumerate() {
+                if !in_corridor(other) {
+                    continue;
+                }
                 let ng = g + link.cost();
                 let o = &mut self.anodes[other as usize];
                 if o.stamp != gen {
@@ -629,10 +829,9 @@ impl Planner {
                 }
             }
         }
-        if !found {
+        let Some(mut r) = found else {
             return false;
-        }
-        let mut r = to;
+        };
         loop {
             self.route.push(r);
             if r == from {
@@ -724,8 +923,24 @@ impl Planner {
             pr.routed = true;
             self.progress = Some(pr);
         }
+        if pr.partial && !first {
+            // The quick first leg is done: plan the rest of the route from
+            // the region it ended in.
+            let from = self.route[pr.at];
+            self.route.clear();
+            self.cross.clear();
+            self.plan_route(h, from, pr.to, pr.pos, pr.goal)?;
+            pr.at = 0;
+            pr.partial = false;
+            self.progress = Some(pr);
+        }
         let last = self.route.len() - 1;
-        let j = self.leg_end(h, pr.at);
+        let mut j = self.leg_end(h, pr.at);
+        if pr.partial && j == last {
+            // A partial route ends short of the goal: stop where it leaves
+            // its second-to-last region (`last >= 1`, `at == 0`).
+            j = last - 1;
+        }
         let bbox = self.leg_box(h, pr.at, j);
         let win = window_of(bbox);
         // No corridor: the leg may use the whole window. With windowed A*

@@ -311,6 +311,79 @@ fn lazy_legs_match_and_start_quickly() {
     );
 }
 
+/// Quick start (a partial route through the cluster graph for the first
+/// leg, the rest planned on the second leg): on maps of many clusters the
+/// lazy legs still join into a path from start to goal whenever Dijkstra
+/// says one exists, the first leg stays in one window, and unreachable
+/// goals are refused.
+#[test]
+fn quick_start_legs_are_complete_and_valid() {
+    let mut rng = Rng(41);
+    let mut quick = 0;
+    let mut solved = 0;
+    for round in 0..4 {
+        let (w, h) = (300 + rng.below(200) as u32, 200 + rng.below(150) as u32);
+        let density = 8 + rng.below(12);
+        let g = random_grid(&mut rng, w, h, density);
+        // Sector 8: clusters 64 cells a side, so most routes cross several.
+        let hi = Hierarchy::build(
+            &g,
+            &HierarchyConfig {
+                sector_size: [8, 16][round % 2],
+                parallel: true,
+                fit_memory: false,
+            },
+        )
+        .unwrap();
+        let passable: Vec<Point> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
+            .filter(|p| g.is_passable(*p))
+            .collect();
+        let mut planner = Planner::new();
+        for _ in 0..10 {
+            let s = passable[rng.below(passable.len() as u64) as usize];
+            let dist = dijkstra(&g, s);
+            for _ in 0..10 {
+                let t = passable[rng.below(passable.len() as u64) as usize];
+                let opt = dist[t.y as usize * w as usize + t.x as usize];
+                match planner.start_query(&hi, &g, s, t) {
+                    Ok(()) => assert!(opt.is_finite(), "{s} -> {t}: no path exists"),
+                    Err(PathError::Unreachable { .. }) => {
+                        assert!(opt.is_infinite(), "{s} -> {t}: reachable, refused");
+                        continue;
+                    }
+                    Err(e) => panic!("{s} -> {t}: {e}"),
+                }
+                let mut legs = Vec::new();
+                let mut first_len = None;
+                while planner.next_leg(&hi, &g, &mut legs).unwrap() {
+                    first_len.get_or_insert(legs.len());
+                }
+                quick += planner.stats().quick_start as u32;
+                validate_contiguous(&g, &legs, s, t);
+                let mut cost = 0.0;
+                for w in legs.windows(2) {
+                    assert!(g.is_passable(w[1]));
+                    cost += if w[0].x != w[1].x && w[0].y != w[1].y {
+                        SQRT2
+                    } else {
+                        1.0
+                    };
+                }
+                assert!(cost >= opt - 1e-6, "shorter than optimal?");
+                let first = &legs[..first_len.unwrap_or(legs.len())];
+                let span = |f: fn(&Point) -> u32| {
+                    first.iter().map(f).max().unwrap() - first.iter().map(f).min().unwrap()
+                };
+                assert!(span(|p| p.x) < 60 && span(|p| p.y) < 60);
+                solved += 1;
+            }
+        }
+    }
+    assert!(solved > 100, "solved {solved}");
+    assert!(quick > 50, "quick starts {quick} of {solved}");
+}
+
 fn validate_contiguous(g: &Grid, path: &[Point], s: Point, t: Point) {
     assert_eq!(path.first(), Some(&s));
     assert_eq!(path.last(), Some(&t));
