@@ -124,6 +124,26 @@ pub(crate) fn ceil_small(x: f64) -> i64 {
     n + ((r - ROUND_MAGIC < x) as i64)
 }
 
+/// The smaller of two numbers (no NaN handling: NaN-free inputs only).
+#[inline(always)]
+fn fmin(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The larger of two numbers (no NaN handling: NaN-free inputs only).
+#[inline(always)]
+fn fmax(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 /// Whether cell `(x, y)` is passable; anything outside the map is blocked.
 #[inline]
 pub(crate) fn is_free(grid: &Grid, x: i64, y: i64) -> bool {
@@ -314,29 +334,38 @@ fn sweep<const T: bool>(grid: &Grid, au: f64, av: f64, bu: f64, bv: f64, r: f64)
     let c1 = ifloor(cap.uhi + EPS);
     // The capsule's v extent at the strip's lower edge, carried over from
     // the previous strip.
-    let mut s0 = (c0 as f64).clamp(cap.ulo, cap.uhi);
+    let clamp = |x: f64| fmax(fmin(x, cap.uhi), cap.ulo);
+    let mut s0 = clamp(c0 as f64);
     let mut at0 = cap.extent_at(s0);
     for c in c0..=c1 {
-        let s1 = ((c + 1) as f64).clamp(cap.ulo, cap.uhi);
+        let s1 = clamp((c + 1) as f64);
         let at1 = cap.extent_at(s1);
-        let (mut vmin, mut vmax) = (at0.0.min(at1.0), at0.1.max(at1.1));
+        let (mut vmin, mut vmax) = (fmin(at0.0, at1.0), fmax(at0.1, at1.1));
         if r > 0.0 {
             // The end discs' lowest and highest points.
             for (pu, pv) in [(au, av), (bu, bv)] {
                 if pu >= s0 && pu <= s1 {
-                    vmin = vmin.min(pv - r);
-                    vmax = vmax.max(pv + r);
+                    vmin = fmin(vmin, pv - r);
+                    vmax = fmax(vmax, pv + r);
                 }
             }
         }
         let k0 = iceil(vmin - EPS) - 1;
         let k1 = ifloor(vmax + EPS);
-        let mut idx = (c + 1) * step_u + (k0 + 1) * step_v;
-        for _ in k0..=k1 {
-            if !grid.passable_padded(idx as usize) {
+        let idx = (c + 1) * step_u + (k0 + 1) * step_v;
+        if T {
+            // Along a row of the grid: one word read.
+            if any_blocked(grid, idx as usize, (idx + k1 - k0) as usize) {
                 return false;
             }
-            idx += step_v;
+        } else {
+            let mut idx = idx;
+            for _ in k0..=k1 {
+                if !grid.passable_padded(idx as usize) {
+                    return false;
+                }
+                idx += step_v;
+            }
         }
         s0 = s1;
         at0 = at1;
@@ -349,6 +378,10 @@ fn sweep<const T: bool>(grid: &Grid, au: f64, av: f64, bu: f64, bv: f64, r: f64)
 /// Its upper boundary is concave and its lower one convex, so over a strip
 /// `s0 <= u <= s1` the extremes of `v` lie at the strip's two edges or at the
 /// end discs' top and bottom points when those fall inside the strip.
+///
+/// Everything [`Capsule::extent_at`] needs that does not depend on the query
+/// is computed once here (by the same operations as a per-query computation
+/// would use, so the extents are the same numbers).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Capsule {
     au: f64,
@@ -356,14 +389,30 @@ pub(crate) struct Capsule {
     bu: f64,
     bv: f64,
     r: f64,
+    /// `r²`.
+    r2: f64,
     /// `dv / du` (0 when `du = 0`).
     slope: f64,
-    /// The offset `r·n` to the sides (n the unit normal), or 0.
-    nu: f64,
-    nv: f64,
+    /// Whether the segment has a `u` extent (`du != 0`), so that its two
+    /// sides cross lines `u = s`.
+    sides: bool,
+    /// The two sides (the segment shifted by `+r·n` and `-r·n`, n the unit
+    /// normal): start point, `u` range and `v` range.
+    side: [Side; 2],
     /// u extent.
     pub ulo: f64,
     pub uhi: f64,
+}
+
+/// One side of a [`Capsule`]: the segment from `(pu, pv)` by `(du, dv)`.
+#[derive(Clone, Copy, Debug)]
+struct Side {
+    pu: f64,
+    pv: f64,
+    ulo: f64,
+    uhi: f64,
+    vlo: f64,
+    vhi: f64,
 }
 
 impl Capsule {
@@ -375,15 +424,29 @@ impl Capsule {
         } else {
             (0.0, 0.0)
         };
+        let side = |sign: f64| {
+            let pu = au + sign * nu;
+            let pv = av + sign * nv;
+            let qu = pu + du;
+            Side {
+                pu,
+                pv,
+                ulo: pu.min(qu),
+                uhi: pu.max(qu),
+                vlo: pv.min(pv + dv),
+                vhi: pv.max(pv + dv),
+            }
+        };
         Capsule {
             au,
             av,
             bu,
             bv,
             r,
+            r2: r * r,
             slope: if du != 0.0 { dv / du } else { 0.0 },
-            nu,
-            nv,
+            sides: du != 0.0,
+            side: [side(1.0), side(-1.0)],
             ulo: au.min(bu) - r,
             uhi: au.max(bu) + r,
         }
@@ -394,31 +457,34 @@ impl Capsule {
     /// segment shifted by `±r·n`), which together cover its boundary.
     #[inline]
     pub(crate) fn extent_at(&self, s: f64) -> (f64, f64) {
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        let du = self.bu - self.au;
         if self.r == 0.0 {
-            if du == 0.0 {
+            if !self.sides {
                 return (self.av.min(self.bv), self.av.max(self.bv));
             }
             let v = self.av + (s - self.au) * self.slope;
             return (v, v);
         }
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for (pu, pv) in [(self.au, self.av), (self.bu, self.bv)] {
             let d = s - pu;
             if d.abs() <= self.r {
-                let h = (self.r * self.r - d * d).max(0.0).sqrt();
+                let h = (self.r2 - d * d).max(0.0).sqrt();
                 lo = lo.min(pv - h);
                 hi = hi.max(pv + h);
             }
         }
-        if du != 0.0 {
-            let dv = self.bv - self.av;
-            for sign in [1.0, -1.0] {
-                let pu = self.au + sign * self.nu;
-                let pv = self.av + sign * self.nv;
-                let qu = pu + du;
-                if s >= pu.min(qu) && s <= pu.max(qu) {
-                    let v = (pv + (s - pu) * self.slope).clamp(pv.min(pv + dv), pv.max(pv + dv));
+        if self.sides {
+            for e in &self.side {
+                if s >= e.ulo && s <= e.uhi {
+                    let v = e.pv + (s - e.pu) * self.slope;
+                    // Clamped to the side's v range (rounding only).
+                    let v = if v < e.vlo {
+                        e.vlo
+                    } else if v > e.vhi {
+                        e.vhi
+                    } else {
+                        v
+                    };
                     lo = lo.min(v);
                     hi = hi.max(v);
                 }

@@ -182,6 +182,8 @@ pub struct Smoother {
     /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
     stack: Vec<(f64, f64)>,
     transposed: bool,
+    /// [`Smoother::pull`]'s per-path-cell cache of [`crowded_cell`].
+    crowded: Vec<u8>,
 }
 
 impl Smoother {
@@ -248,8 +250,15 @@ impl Smoother {
     #[inline(never)]
     fn pull(&mut self, grid: &Grid, cells: &[Point], r: f64) {
         self.nodes.clear();
+        let mut crowded = std::mem::take(&mut self.crowded);
+        crowded.clear();
+        let mask = crowd_mask(r);
+        if mask != 0 {
+            crowded.resize(cells.len(), UNKNOWN);
+        }
         let center = |i: usize| P::from_vec2(Vec2::cell_center(cells[i]));
-        let visible = |i: usize, j: usize| visible_cells(grid, cells, r, i, j);
+        let mut visible =
+            |i: usize, j: usize| visible_cells(grid, cells, r, mask, &mut crowded, i, j);
         let last = cells.len() - 1;
         let mut i = 0;
         self.nodes.push(Node {
@@ -288,7 +297,7 @@ impl Smoother {
             } else {
                 i + 1
             };
-            let visible = |i: usize, j: usize| j <= run || visible(i, j);
+            let mut visible = |i: usize, j: usize| j <= run || visible(i, j);
             // Gallop: lo is visible, hi (if any) is not.
             let mut lo = i + 1;
             let mut hi = None;
@@ -319,6 +328,7 @@ impl Smoother {
                 narrow: false,
             });
         }
+        self.crowded = crowded;
     }
 
     /// The refinement pass (see the type's documentation): each waypoint in
@@ -854,38 +864,72 @@ fn proven_clear(spans: &[(f64, f64, f64)], t: bool, p: P, q: P, r: f64) -> bool 
 
 /// [`Smoother::pull`]'s test: whether the centres of path cells `i` and `j`
 /// see each other for radius `r` (inlined: the walks are a few cells long,
-/// so a call would cost about as much as the walk).
+/// so a call would cost about as much as the walk). `mask` is
+/// [`crowd_mask`]`(r)` and `crowded` caches [`crowded_cell`] per path cell
+/// (empty when `mask` is 0).
 #[inline(always)]
-fn visible_cells(grid: &Grid, cells: &[Point], r: f64, i: usize, j: usize) -> bool {
+fn visible_cells(
+    grid: &Grid,
+    cells: &[Point],
+    r: f64,
+    mask: u32,
+    crowded: &mut [u8],
+    i: usize,
+    j: usize,
+) -> bool {
     if r == 0.0 {
         // Walked from the far end, where a blocker usually is (same
         // verdict: the test is symmetric).
         cells_visible(grid, cells[j], cells[i])
     } else {
-        centres_clear(grid, cells[i], cells[j], r)
+        if mask != 0
+            && (crowded_cell(grid, cells, mask, crowded, i)
+                || crowded_cell(grid, cells, mask, crowded, j))
+        {
+            return false;
+        }
+        let center = |p: Point| P::from_vec2(Vec2::cell_center(p));
+        capsule_clear(grid, center(cells[i]), center(cells[j]), r)
     }
 }
 
-/// Whether the segment between the centres of cells `a` and `b` is clear
-/// for radius `r > 0`. The discs at the centres reach the edge neighbours
-/// of their cells (0.5 away) from r = 0.5 on, all eight neighbours (0.707
-/// away) from r = √½ on: a blocked one there settles the test (touching
-/// counts) without the sweep.
-#[inline(never)]
-fn centres_clear(grid: &Grid, a: Point, b: Point, r: f64) -> bool {
-    if r >= 0.5 {
-        let mask = if r > std::f64::consts::FRAC_1_SQRT_2 + 1e-9 {
-            NEIGHBOURS
-        } else {
-            EDGE_NEIGHBOURS
-        };
-        let blocked = |p: Point| !grid.neighborhood_padded(grid.padded_index(p)) & mask;
-        if blocked(a) | blocked(b) != 0 {
-            return false;
-        }
+/// [`crowded_cell`]'s cache entry for a cell not looked at yet.
+const UNKNOWN: u8 = 0;
+/// [`crowded_cell`]'s cache entry for a cell without blocked neighbours
+/// under the mask.
+const ROOMY: u8 = 1;
+/// [`crowded_cell`]'s cache entry for a cell with a blocked neighbour under
+/// the mask.
+const CROWDED: u8 = 2;
+
+/// The neighbours of a cell centre that a disc of radius `r` there reaches:
+/// none below `r = 0.5`, the four edge neighbours (0.5 away) from there, all
+/// eight (the diagonal ones 0.707 away) from `r = √½` on. A blocked one of
+/// them settles a clearance test from that centre (touching counts) without
+/// the sweep. As [`Grid::neighborhood_padded`] bits.
+#[inline]
+fn crowd_mask(r: f64) -> u32 {
+    if r > std::f64::consts::FRAC_1_SQRT_2 + 1e-9 {
+        NEIGHBOURS
+    } else if r >= 0.5 {
+        EDGE_NEIGHBOURS
+    } else {
+        0
     }
-    let center = |p: Point| P::from_vec2(Vec2::cell_center(p));
-    capsule_clear(grid, center(a), center(b), r)
+}
+
+/// Whether path cell `k` has a blocked neighbour under `mask` (so no segment
+/// from its centre is clear for the radius behind the mask), computed once
+/// per cell and kept in `cache` (one entry per path cell).
+#[inline]
+fn crowded_cell(grid: &Grid, cells: &[Point], mask: u32, cache: &mut [u8], k: usize) -> bool {
+    let known = cache[k];
+    if known != UNKNOWN {
+        return known == CROWDED;
+    }
+    let crowded = !grid.neighborhood_padded(grid.padded_index(cells[k])) & mask != 0;
+    cache[k] = if crowded { CROWDED } else { ROOMY };
+    crowded
 }
 
 /// [`Grid::neighborhood_padded`] bits of a cell's four edge neighbours.

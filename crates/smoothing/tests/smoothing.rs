@@ -147,6 +147,41 @@ proptest! {
     }
 }
 
+/// Wide units on grids wider than a 64-cell word, with long segments of
+/// every slope: the swept-disc test (strips read a word at a time along
+/// rows) against the independent clearance.
+#[test]
+fn wide_segment_clear_matches_independent_test_on_wide_grids() {
+    let mut rng = Rng(0x5eed_cafe);
+    let mut checked = 0;
+    for _ in 0..12 {
+        let (w, h) = (60 + rng.below(90) as u32, 60 + rng.below(90) as u32);
+        let grid = random_grid(&mut rng, w, h, 0.03);
+        let (wf, hf) = (w as f64, h as f64);
+        for _ in 0..300 {
+            let radius = [0.3f32, 0.5, 0.75, 1.3][rng.below(4) as usize];
+            let a = Vec2::new((rng.unit() * wf) as f32, (rng.unit() * hf) as f32);
+            let len = rng.unit() * 40.0;
+            let ang = rng.unit() * std::f64::consts::TAU;
+            let b = Vec2::new(
+                a.x + (len * ang.cos()) as f32,
+                a.y + (len * ang.sin()) as f32,
+            );
+            let r = radius as f64;
+            let clearance = seg_clearance(&grid, v(a), v(b), r + 2.0);
+            if (clearance - r).abs() > 1e-6 {
+                assert_eq!(
+                    segment_clear(&grid, a, b, radius),
+                    clearance > r,
+                    "{a} -> {b} r {r} clearance {clearance}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3000);
+}
+
 #[test]
 fn segment_clear_agrees_with_line_of_sight() {
     let mut rng = Rng(7);
