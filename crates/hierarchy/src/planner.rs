@@ -223,6 +223,9 @@ struct Progress {
     /// it ends short of the goal's region, and the next leg after the first
     /// plans the rest.
     partial: bool,
+    /// Whether the query is lazy ([`Planner::start_query`] with
+    /// [`PlannerConfig::quick_start`]): its first leg is kept short.
+    quick: bool,
 }
 
 impl Progress {
@@ -246,6 +249,7 @@ impl Progress {
             routed,
             straight,
             partial: false,
+            quick: false,
         }
     }
 }
@@ -587,6 +591,7 @@ impl Planner {
         }
         let mut pr = Progress::new(start, goal, (rs, rg), !direct, None);
         pr.partial = partial;
+        pr.quick = quick;
         self.stats.quick_start = partial;
         self.progress = Some(pr);
         Ok(())
@@ -935,7 +940,14 @@ impl Planner {
             self.progress = Some(pr);
         }
         let last = self.route.len() - 1;
-        let mut j = self.leg_end(h, pr.at);
+        // A lazy query's first leg covers half a window a side: the unit
+        // starts at a quarter of the search cost, and the next leg (asked
+        // for while it walks) continues from there.
+        let mut j = self.leg_end(h, pr.at, first && pr.quick);
+        if j == pr.at && j < last && self.cross[j + 1].0.contains(pr.pos) {
+            // Already at the region's exit: a real step instead of none.
+            j = self.leg_end(h, pr.at, false);
+        }
         if pr.partial && j == last {
             // A partial route ends short of the goal: stop where it leaves
             // its second-to-last region (`last >= 1`, `at == 0`).
@@ -1054,9 +1066,17 @@ impl Planner {
     /// its memory budget): with a 60-cell box each leg would cover just two
     /// sectors in a line, and on maze512-1 a 64×64 box cut the query's
     /// instructions by 39% (78 legs and 77 joins per query before).
-    fn leg_end(&self, h: &Hierarchy, at: usize) -> usize {
+    ///
+    /// `short` (a lazy query's first leg): a box of about half a window a
+    /// side (32 cells for the default 60), which may hold the first region's
+    /// sector alone: the leg then ends where the route leaves that region.
+    fn leg_end(&self, h: &Hierarchy, at: usize, short: bool) -> usize {
         let last = self.route.len() - 1;
-        let size = self.config.window.max(2 * h.sector_size());
+        let size = if short {
+            self.config.window / 2 + 2
+        } else {
+            self.config.window.max(2 * h.sector_size())
+        };
         let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector());
         let mut bbox = sector(at);
         let mut j = at;
@@ -1068,7 +1088,7 @@ impl Planner {
             bbox = b;
             j = k;
         }
-        if j == at && j < last {
+        if j == at && j < last && !short {
             // Sectors wider than half a window: take one step regardless.
             j += 1;
         }
