@@ -708,7 +708,7 @@ impl Hierarchy {
 
     /// The region containing a passable cell (`None` if blocked or out of
     /// bounds). O(regions in the sector) when one region's bounding box
-    /// holds the cell, else it labels the cell's sector: O(sector area).
+    /// holds the cell, else O(regions in the sector + cells of its region).
     pub fn region_of(&self, grid: &Grid, p: Point) -> Option<u32> {
         let mut lab = Labeler::default();
         self.region_of_with(grid, p, &mut lab)
@@ -726,14 +726,28 @@ impl Hierarchy {
             self.first_region[s as usize],
             self.first_region[s as usize + 1],
         );
-        let mut inside = (lo..hi).filter(|&r| {
-            let (a, b) = (self.regions[r as usize].min, self.regions[r as usize].max);
+        let inside = |r: &u32| {
+            let (a, b) = (self.regions[*r as usize].min, self.regions[*r as usize].max);
             (a[0] as u32..=b[0] as u32).contains(&p.x) && (a[1] as u32..=b[1] as u32).contains(&p.y)
-        });
-        if let (Some(r), None) = (inside.next(), inside.next()) {
+        };
+        let mut candidates = (lo..hi).filter(inside);
+        if let (Some(r), None) = (candidates.next(), candidates.next()) {
             return Some(r);
         }
+        // Several boxes hold `p`: flood `p`'s component in the sector until
+        // it reaches one candidate's representative. Each representative is
+        // a cell of its own region and regions are the sector's components,
+        // so the one reached is `p`'s region (on maze512-1 this floods part
+        // of one region instead of labelling all of the sector's cells).
         let rect = self.layout.rect(s);
+        let reps = (lo..hi)
+            .filter(inside)
+            .map(|r| (self.regions[r as usize].representative(), r));
+        if let Some(r) = lab.reach(grid, rect, p, reps) {
+            return Some(r);
+        }
+        // Unreachable for a hierarchy that matches `grid` (`p`'s region is
+        // a candidate); label the sector as a fallback.
         lab.label(grid, rect);
         let l = lab.labels[rect.local(p)];
         (l != 0).then(|| self.first_region[s as usize] + l as u32 - 1)

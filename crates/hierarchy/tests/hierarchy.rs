@@ -124,81 +124,189 @@ fn validate(g: &Grid, path: &[Point], s: Point, t: Point) -> f64 {
     cost
 }
 
+/// A maze of one-cell corridors (cells at odd coordinates, carved by a
+/// randomized depth-first search), with `loops` extra walls knocked out:
+/// many small regions per sector whose bounding boxes overlap, as on the
+/// movingai mazes.
+fn maze_grid(rng: &mut Rng, w: u32, h: u32, loops: u32) -> Grid {
+    let mut g = Grid::new(w, h, false).unwrap();
+    let (cw, ch) = ((w - 1) / 2, (h - 1) / 2);
+    let at = |cx: u32, cy: u32| Point::new(2 * cx + 1, 2 * cy + 1);
+    let mut seen = vec![false; (cw * ch) as usize];
+    let mut stack = vec![(0u32, 0u32)];
+    seen[0] = true;
+    g.set_passable(at(0, 0), true).unwrap();
+    while let Some(&(cx, cy)) = stack.last() {
+        let mut next = Vec::new();
+        for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+            let (nx, ny) = (cx as i64 + dx, cy as i64 + dy);
+            if nx >= 0
+                && ny >= 0
+                && nx < cw as i64
+                && ny < ch as i64
+                && !seen[(ny as u32 * cw + nx as u32) as usize]
+            {
+                next.push((nx as u32, ny as u32));
+            }
+        }
+        if next.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let (nx, ny) = next[rng.below(next.len() as u64) as usize];
+        seen[(ny * cw + nx) as usize] = true;
+        let (a, b) = (at(cx, cy), at(nx, ny));
+        g.set_passable(Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), true)
+            .unwrap();
+        g.set_passable(b, true).unwrap();
+        stack.push((nx, ny));
+    }
+    for _ in 0..loops {
+        let p = Point::new(
+            1 + rng.below(w as u64 - 2) as u32,
+            1 + rng.below(h as u64 - 2) as u32,
+        );
+        if (p.x + p.y) % 2 == 1 {
+            g.set_passable(p, true).unwrap();
+        }
+    }
+    g
+}
+
+/// Checks `region_of` for every cell of `g` against the test's own flood,
+/// and the regions against the passable cells; returns how many passable
+/// cells lie in the bounding boxes of two or more regions (the lookup's
+/// slow path).
+fn check_regions(g: &Grid, size: u32) -> usize {
+    let (w, h) = (g.width(), g.height());
+    let hi = Hierarchy::build(
+        g,
+        &HierarchyConfig {
+            sector_size: size,
+            parallel: true,
+            fit_memory: false,
+        },
+    )
+    .unwrap();
+    let total: u64 = hi.regions().iter().map(|r| r.cells() as u64).sum();
+    assert_eq!(total, g.passable_count());
+    for (i, r) in hi.regions().iter().enumerate() {
+        let rep = r.representative();
+        assert!(g.is_passable(rep));
+        assert_eq!(hi.region_of(g, rep), Some(i as u32));
+        assert!(r.min().x <= rep.x && rep.x <= r.max().x);
+        assert!(r.min().y <= rep.y && rep.y <= r.max().y);
+    }
+    // Every passable cell's region: the cell lies in the region's sector
+    // and connects to the region's representative inside it (8-connected
+    // flood without corner cutting, confined to the sector: the test's own
+    // oracle), and the region's cell count is the size of that flood.
+    let side = size;
+    let mut overlapping = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let p = Point::new(x, y);
+            if !g.is_passable(p) {
+                assert_eq!(hi.region_of(g, p), None);
+                continue;
+            }
+            let r = hi.region_of(g, p).expect("passable cell has a region");
+            let region = &hi.regions()[r as usize];
+            let (x0, y0) = (x / side * side, y / side * side);
+            let inside = |q: Point| q.x >= x0 && q.x < x0 + side && q.y >= y0 && q.y < y0 + side;
+            let boxes = hi
+                .regions()
+                .iter()
+                .filter(|o| {
+                    inside(o.representative())
+                        && (o.min().x..=o.max().x).contains(&x)
+                        && (o.min().y..=o.max().y).contains(&y)
+                })
+                .count();
+            if boxes >= 2 {
+                overlapping += 1;
+            }
+            let open = |x: i64, y: i64| {
+                x >= 0 && y >= 0 && {
+                    let q = Point::new(x as u32, y as u32);
+                    inside(q) && g.is_passable(q)
+                }
+            };
+            let mut seen = std::collections::HashSet::from([p]);
+            let mut stack = vec![p];
+            while let Some(c) = stack.pop() {
+                let (cx, cy) = (c.x as i64, c.y as i64);
+                for dy in -1i64..=1 {
+                    for dx in -1i64..=1 {
+                        if (dx, dy) == (0, 0) || !open(cx + dx, cy + dy) {
+                            continue;
+                        }
+                        if dx != 0 && dy != 0 && !(open(cx + dx, cy) && open(cx, cy + dy)) {
+                            continue;
+                        }
+                        let q = Point::new((cx + dx) as u32, (cy + dy) as u32);
+                        if seen.insert(q) {
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+            assert!(
+                seen.contains(&region.representative()),
+                "{p} not in region {r}"
+            );
+            assert_eq!(seen.len() as u32, region.cells(), "{p}");
+        }
+    }
+    // Serial and parallel builds agree.
+    let serial = Hierarchy::build(
+        g,
+        &HierarchyConfig {
+            sector_size: size,
+            parallel: false,
+            fit_memory: false,
+        },
+    )
+    .unwrap();
+    assert_eq!(serial.regions(), hi.regions());
+    assert_eq!(serial.edge_list(), hi.edge_list());
+    overlapping
+}
+
 #[test]
 fn regions_partition_the_passable_cells() {
     let mut rng = Rng(7);
     for &(w, h, size) in &[(100, 80, 16), (64, 64, 8), (37, 53, 16), (130, 70, 32)] {
         let g = random_grid(&mut rng, w, h, 25);
-        let hi = Hierarchy::build(
-            &g,
-            &HierarchyConfig {
-                sector_size: size,
-                parallel: true,
-                fit_memory: false,
-            },
-        )
-        .unwrap();
-        let total: u64 = hi.regions().iter().map(|r| r.cells() as u64).sum();
-        assert_eq!(total, g.passable_count());
-        for (i, r) in hi.regions().iter().enumerate() {
-            let rep = r.representative();
-            assert!(g.is_passable(rep));
-            assert_eq!(hi.region_of(&g, rep), Some(i as u32));
-            assert!(r.min().x <= rep.x && rep.x <= r.max().x);
-            assert!(r.min().y <= rep.y && rep.y <= r.max().y);
-        }
-        // Every passable cell's region: the cell lies in the region's
-        // sector and connects to the region's representative inside it
-        // (4-connected flood in the sector, the test's own oracle), and the
-        // region's cell count is the size of that flood.
-        let side = size;
-        for y in 0..h {
-            for x in 0..w {
-                let p = Point::new(x, y);
-                if !g.is_passable(p) {
-                    assert_eq!(hi.region_of(&g, p), None);
-                    continue;
-                }
-                let r = hi.region_of(&g, p).expect("passable cell has a region");
-                let region = &hi.regions()[r as usize];
-                let (x0, y0) = (x / side * side, y / side * side);
-                let inside =
-                    |q: Point| q.x >= x0 && q.x < x0 + side && q.y >= y0 && q.y < y0 + side;
-                let mut seen = std::collections::HashSet::from([p]);
-                let mut stack = vec![p];
-                while let Some(c) = stack.pop() {
-                    let around = [
-                        (c.x.wrapping_sub(1), c.y),
-                        (c.x + 1, c.y),
-                        (c.x, c.y.wrapping_sub(1)),
-                        (c.x, c.y + 1),
-                    ];
-                    for (nx, ny) in around {
-                        let q = Point::new(nx, ny);
-                        if inside(q) && g.is_passable(q) && seen.insert(q) {
-                            stack.push(q);
-                        }
-                    }
-                }
-                assert!(
-                    seen.contains(&region.representative()),
-                    "{p} not in region {r}"
-                );
-                assert_eq!(seen.len() as u32, region.cells(), "{p}");
-            }
-        }
-        // Serial and parallel builds agree.
-        let serial = Hierarchy::build(
-            &g,
-            &HierarchyConfig {
-                sector_size: size,
-                parallel: false,
-                fit_memory: false,
-            },
-        )
-        .unwrap();
-        assert_eq!(serial.regions(), hi.regions());
-        assert_eq!(serial.edge_list(), hi.edge_list());
+        check_regions(&g, size);
+    }
+}
+
+#[test]
+fn region_of_in_sectors_with_overlapping_region_boxes() {
+    // Mazes and dense random grids, sector sizes 8 to 32 (edge sectors
+    // narrower): many cells lie in several regions' bounding boxes, where
+    // `region_of` floods the cell's component.
+    let mut rng = Rng(23);
+    for &(w, h, size) in &[
+        (101, 77, 32),
+        (96, 64, 16),
+        (83, 91, 8),
+        (120, 75, 24),
+        (70, 99, 13),
+    ] {
+        let maze = maze_grid(&mut rng, w, h, (w + h) / 4);
+        let overlapping = check_regions(&maze, size);
+        assert!(
+            overlapping * 5 > maze.passable_count() as usize,
+            "maze {w}x{h}/{size}: {overlapping} cells in overlapping boxes"
+        );
+        let dense = random_grid(&mut rng, w, h, 40);
+        let overlapping = check_regions(&dense, size);
+        assert!(
+            overlapping * 20 > dense.passable_count() as usize,
+            "dense {w}x{h}/{size}: {overlapping} cells in overlapping boxes"
+        );
     }
 }
 
