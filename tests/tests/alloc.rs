@@ -128,6 +128,34 @@ fn hierarchical_planner_allocates_nothing_once_warm() {
             usage.allocations,
             rows.len()
         );
+        // Lazy queries (quick start: cluster route, partial region route,
+        // the rest on the second leg) reuse the same buffers.
+        let lazy = |planner: &mut Planner, path: &mut Vec<_>, s, g| {
+            path.clear();
+            planner.start_query(&h, &grid, s, g).unwrap();
+            while planner.next_leg(&h, &grid, path).unwrap() {}
+            path.first() == Some(&s) && path.last() == Some(&g)
+        };
+        let mut quick = 0;
+        for &(s, g, _) in &rows {
+            lazy(&mut planner, &mut path, s, g);
+            quick += planner.stats().quick_start as usize;
+        }
+        let (checked, usage) = common::measure(|| {
+            rows.iter()
+                .rev()
+                .filter(|&&(s, g, _)| lazy(&mut planner, &mut path, s, g))
+                .count()
+        });
+        assert_eq!(checked, rows.len(), "{map}: lazy answers");
+        assert!(quick > 0, "{map}: no quick start among the rows");
+        assert_eq!(
+            usage.allocations,
+            0,
+            "{map}: {} allocations over {} warm lazy queries",
+            usage.allocations,
+            rows.len()
+        );
     }
 }
 
