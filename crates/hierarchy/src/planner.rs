@@ -332,7 +332,8 @@ fn straight_order(grid: &Grid, a: Point, b: Point) -> Option<StepOrder> {
 
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
-/// 20 bytes per region (abstract search), one bit per map cell (loop
+/// 20 bytes per region (abstract search) and per cluster (the quick
+/// start's cluster route), one bit per map cell (loop
 /// check) and window-sized scratch for the leg searches (about 90 KB for
 /// 60×60, growing to about 0.45 MB the first time a quality recheck searches
 /// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
