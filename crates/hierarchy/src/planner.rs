@@ -201,6 +201,39 @@ struct ANode {
     closed: bool,
 }
 
+impl ANode {
+    /// A node not reached in the current search.
+    const BLANK: ANode = ANode {
+        g: f32::INFINITY,
+        stamp: 0,
+        parent: u32::MAX,
+        via: u32::MAX,
+        closed: false,
+    };
+}
+
+/// Starts a search over `nodes` (at least `n` of them): a fresh stamp, so
+/// nodes stamped earlier count as unreached without clearing them (all
+/// stamps are cleared only when the counter wraps).
+fn next_generation(nodes: &mut Vec<ANode>, gen: &mut u32, n: usize) -> u32 {
+    if nodes.len() < n {
+        nodes.resize(n, ANode::BLANK);
+    }
+    *gen = gen.wrapping_add(1);
+    if *gen == 0 {
+        nodes.iter_mut().for_each(|a| a.stamp = 0);
+        *gen = 1;
+    }
+    *gen
+}
+
+/// Open-list key of the abstract searches: `f` as `f32` bits (ordered like
+/// the values for non-negative floats) above the node id.
+#[inline]
+fn heap_key(f: f32, id: u32) -> Reverse<u64> {
+    Reverse((f.to_bits() as u64) << 32 | id as u64)
+}
+
 /// Where a lazily refined query stands.
 #[derive(Clone, Copy)]
 struct Progress {
@@ -646,32 +679,16 @@ impl Planner {
         if (from as usize) >= n || (to as usize) >= n {
             return false;
         }
-        let blank = ANode {
-            g: f32::INFINITY,
-            stamp: 0,
-            parent: u32::MAX,
-            via: u32::MAX,
-            closed: false,
-        };
-        if self.cnodes.len() < n {
-            self.cnodes.resize(n, blank);
-        }
-        self.cgen = self.cgen.wrapping_add(1);
-        if self.cgen == 0 {
-            self.cnodes.iter_mut().for_each(|a| a.stamp = 0);
-            self.cgen = 1;
-        }
-        let gen = self.cgen;
+        let gen = next_generation(&mut self.cnodes, &mut self.cgen, n);
         let target = conn.centre[to as usize];
         let hf = |c: u32| octile(conn.centre[c as usize], target) as f32;
-        let key = |f: f32, c: u32| Reverse((f.to_bits() as u64) << 32 | c as u64);
         self.aheap.clear();
         self.cnodes[from as usize] = ANode {
             g: 0.0,
             stamp: gen,
-            ..blank
+            ..ANode::BLANK
         };
-        self.aheap.push(key(hf(from), from));
+        self.aheap.push(heap_key(hf(from), from));
         let mut found = false;
         while let Some(Reverse(entry)) = self.aheap.pop() {
             let id = entry as u32;
@@ -692,14 +709,14 @@ impl Planner {
                 if o.stamp != gen {
                     *o = ANode {
                         stamp: gen,
-                        ..blank
+                        ..ANode::BLANK
                     };
                 }
                 let ng = g + octile(here, conn.centre[other as usize]) as f32;
                 if ng < o.g && !o.closed {
                     o.g = ng;
                     o.parent = id;
-                    self.aheap.push(key(ng + hf(other), other));
+                    self.aheap.push(heap_key(ng + hf(other), other));
                 }
             }
         }
@@ -756,25 +773,7 @@ impl Planner {
             None => false,
             Some(c) => cluster_of.get(r as usize) == Some(&c[2]),
         };
-        let n = h.regions.len();
-        if self.anodes.len() < n {
-            self.anodes.resize(
-                n,
-                ANode {
-                    g: 0.0,
-                    stamp: 0,
-                    parent: u32::MAX,
-                    via: u32::MAX,
-                    closed: false,
-                },
-            );
-        }
-        self.agen = self.agen.wrapping_add(1);
-        if self.agen == 0 {
-            self.anodes.iter_mut().for_each(|a| a.stamp = 0);
-            self.agen = 1;
-        }
-        let gen = self.agen;
+        let gen = next_generation(&mut self.anodes, &mut self.agen, h.regions.len());
         self.aheap.clear();
         // Straight-line distance from the representative, raised by the
         // landmark bound where walls make the way longer.
@@ -788,12 +787,9 @@ impl Planner {
         self.anodes[from as usize] = ANode {
             g: 0.0,
             stamp: gen,
-            parent: u32::MAX,
-            via: u32::MAX,
-            closed: false,
+            ..ANode::BLANK
         };
-        let key = |f: f32, r: u32| Reverse((f.to_bits() as u64) << 32 | r as u64);
-        self.aheap.push(key(ABSTRACT_WEIGHT * hf(from), from));
+        self.aheap.push(heap_key(ABSTRACT_WEIGHT * hf(from), from));
         let aw = ABSTRACT_WEIGHT;
         let mut found = None;
         while let Some(Reverse(entry)) = self.aheap.pop() {
@@ -819,11 +815,8 @@ impl Planner {
                 let o = &mut self.anodes[other as usize];
                 if o.stamp != gen {
                     *o = ANode {
-                        g: f32::INFINITY,
                         stamp: gen,
-                        parent: u32::MAX,
-                        via: u32::MAX,
-                        closed: false,
+                        ..ANode::BLANK
                     };
                 }
                 if ng < o.g && !o.closed {
@@ -831,7 +824,7 @@ impl Planner {
                     o.parent = id;
                     o.via = k as u32;
                     let f = ng + aw * hf(other);
-                    self.aheap.push(key(f, other));
+                    self.aheap.push(heap_key(f, other));
                 }
             }
         }

@@ -92,6 +92,25 @@ fn dijkstra(g: &Grid, s: Point) -> Vec<f64> {
     dist
 }
 
+/// Every passable cell of `g`, row by row.
+fn passable_cells(g: &Grid) -> Vec<Point> {
+    (0..g.height())
+        .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
+        .filter(|p| g.is_passable(*p))
+        .collect()
+}
+
+/// A hierarchy with the given sector size, built serially or in parallel,
+/// without the memory fitting (so the sector size is the one asked for).
+fn build_at(g: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
+    let config = HierarchyConfig {
+        sector_size,
+        parallel,
+        fit_memory: false,
+    };
+    Hierarchy::build(g, &config).unwrap()
+}
+
 /// Checks a path independently; returns its cost.
 fn validate(g: &Grid, path: &[Point], s: Point, t: Point) -> f64 {
     assert_eq!(path.first(), Some(&s), "path must start at the start");
@@ -179,15 +198,7 @@ fn maze_grid(rng: &mut Rng, w: u32, h: u32, loops: u32) -> Grid {
 /// slow path).
 fn check_regions(g: &Grid, size: u32) -> usize {
     let (w, h) = (g.width(), g.height());
-    let hi = Hierarchy::build(
-        g,
-        &HierarchyConfig {
-            sector_size: size,
-            parallel: true,
-            fit_memory: false,
-        },
-    )
-    .unwrap();
+    let hi = build_at(g, size, true);
     let total: u64 = hi.regions().iter().map(|r| r.cells() as u64).sum();
     assert_eq!(total, g.passable_count());
     for (i, r) in hi.regions().iter().enumerate() {
@@ -259,15 +270,7 @@ fn check_regions(g: &Grid, size: u32) -> usize {
         }
     }
     // Serial and parallel builds agree.
-    let serial = Hierarchy::build(
-        g,
-        &HierarchyConfig {
-            sector_size: size,
-            parallel: false,
-            fit_memory: false,
-        },
-    )
-    .unwrap();
+    let serial = build_at(g, size, false);
     assert_eq!(serial.regions(), hi.regions());
     assert_eq!(serial.edge_list(), hi.edge_list());
     overlapping
@@ -322,19 +325,8 @@ fn planner_is_complete_and_valid_against_dijkstra() {
         let density = 5 + rng.below(20);
         let g = random_grid(&mut rng, w, h, density);
         let size = [8, 16, 32][round % 3];
-        let hi = Hierarchy::build(
-            &g,
-            &HierarchyConfig {
-                sector_size: size,
-                parallel: true,
-                fit_memory: false,
-            },
-        )
-        .unwrap();
-        let passable: Vec<Point> = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
-            .filter(|p| g.is_passable(*p))
-            .collect();
+        let hi = build_at(&g, size, true);
+        let passable = passable_cells(&g);
         for _ in 0..8 {
             let s = passable[rng.below(passable.len() as u64) as usize];
             let dist = dijkstra(&g, s);
@@ -374,10 +366,7 @@ fn lazy_legs_match_and_start_quickly() {
     let g = random_grid(&mut rng, 300, 200, 15);
     let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
     let mut planner = Planner::new();
-    let passable: Vec<Point> = (0..200)
-        .flat_map(|y| (0..300).map(move |x| Point::new(x, y)))
-        .filter(|p| g.is_passable(*p))
-        .collect();
+    let passable = passable_cells(&g);
     let mut checked = 0;
     for _ in 0..50 {
         let s = passable[rng.below(passable.len() as u64) as usize];
@@ -434,19 +423,8 @@ fn quick_start_legs_are_complete_and_valid() {
         let density = 8 + rng.below(12);
         let g = random_grid(&mut rng, w, h, density);
         // Sector 8: clusters 64 cells a side, so most routes cross several.
-        let hi = Hierarchy::build(
-            &g,
-            &HierarchyConfig {
-                sector_size: [8, 16][round % 2],
-                parallel: true,
-                fit_memory: false,
-            },
-        )
-        .unwrap();
-        let passable: Vec<Point> = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
-            .filter(|p| g.is_passable(*p))
-            .collect();
+        let hi = build_at(&g, [8, 16][round % 2], true);
+        let passable = passable_cells(&g);
         let mut planner = Planner::new();
         for _ in 0..10 {
             let s = passable[rng.below(passable.len() as u64) as usize];
@@ -560,10 +538,7 @@ fn connectivity_matches_components_on_many_islands() {
     let stats = hi.stats();
     // The matrix itself stays within one bit per cell.
     assert!(stats.clusters > 100, "{stats:?}");
-    let passable: Vec<Point> = (0..256)
-        .flat_map(|y| (0..256).map(move |x| Point::new(x, y)))
-        .filter(|p| g.is_passable(*p))
-        .collect();
+    let passable = passable_cells(&g);
     for _ in 0..20 {
         let s = passable[rng.below(passable.len() as u64) as usize];
         let dist = dijkstra(&g, s);
@@ -662,10 +637,7 @@ fn batch_matches_sequential() {
     let mut rng = Rng(13);
     let g = random_grid(&mut rng, 150, 150, 15);
     let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
-    let passable: Vec<Point> = (0..150)
-        .flat_map(|y| (0..150).map(move |x| Point::new(x, y)))
-        .filter(|p| g.is_passable(*p))
-        .collect();
+    let passable = passable_cells(&g);
     let queries: Vec<(Point, Point)> = (0..64)
         .map(|_| {
             (
