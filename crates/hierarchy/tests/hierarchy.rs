@@ -656,3 +656,89 @@ fn batch_matches_sequential() {
         assert_eq!(&seq, r);
     }
 }
+
+/// A lattice of `room`-cell rooms (walls on every `room`-th row and column)
+/// with one door at a random place in every wall between two rooms, like
+/// the Moving AI room maps: every room is reachable, but only through
+/// one-cell doors.
+fn room_lattice(rng: &mut Rng, rooms: u32, room: u32) -> Grid {
+    let side = rooms * room + 1;
+    let mut g = Grid::new(side, side, true).unwrap();
+    for i in 0..side {
+        for k in 0..=rooms {
+            g.set_passable(Point::new(k * room, i), false).unwrap();
+            g.set_passable(Point::new(i, k * room), false).unwrap();
+        }
+    }
+    for a in 0..rooms {
+        for b in 1..rooms {
+            // The wall between rooms (b - 1, a) and (b, a), then its transpose.
+            let d = 1 + rng.below(room as u64 - 1) as u32;
+            g.set_passable(Point::new(b * room, a * room + d), true)
+                .unwrap();
+            let d = 1 + rng.below(room as u64 - 1) as u32;
+            g.set_passable(Point::new(a * room + d, b * room), true)
+                .unwrap();
+        }
+    }
+    g
+}
+
+#[test]
+fn second_route_straightens_paths_through_room_lattices() {
+    use regionpath_hierarchy::PlannerConfig;
+    let mut rng = Rng(29);
+    let mut with = Planner::new();
+    let mut without = Planner::with_config(PlannerConfig {
+        second_route: false,
+        ..PlannerConfig::default()
+    });
+    let (mut path, mut plain) = (Vec::new(), Vec::new());
+    let (mut tried, mut improved) = (0, 0);
+    let (mut sum_with, mut sum_without, mut sum_opt) = (0.0, 0.0, 0.0);
+    for _ in 0..2 {
+        let g = room_lattice(&mut rng, 32, 8);
+        let hi = build_at(&g, 16, true);
+        let passable = passable_cells(&g);
+        let w = g.width() as usize;
+        let mut queries = 0;
+        while queries < 12 {
+            let s = passable[rng.below(passable.len() as u64) as usize];
+            let t = passable[rng.below(passable.len() as u64) as usize];
+            if s.x.abs_diff(t.x).max(s.y.abs_diff(t.y)) < 120 {
+                continue;
+            }
+            queries += 1;
+            let opt = dijkstra(&g, s)[t.y as usize * w + t.x as usize];
+            let st = with.find_path_into(&hi, &g, s, t, &mut path).unwrap();
+            let cost = validate(&g, &path, s, t);
+            assert!((cost - st.cost).abs() < 1e-6);
+            assert!(cost >= opt - 1e-6, "shorter than optimal?");
+            without.find_path_into(&hi, &g, s, t, &mut plain).unwrap();
+            let base = validate(&g, &plain, s, t);
+            // The second route only ever replaces a path by a shorter one.
+            assert!(cost <= base + 1e-6, "{s} -> {t}: {cost} > {base}");
+            tried += st.second_route as u32;
+            if cost < base - 1e-6 {
+                assert!(st.second_improved);
+                improved += 1;
+            }
+            sum_with += cost;
+            sum_without += base;
+            sum_opt += opt;
+        }
+    }
+    assert!(
+        tried > 0 && improved > 0,
+        "tried {tried}, improved {improved}"
+    );
+    assert!(
+        sum_with < sum_without,
+        "{sum_with} vs {sum_without} (optimum {sum_opt})"
+    );
+    eprintln!(
+        "room lattice: {tried} second routes, {improved} shorter; total length / optimum {:.4} -> {:.4}",
+        sum_without / sum_opt,
+        sum_with / sum_opt
+    );
+}
