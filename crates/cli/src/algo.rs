@@ -166,12 +166,12 @@ pub struct HierarchicalAlgo {
 }
 
 impl HierarchicalAlgo {
-    /// A planner with the default configuration; call [`Algo::prepare`]
-    /// before querying.
-    pub fn new() -> HierarchicalAlgo {
+    /// A planner with the given query configuration; call
+    /// [`Algo::prepare`] before querying.
+    pub fn with_config(config: hierarchy::PlannerConfig) -> HierarchicalAlgo {
         HierarchicalAlgo {
             hierarchy: None,
-            planner: hierarchy::Planner::new(),
+            planner: hierarchy::Planner::with_config(config),
         }
     }
 }
@@ -243,10 +243,14 @@ impl Algo for HierarchicalAlgo {
     }
 }
 
-/// The planners selected by `--algo`, in run order.
-pub fn build(choice: AlgoChoice) -> Result<Vec<Box<dyn Algo>>, CliError> {
+/// The planners selected by `--algo`, in run order; the hierarchical one
+/// with `config`.
+pub fn build(
+    choice: AlgoChoice,
+    config: hierarchy::PlannerConfig,
+) -> Result<Vec<Box<dyn Algo>>, CliError> {
     let astar = || Box::new(AStarAlgo::new()) as Box<dyn Algo>;
-    let hierarchical = || Box::new(HierarchicalAlgo::new()) as Box<dyn Algo>;
+    let hierarchical = || Box::new(HierarchicalAlgo::with_config(config)) as Box<dyn Algo>;
     let jps = || Box::new(JpsAlgo::new()) as Box<dyn Algo>;
     Ok(match choice {
         AlgoChoice::Astar => vec![astar()],
@@ -336,7 +340,7 @@ mod tests {
     #[test]
     fn hierarchical_algo_plans_and_reports_unreachable() {
         let g = Grid::from_rows(&["......", ".@@@@.", "......", "@@@@@@", "......"]).unwrap();
-        let mut h = HierarchicalAlgo::new();
+        let mut h = HierarchicalAlgo::with_config(hierarchy::PlannerConfig::default());
         let mut out = Vec::new();
         assert!(h
             .query(&g, Point::new(0, 0), Point::new(5, 2), &mut out)
@@ -377,7 +381,7 @@ mod tests {
     #[test]
     fn build_selects_planners_in_order() {
         let names = |c| {
-            build(c)
+            build(c, hierarchy::PlannerConfig::default())
                 .unwrap()
                 .iter()
                 .map(|a| a.name().to_string())

@@ -135,6 +135,10 @@ pub struct ScenArgs {
     /// queries, and report its median and 90th percentile.
     #[arg(long)]
     pub first_leg: bool,
+    /// Hierarchical planner: skip the second route (`PlannerConfig::second_route
+    /// = false`): cheaper queries, longer paths on room-like maps.
+    #[arg(long)]
+    pub no_second_route: bool,
     /// Run only every Nth row of each file (rows 0, N, 2N, ...).
     #[arg(long, value_name = "N", default_value = "1")]
     pub every: NonZeroUsize,

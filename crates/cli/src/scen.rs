@@ -12,6 +12,7 @@ use crate::error::CliError;
 use crate::report::{self, AlgoRun, AlgoStats, FileRun, RowResult};
 use crate::validate;
 use regionpath::grid::{read_map, read_scen, Grid, Point, ScenRow, Scenario};
+use regionpath::hierarchy;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -344,13 +345,19 @@ fn time_first_legs(
 pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
     let every = args.every.get();
     // Fail on unavailable planners before reading anything.
-    let mut slots: Vec<Slot> = algo::build(args.algo)?
-        .into_iter()
-        .map(|algo| Slot {
-            algo,
-            prepared: None,
-        })
-        .collect();
+    let mut slots: Vec<Slot> = algo::build(
+        args.algo,
+        hierarchy::PlannerConfig {
+            second_route: !args.no_second_route,
+            ..hierarchy::PlannerConfig::default()
+        },
+    )?
+    .into_iter()
+    .map(|algo| Slot {
+        algo,
+        prepared: None,
+    })
+    .collect();
     let mut smoother = if args.smooth {
         Some(algo::smoother()?)
     } else {

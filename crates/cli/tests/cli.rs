@@ -445,3 +445,26 @@ fn path_reports_unreachable_and_bad_endpoints() {
     assert_eq!(code, 2);
     assert!(err.contains("not a cell column"), "{err}");
 }
+
+#[test]
+fn no_second_route_keeps_paths_valid_and_never_shorter() {
+    // The project's own generated room map: the second route fires there.
+    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/rooms-512.map.scen");
+    let subopt = |extra: &[&str]| {
+        let (code, out, err) = run(bin()
+            .args(["scen", "--algo", "hierarchical", "--every", "4", "--json"])
+            .args(extra)
+            .arg(&scen));
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let h = &v["algos"]["hierarchical"];
+        assert_eq!(h["invalid"], 0);
+        assert_eq!(h["wrong"], 0);
+        assert_eq!(h["solved"], h["rows"]);
+        h["mean_subopt"].as_f64().unwrap()
+    };
+    let with = subopt(&[]);
+    let without = subopt(&["--no-second-route"]);
+    // The second route only ever replaces a path by a shorter one.
+    assert!(with <= without + 1e-12, "{with} > {without}");
+}
