@@ -125,6 +125,39 @@ struct Level {
     xmax: f64,
 }
 
+/// Calls `f` with the corner levels of the blocked spans `spans` (as
+/// [`Smoother::gather_lines`] records them: by increasing line, at most one
+/// per line) by increasing `y`: a span `(k, lx, rx)` of line `k` has its
+/// corners on the levels `y = k` and `y = k + 1`, and the level between two
+/// spans of adjacent lines holds the corners of both.
+#[inline(always)]
+fn for_each_level(spans: &[(f64, f64, f64)], mut f: impl FnMut(Level)) {
+    // The lower level of the previous span, not passed on yet.
+    let mut pending: Option<Level> = None;
+    for &(y, xmin, xmax) in spans {
+        match pending {
+            Some(l) if l.y == y => f(Level {
+                y,
+                xmin: l.xmin.min(xmin),
+                xmax: l.xmax.max(xmax),
+            }),
+            Some(l) => {
+                f(l);
+                f(Level { y, xmin, xmax });
+            }
+            None => f(Level { y, xmin, xmax }),
+        }
+        pending = Some(Level {
+            y: y + 1.0,
+            xmin,
+            xmax,
+        });
+    }
+    if let Some(l) = pending {
+        f(l);
+    }
+}
+
 /// Reusable any-angle smoother. Keeps its scratch buffers between calls, so
 /// once warm a call allocates nothing (beyond growing `out`).
 ///
@@ -171,11 +204,11 @@ struct Level {
 pub struct Smoother {
     nodes: Vec<Node>,
     next: Vec<Node>,
-    levels: Vec<Level>,
     hull: Vec<P>,
-    /// The blocked spans [`Smoother::gather_lines`] found, as
-    /// `(line, first, last)` cells in its scan frame (for
-    /// [`proven_clear`]).
+    /// The blocked spans [`Smoother::gather_lines`] found, by increasing
+    /// line, as `(line, first, last + 1)`: the span's squares cover
+    /// `first..last + 1` along the line in its scan frame (for
+    /// [`Smoother::hull_of_levels`] and [`proven_clear`]).
     spans: Vec<(f64, f64, f64)>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
@@ -477,13 +510,12 @@ impl Smoother {
     /// [`Smoother::hull_of_levels`] swaps them back). For each line of cells
     /// meeting the expanded triangle, finds the first and last blocked cell
     /// from either end (the hull of a line's blocked squares is the
-    /// rectangle between those two) and records their corners in
-    /// `self.levels`, one level per line of corners `y = k`. Rows are read
+    /// rectangle between those two) and records them in `self.spans`, whose
+    /// corners [`for_each_level`] gives. Rows are read
     /// 64 cells a word, columns cell by cell (their blocked cells are
     /// usually near the ends).
     #[inline(never)]
     fn gather_lines<const T: bool>(&mut self, grid: &Grid, tri: [P; 3], rp: f64) {
-        self.levels.clear();
         self.spans.clear();
         self.transposed = T;
         let (w, h) = if T {
@@ -564,7 +596,7 @@ impl Smoother {
                 while hi > lo && grid.passable_padded(hi as usize) {
                     hi -= stride;
                 }
-                self.push_level(k, (lo - base) / stride, (hi - base) / stride);
+                self.push_span(k, (lo - base) / stride, (hi - base) / stride);
                 continue;
             }
             // Padded index of cell (0, k) is base.
@@ -574,38 +606,20 @@ impl Smoother {
             let Some((left, right)) = blocked_ends(grid, lo, hi) else {
                 continue;
             };
-            self.push_level(k, left as i64 - base, right as i64 - base);
+            self.push_span(k, left as i64 - base, right as i64 - base);
         }
     }
 
-    /// Records the blocked squares `xl..=xr` of line `k` (scan frame) as the
-    /// corner levels `y = k` and `y = k + 1` (merged with the previous
-    /// line's level `k`).
+    /// Records the blocked squares `xl..=xr` of line `k` (scan frame) in
+    /// `self.spans`.
     #[inline]
-    fn push_level(&mut self, k: i64, xl: i64, xr: i64) {
-        let (lx, rx) = (xl as f64, (xr + 1) as f64);
-        let yk = k as f64;
-        self.spans.push((yk, lx, rx));
-        match self.levels.last_mut() {
-            Some(l) if l.y == yk => {
-                l.xmin = l.xmin.min(lx);
-                l.xmax = l.xmax.max(rx);
-            }
-            _ => self.levels.push(Level {
-                y: yk,
-                xmin: lx,
-                xmax: rx,
-            }),
-        }
-        self.levels.push(Level {
-            y: yk + 1.0,
-            xmin: lx,
-            xmax: rx,
-        });
+    fn push_span(&mut self, k: i64, xl: i64, xr: i64) {
+        self.spans.push((k as f64, xl as f64, (xr + 1) as f64));
     }
 
-    /// The convex hull of the level corners into `self.hull`, in grid
-    /// coordinates. The levels are sorted by `y` in the scan frame, so the
+    /// The convex hull of the level corners ([`for_each_level`] of
+    /// `self.spans`) into `self.hull`, in grid coordinates. The levels come
+    /// sorted by `y` in the scan frame, so the
     /// hull is the convex chain of the left ends (top to bottom) followed by
     /// that of the right ends (bottom to top), each a monotone-chain stack
     /// pass keeping strict turns only. The vertex order does not matter to
@@ -613,23 +627,17 @@ impl Smoother {
     #[inline]
     fn hull_of_levels(&mut self) {
         self.hull.clear();
-        let levels = &self.levels[..];
-        let m = levels.len();
+        let spans = &self.spans[..];
         let t = self.transposed;
         let pt = |x: f64, y: f64| if t { P::new(y, x) } else { P::new(x, y) };
-        if m == 0 {
+        if spans.is_empty() {
             return;
         }
-        if m == 2 {
-            // One line of blocked squares (half the calls): its rectangle,
-            // in the order the general pass gives.
-            let (l0, l1) = (levels[0], levels[1]);
-            self.hull.extend_from_slice(&[
-                pt(l0.xmin, l0.y),
-                pt(l1.xmin, l1.y),
-                pt(l1.xmax, l1.y),
-                pt(l0.xmax, l0.y),
-            ]);
+        if let [(y, x0, x1)] = *spans {
+            // One line of blocked squares (half the calls): its rectangle
+            // (levels y and y + 1), in the order the general pass gives.
+            self.hull
+                .extend_from_slice(&[pt(x0, y), pt(x0, y + 1.0), pt(x1, y + 1.0), pt(x1, y)]);
             return;
         }
         // Sign of the turn o -> p -> q in the scan frame.
@@ -640,22 +648,22 @@ impl Smoother {
         // of the scan frame.
         let mut st = std::mem::take(&mut self.stack);
         st.clear();
-        for l in levels {
+        for_each_level(spans, |l| {
             let q = (l.xmin, l.y);
             while st.len() >= 2 && turn(st[st.len() - 2], st[st.len() - 1], q) >= 0.0 {
                 st.pop();
             }
             st.push(q);
-        }
+        });
         let left = st.len();
         // Right chain (turns positive), pushed on top of the left one.
-        for l in levels {
+        for_each_level(spans, |l| {
             let q = (l.xmax, l.y);
             while st.len() >= left + 2 && turn(st[st.len() - 2], st[st.len() - 1], q) <= 0.0 {
                 st.pop();
             }
             st.push(q);
-        }
+        });
         let (lchain, rchain) = st.split_at(left);
         self.hull.extend(lchain.iter().map(|&(x, y)| pt(x, y)));
         // The right chain bottom to top, without the end points the two
