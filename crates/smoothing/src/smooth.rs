@@ -448,10 +448,9 @@ impl Smoother {
             return ok.then(|| old - a.dist(c));
         }
         let s = side.signum();
-        self.gather(grid, a, b, c, rp);
         // Only discs reaching b's side of a–c can bend the chain.
         let reach = -(rp + 1e-9) * ac.len();
-        self.hull.retain(|k| s * ac.cross(k.sub(a)) > reach);
+        self.gather(grid, a, b, c, rp, |k| s * ac.cross(k.sub(a)) > reach);
         if !self.wrap(a, b, c, rp, s) {
             return None;
         }
@@ -489,9 +488,10 @@ impl Smoother {
     /// Collects into `self.hull` the vertices of the convex hull of the
     /// corners of all blocked (and out-of-map) squares within `rp` of the
     /// triangle `a b c` (a few more near its corners: the test is per line of
-    /// cells, on a box around the triangle's extent along that line).
+    /// cells, on a box around the triangle's extent along that line), those
+    /// that `keep` accepts only.
     #[inline]
-    fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) {
+    fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64, keep: impl Fn(P) -> bool) {
         let xext = a.x.max(b.x).max(c.x) - a.x.min(b.x).min(c.x);
         let yext = a.y.max(b.y).max(c.y) - a.y.min(b.y).min(c.y);
         // Scan along the longer axis: fewer, longer lines.
@@ -501,7 +501,7 @@ impl Smoother {
             let t = |p: P| P::new(p.y, p.x);
             self.gather_lines::<true>(grid, [t(a), t(b), t(c)], rp);
         }
-        self.hull_of_levels();
+        self.hull_of_levels(keep);
     }
 
     /// The scan behind [`Smoother::gather`], in a frame where lines of cells
@@ -622,10 +622,10 @@ impl Smoother {
     /// sorted by `y` in the scan frame, so the
     /// hull is the convex chain of the left ends (top to bottom) followed by
     /// that of the right ends (bottom to top), each a monotone-chain stack
-    /// pass keeping strict turns only. The vertex order does not matter to
-    /// [`Smoother::wrap`].
+    /// pass keeping strict turns only. Vertices that `keep` rejects are left
+    /// out. The vertex order does not matter to [`Smoother::wrap`].
     #[inline]
-    fn hull_of_levels(&mut self) {
+    fn hull_of_levels(&mut self, keep: impl Fn(P) -> bool) {
         self.hull.clear();
         let spans = &self.spans[..];
         let t = self.transposed;
@@ -636,8 +636,11 @@ impl Smoother {
         if let [(y, x0, x1)] = *spans {
             // One line of blocked squares (half the calls): its rectangle
             // (levels y and y + 1), in the order the general pass gives.
-            self.hull
-                .extend_from_slice(&[pt(x0, y), pt(x0, y + 1.0), pt(x1, y + 1.0), pt(x1, y)]);
+            for v in [pt(x0, y), pt(x0, y + 1.0), pt(x1, y + 1.0), pt(x1, y)] {
+                if keep(v) {
+                    self.hull.push(v);
+                }
+            }
             return;
         }
         // Sign of the turn o -> p -> q in the scan frame.
@@ -665,14 +668,15 @@ impl Smoother {
             st.push(q);
         });
         let (lchain, rchain) = st.split_at(left);
-        self.hull.extend(lchain.iter().map(|&(x, y)| pt(x, y)));
+        self.hull
+            .extend(lchain.iter().map(|&(x, y)| pt(x, y)).filter(|&v| keep(v)));
         // The right chain bottom to top, without the end points the two
         // chains share (a level whose two ends coincide).
         let n = rchain.len();
         for (i, &(x, y)) in rchain.iter().enumerate().rev() {
             let shared =
                 (i == n - 1 && (x, y) == lchain[left - 1]) || (i == 0 && (x, y) == lchain[0]);
-            if !shared {
+            if !shared && keep(pt(x, y)) {
                 self.hull.push(pt(x, y));
             }
         }
