@@ -212,8 +212,10 @@ pub struct Smoother {
     spans: Vec<(f64, f64, f64)>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
-    /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
+    /// Stacks of [`Smoother::hull_of_levels`] (left and right chain), in
+    /// the scan frame.
     stack: Vec<(f64, f64)>,
+    rstack: Vec<(f64, f64)>,
     transposed: bool,
     /// [`Smoother::pull`]'s per-path-cell cache of [`crowded_cell`].
     crowded: Vec<u8>,
@@ -619,10 +621,10 @@ impl Smoother {
 
     /// The convex hull of the level corners ([`for_each_level`] of
     /// `self.spans`) into `self.hull`, in grid coordinates. The levels come
-    /// sorted by `y` in the scan frame, so the
-    /// hull is the convex chain of the left ends (top to bottom) followed by
-    /// that of the right ends (bottom to top), each a monotone-chain stack
-    /// pass keeping strict turns only. Vertices that `keep` rejects are left
+    /// sorted by `y` in the scan frame, so the hull is the convex chain of
+    /// the left ends (top to bottom) followed by that of the right ends
+    /// (bottom to top), each a monotone-chain stack keeping strict turns
+    /// only (both built in one pass over the levels). Vertices that `keep` rejects are left
     /// out. The vertex order does not matter to [`Smoother::wrap`].
     #[inline]
     fn hull_of_levels(&mut self, keep: impl Fn(P) -> bool) {
@@ -647,27 +649,27 @@ impl Smoother {
         let turn = |o: (f64, f64), p: (f64, f64), q: (f64, f64)| {
             (p.0 - o.0) * (q.1 - o.1) - (p.1 - o.1) * (q.0 - o.0)
         };
-        // Left chain (bulging towards -x: turns negative), as (x, y) pairs
-        // of the scan frame.
+        // Left chain (bulging towards -x: turns negative) and right chain
+        // (turns positive), as (x, y) pairs of the scan frame, built in
+        // one pass over the levels.
         let mut st = std::mem::take(&mut self.stack);
+        let mut rst = std::mem::take(&mut self.rstack);
         st.clear();
+        rst.clear();
         for_each_level(spans, |l| {
             let q = (l.xmin, l.y);
             while st.len() >= 2 && turn(st[st.len() - 2], st[st.len() - 1], q) >= 0.0 {
                 st.pop();
             }
             st.push(q);
+            let q = (l.xmax, l.y);
+            while rst.len() >= 2 && turn(rst[rst.len() - 2], rst[rst.len() - 1], q) <= 0.0 {
+                rst.pop();
+            }
+            rst.push(q);
         });
         let left = st.len();
-        // Right chain (turns positive), pushed on top of the left one.
-        for_each_level(spans, |l| {
-            let q = (l.xmax, l.y);
-            while st.len() >= left + 2 && turn(st[st.len() - 2], st[st.len() - 1], q) <= 0.0 {
-                st.pop();
-            }
-            st.push(q);
-        });
-        let (lchain, rchain) = st.split_at(left);
+        let (lchain, rchain) = (&st[..], &rst[..]);
         self.hull
             .extend(lchain.iter().map(|&(x, y)| pt(x, y)).filter(|&v| keep(v)));
         // The right chain bottom to top, without the end points the two
@@ -681,6 +683,7 @@ impl Smoother {
             }
         }
         self.stack = st;
+        self.rstack = rst;
     }
 
     /// Gift wrapping from `a` to `c` around the discs of radius `rp` centred
