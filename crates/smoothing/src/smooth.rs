@@ -125,6 +125,39 @@ struct Level {
     xmax: f64,
 }
 
+/// Calls `f` with the corner levels of the blocked spans `spans` (as
+/// [`Smoother::gather_lines`] records them: by increasing line, at most one
+/// per line) by increasing `y`: a span `(k, lx, rx)` of line `k` has its
+/// corners on the levels `y = k` and `y = k + 1`, and the level between two
+/// spans of adjacent lines holds the corners of both.
+#[inline(always)]
+fn for_each_level(spans: &[(f64, f64, f64)], mut f: impl FnMut(Level)) {
+    // The lower level of the previous span, not passed on yet.
+    let mut pending: Option<Level> = None;
+    for &(y, xmin, xmax) in spans {
+        match pending {
+            Some(l) if l.y == y => f(Level {
+                y,
+                xmin: l.xmin.min(xmin),
+                xmax: l.xmax.max(xmax),
+            }),
+            Some(l) => {
+                f(l);
+                f(Level { y, xmin, xmax });
+            }
+            None => f(Level { y, xmin, xmax }),
+        }
+        pending = Some(Level {
+            y: y + 1.0,
+            xmin,
+            xmax,
+        });
+    }
+    if let Some(l) = pending {
+        f(l);
+    }
+}
+
 /// Reusable any-angle smoother. Keeps its scratch buffers between calls, so
 /// once warm a call allocates nothing (beyond growing `out`).
 ///
@@ -171,16 +204,18 @@ struct Level {
 pub struct Smoother {
     nodes: Vec<Node>,
     next: Vec<Node>,
-    levels: Vec<Level>,
     hull: Vec<P>,
-    /// The blocked spans [`Smoother::gather_lines`] found, as
-    /// `(line, first, last)` cells in its scan frame (for
-    /// [`proven_clear`]).
+    /// The blocked spans [`Smoother::gather_lines`] found, by increasing
+    /// line, as `(line, first, last + 1)`: the span's squares cover
+    /// `first..last + 1` along the line in its scan frame (for
+    /// [`Smoother::hull_of_levels`] and [`proven_clear`]).
     spans: Vec<(f64, f64, f64)>,
     discs: Vec<(usize, P)>,
     chain: Vec<P>,
-    /// Stack of [`Smoother::hull_of_levels`], in the scan frame.
+    /// Stacks of [`Smoother::hull_of_levels`] (left and right chain), in
+    /// the scan frame.
     stack: Vec<(f64, f64)>,
+    rstack: Vec<(f64, f64)>,
     transposed: bool,
     /// [`Smoother::pull`]'s per-path-cell cache of [`crowded_cell`].
     crowded: Vec<u8>,
@@ -415,10 +450,9 @@ impl Smoother {
             return ok.then(|| old - a.dist(c));
         }
         let s = side.signum();
-        self.gather(grid, a, b, c, rp);
         // Only discs reaching b's side of a–c can bend the chain.
         let reach = -(rp + 1e-9) * ac.len();
-        self.hull.retain(|k| s * ac.cross(k.sub(a)) > reach);
+        self.gather(grid, a, b, c, rp, |k| s * ac.cross(k.sub(a)) > reach);
         if !self.wrap(a, b, c, rp, s) {
             return None;
         }
@@ -456,9 +490,10 @@ impl Smoother {
     /// Collects into `self.hull` the vertices of the convex hull of the
     /// corners of all blocked (and out-of-map) squares within `rp` of the
     /// triangle `a b c` (a few more near its corners: the test is per line of
-    /// cells, on a box around the triangle's extent along that line).
+    /// cells, on a box around the triangle's extent along that line), those
+    /// that `keep` accepts only.
     #[inline]
-    fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) {
+    fn gather(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64, keep: impl Fn(P) -> bool) {
         let xext = a.x.max(b.x).max(c.x) - a.x.min(b.x).min(c.x);
         let yext = a.y.max(b.y).max(c.y) - a.y.min(b.y).min(c.y);
         // Scan along the longer axis: fewer, longer lines.
@@ -468,7 +503,7 @@ impl Smoother {
             let t = |p: P| P::new(p.y, p.x);
             self.gather_lines::<true>(grid, [t(a), t(b), t(c)], rp);
         }
-        self.hull_of_levels();
+        self.hull_of_levels(keep);
     }
 
     /// The scan behind [`Smoother::gather`], in a frame where lines of cells
@@ -477,13 +512,12 @@ impl Smoother {
     /// [`Smoother::hull_of_levels`] swaps them back). For each line of cells
     /// meeting the expanded triangle, finds the first and last blocked cell
     /// from either end (the hull of a line's blocked squares is the
-    /// rectangle between those two) and records their corners in
-    /// `self.levels`, one level per line of corners `y = k`. Rows are read
+    /// rectangle between those two) and records them in `self.spans`, whose
+    /// corners [`for_each_level`] gives. Rows are read
     /// 64 cells a word, columns cell by cell (their blocked cells are
     /// usually near the ends).
     #[inline(never)]
     fn gather_lines<const T: bool>(&mut self, grid: &Grid, tri: [P; 3], rp: f64) {
-        self.levels.clear();
         self.spans.clear();
         self.transposed = T;
         let (w, h) = if T {
@@ -564,7 +598,7 @@ impl Smoother {
                 while hi > lo && grid.passable_padded(hi as usize) {
                     hi -= stride;
                 }
-                self.push_level(k, (lo - base) / stride, (hi - base) / stride);
+                self.push_span(k, (lo - base) / stride, (hi - base) / stride);
                 continue;
             }
             // Padded index of cell (0, k) is base.
@@ -574,101 +608,82 @@ impl Smoother {
             let Some((left, right)) = blocked_ends(grid, lo, hi) else {
                 continue;
             };
-            self.push_level(k, left as i64 - base, right as i64 - base);
+            self.push_span(k, left as i64 - base, right as i64 - base);
         }
     }
 
-    /// Records the blocked squares `xl..=xr` of line `k` (scan frame) as the
-    /// corner levels `y = k` and `y = k + 1` (merged with the previous
-    /// line's level `k`).
+    /// Records the blocked squares `xl..=xr` of line `k` (scan frame) in
+    /// `self.spans`.
     #[inline]
-    fn push_level(&mut self, k: i64, xl: i64, xr: i64) {
-        let (lx, rx) = (xl as f64, (xr + 1) as f64);
-        let yk = k as f64;
-        self.spans.push((yk, lx, rx));
-        match self.levels.last_mut() {
-            Some(l) if l.y == yk => {
-                l.xmin = l.xmin.min(lx);
-                l.xmax = l.xmax.max(rx);
-            }
-            _ => self.levels.push(Level {
-                y: yk,
-                xmin: lx,
-                xmax: rx,
-            }),
-        }
-        self.levels.push(Level {
-            y: yk + 1.0,
-            xmin: lx,
-            xmax: rx,
-        });
+    fn push_span(&mut self, k: i64, xl: i64, xr: i64) {
+        self.spans.push((k as f64, xl as f64, (xr + 1) as f64));
     }
 
-    /// The convex hull of the level corners into `self.hull`, in grid
-    /// coordinates. The levels are sorted by `y` in the scan frame, so the
-    /// hull is the convex chain of the left ends (top to bottom) followed by
-    /// that of the right ends (bottom to top), each a monotone-chain stack
-    /// pass keeping strict turns only. The vertex order does not matter to
-    /// [`Smoother::wrap`].
+    /// The convex hull of the level corners ([`for_each_level`] of
+    /// `self.spans`) into `self.hull`, in grid coordinates. The levels come
+    /// sorted by `y` in the scan frame, so the hull is the convex chain of
+    /// the left ends (top to bottom) followed by that of the right ends
+    /// (bottom to top), each a monotone-chain stack keeping strict turns
+    /// only (both built in one pass over the levels). Vertices that `keep` rejects are left
+    /// out. The vertex order does not matter to [`Smoother::wrap`].
     #[inline]
-    fn hull_of_levels(&mut self) {
+    fn hull_of_levels(&mut self, keep: impl Fn(P) -> bool) {
         self.hull.clear();
-        let levels = &self.levels[..];
-        let m = levels.len();
+        let spans = &self.spans[..];
         let t = self.transposed;
         let pt = |x: f64, y: f64| if t { P::new(y, x) } else { P::new(x, y) };
-        if m == 0 {
+        if spans.is_empty() {
             return;
         }
-        if m == 2 {
-            // One line of blocked squares (half the calls): its rectangle,
-            // in the order the general pass gives.
-            let (l0, l1) = (levels[0], levels[1]);
-            self.hull.extend_from_slice(&[
-                pt(l0.xmin, l0.y),
-                pt(l1.xmin, l1.y),
-                pt(l1.xmax, l1.y),
-                pt(l0.xmax, l0.y),
-            ]);
+        if let [(y, x0, x1)] = *spans {
+            // One line of blocked squares (half the calls): its rectangle
+            // (levels y and y + 1), in the order the general pass gives.
+            for v in [pt(x0, y), pt(x0, y + 1.0), pt(x1, y + 1.0), pt(x1, y)] {
+                if keep(v) {
+                    self.hull.push(v);
+                }
+            }
             return;
         }
         // Sign of the turn o -> p -> q in the scan frame.
         let turn = |o: (f64, f64), p: (f64, f64), q: (f64, f64)| {
             (p.0 - o.0) * (q.1 - o.1) - (p.1 - o.1) * (q.0 - o.0)
         };
-        // Left chain (bulging towards -x: turns negative), as (x, y) pairs
-        // of the scan frame.
+        // Left chain (bulging towards -x: turns negative) and right chain
+        // (turns positive), as (x, y) pairs of the scan frame, built in
+        // one pass over the levels.
         let mut st = std::mem::take(&mut self.stack);
+        let mut rst = std::mem::take(&mut self.rstack);
         st.clear();
-        for l in levels {
+        rst.clear();
+        for_each_level(spans, |l| {
             let q = (l.xmin, l.y);
             while st.len() >= 2 && turn(st[st.len() - 2], st[st.len() - 1], q) >= 0.0 {
                 st.pop();
             }
             st.push(q);
-        }
-        let left = st.len();
-        // Right chain (turns positive), pushed on top of the left one.
-        for l in levels {
             let q = (l.xmax, l.y);
-            while st.len() >= left + 2 && turn(st[st.len() - 2], st[st.len() - 1], q) <= 0.0 {
-                st.pop();
+            while rst.len() >= 2 && turn(rst[rst.len() - 2], rst[rst.len() - 1], q) <= 0.0 {
+                rst.pop();
             }
-            st.push(q);
-        }
-        let (lchain, rchain) = st.split_at(left);
-        self.hull.extend(lchain.iter().map(|&(x, y)| pt(x, y)));
+            rst.push(q);
+        });
+        let left = st.len();
+        let (lchain, rchain) = (&st[..], &rst[..]);
+        self.hull
+            .extend(lchain.iter().map(|&(x, y)| pt(x, y)).filter(|&v| keep(v)));
         // The right chain bottom to top, without the end points the two
         // chains share (a level whose two ends coincide).
         let n = rchain.len();
         for (i, &(x, y)) in rchain.iter().enumerate().rev() {
             let shared =
                 (i == n - 1 && (x, y) == lchain[left - 1]) || (i == 0 && (x, y) == lchain[0]);
-            if !shared {
+            if !shared && keep(pt(x, y)) {
                 self.hull.push(pt(x, y));
             }
         }
         self.stack = st;
+        self.rstack = rst;
     }
 
     /// Gift wrapping from `a` to `c` around the discs of radius `rp` centred
