@@ -1,6 +1,7 @@
 //! The A* engine shared by [`AStar`] and [`WindowedAStar`].
 
 use crate::cost::{distance_cost, Cost, COST_DIAGONAL, COST_ONE};
+use crate::full::FullAStar;
 use crate::heap::{OpenEntry, OpenList};
 use crate::window::Window;
 use regionpath_grid::{Connectivity, Dir, Grid, Point, SQRT2};
@@ -421,6 +422,8 @@ impl Engine {
 /// open list).
 pub struct AStar {
     engine: Engine,
+    /// The fast path for the default options (see `full.rs`).
+    full: FullAStar,
 }
 
 impl Default for AStar {
@@ -439,6 +442,7 @@ impl AStar {
     pub fn with_options(options: SearchOptions) -> AStar {
         AStar {
             engine: Engine::new(options),
+            full: FullAStar::default(),
         }
     }
 
@@ -454,7 +458,7 @@ impl AStar {
 
     /// Bytes of scratch held now (node array and open list).
     pub fn scratch_bytes(&self) -> usize {
-        self.engine.bytes()
+        self.engine.bytes() + self.full.bytes()
     }
 
     /// Searches from `start` to `goal`, writing the cells into `path` (which
@@ -469,6 +473,13 @@ impl AStar {
     ) -> Result<SearchStats, SearchError> {
         let window = Window::full(grid);
         self.engine.check(grid, window, start, Some(goal))?;
+        let o = self.engine.options;
+        if o.connectivity == Connectivity::Eight
+            && o.heuristic_weight == 1.0
+            && o.node_budget.is_none()
+        {
+            return Ok(self.full.run(grid, start, goal, path));
+        }
         let conn = self.engine.options.connectivity;
         Ok(self.engine.run(
             grid,

@@ -30,6 +30,7 @@
 
 mod core;
 mod cost;
+mod full;
 mod heap;
 mod jps;
 mod window;
