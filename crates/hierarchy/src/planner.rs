@@ -308,6 +308,12 @@ pub struct PlanStats {
     pub second_route: bool,
     /// Whether its path was shorter (and returned).
     pub second_improved: bool,
+    /// Legs of the second route copied from the first route's (the same
+    /// start, box and target: no search).
+    pub legs_reused: u32,
+    /// Join re-searches of the second route copied from the first route's
+    /// (the same stretch: no search).
+    pub joins_reused: u32,
     /// Whether the query was answered by a straight octile path (start and
     /// goal joined by diagonal and straight steps in one of a few fixed
     /// orders, all cells free): optimal, with no region lookup and no
@@ -499,6 +505,44 @@ fn straight_order(grid: &Grid, a: Point, b: Point) -> Option<StepOrder> {
     .find(|&o| straight_walk(grid, a, b, o, None))
 }
 
+/// A refined leg, remembered while a full path is planned so that a second
+/// route sharing the leg copies its cells instead of searching again: a
+/// leg is a pure function of where it starts, its box and its target (the
+/// exit run, or the goal on the last leg).
+#[derive(Clone, Copy, Debug)]
+struct LegMemo {
+    from: Point,
+    bbox: Rect,
+    /// The exit run, `None` for a leg to the goal.
+    exit: Option<Run>,
+    /// The leg's cells: `leg_cells[cells.0..cells.1]` (the stitched
+    /// first path before its joins, where the leg starts at `cells.0`).
+    cells: (u32, u32),
+}
+
+/// A join re-search, remembered like [`LegMemo`]: its result is a pure
+/// function of the stretch's ends, its cost and its length in cells.
+#[derive(Clone, Copy, Debug)]
+struct JoinMemo {
+    ends: (Point, Point),
+    cost: Cost,
+    len: u32,
+    /// The shorter stretch found, `leg_cells[cells.0..cells.1]`; empty
+    /// when the search found none.
+    cells: (u32, u32),
+}
+
+/// What the leg and join searches do with [`LegMemo`] and [`JoinMemo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Memo {
+    /// Neither record nor look up (lazy queries).
+    Off,
+    /// Record each search (a full path's first route).
+    Record,
+    /// Look each search up first (the second route).
+    Reuse,
+}
+
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
 /// 20 bytes per region (abstract search) and per cluster (the quick
@@ -536,6 +580,13 @@ pub struct Planner {
     alt: Vec<Point>,
     /// The first route, to skip a second route that is the same.
     first_route: Vec<u32>,
+    /// The first route's legs and joins while a full path is planned,
+    /// for a second route to reuse (see [`LegMemo`], [`JoinMemo`]); their
+    /// cells are in `leg_cells`.
+    legs_done: Vec<LegMemo>,
+    joins_done: Vec<JoinMemo>,
+    leg_cells: Vec<Point>,
+    memo: Memo,
     /// Expansions the next abstract search may make (`u32::MAX`: no limit).
     abstract_budget: u32,
     joins: Vec<usize>,
@@ -621,6 +672,10 @@ impl Planner {
             tail: Vec::new(),
             alt: Vec::new(),
             first_route: Vec::new(),
+            legs_done: Vec::new(),
+            joins_done: Vec::new(),
+            leg_cells: Vec::new(),
+            memo: Memo::Off,
             abstract_budget: u32::MAX,
             joins: Vec::new(),
             lab: Labeler::default(),
@@ -661,18 +716,43 @@ impl Planner {
         out.clear();
         self.joins.clear();
         self.begin(h, grid, start, goal, false)?;
-        while self.next_leg(h, grid, out)? {
-            self.joins.push(out.len() - 1);
+        self.legs_done.clear();
+        self.joins_done.clear();
+        self.leg_cells.clear();
+        if self.config.second_route {
+            self.memo = Memo::Record;
         }
+        let legs = self.refine_all(h, grid, out);
         // A straight answer is optimal and has no joins or loops.
-        if !self.stats.straight {
+        if legs.is_ok() && !self.stats.straight {
+            if self.memo == Memo::Record {
+                // The recorded legs index the stitched path.
+                self.leg_cells.extend_from_slice(out);
+            }
             self.smooth_joins(grid, out);
+        }
+        self.memo = Memo::Off;
+        legs?;
+        if !self.stats.straight {
             self.remove_loops(grid, out);
             self.recheck(h, grid, out);
             self.second_route(h, grid, out);
         }
         self.stats.cost = path_cost(out);
         Ok(self.stats)
+    }
+
+    /// Refines every remaining leg into `out`, noting each join.
+    fn refine_all(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        out: &mut Vec<Point>,
+    ) -> Result<(), PathError> {
+        while self.next_leg(h, grid, out)? {
+            self.joins.push(out.len() - 1);
+        }
+        Ok(())
     }
 
     /// Starts a query for lazy refinement: checks the input, answers
@@ -1154,7 +1234,28 @@ impl Planner {
             cost: 0.0,
             expanded: 0,
         };
-        if j == last {
+        let exit = (j < last).then(|| self.cross[j + 1].0);
+        let memo = LegMemo {
+            from: pr.pos,
+            bbox,
+            exit,
+            cells: (0, 0),
+        };
+        let known = match self.memo {
+            Memo::Reuse => self
+                .legs_done
+                .iter()
+                .find(|m| m.from == memo.from && m.bbox == memo.bbox && m.exit == memo.exit),
+            _ => None,
+        };
+        if let Some(m) = known {
+            // The same leg as one of the first route's: the same cells.
+            self.stats.legs_reused += 1;
+            self.leg.clear();
+            self.leg
+                .extend_from_slice(&self.leg_cells[m.cells.0 as usize..m.cells.1 as usize]);
+            s.status = Status::Found;
+        } else if j == last {
             for fallback in [false, true] {
                 s = if fallback {
                     self.window
@@ -1235,6 +1336,15 @@ impl Planner {
                 "route regions {}..={} are not connected",
                 self.route[pr.at], self.route[j]
             )));
+        }
+        if self.memo == Memo::Record {
+            // The leg will be `out[at..at + len]` (it starts at the last
+            // cell of `out`), copied to `leg_cells` with the whole path.
+            let at = out.len().saturating_sub(1) as u32;
+            self.legs_done.push(LegMemo {
+                cells: (at, at + self.leg.len() as u32),
+                ..memo
+            });
         }
         let target = *self.leg.last().unwrap_or(&pr.pos);
         self.append_leg(out);
@@ -1319,6 +1429,33 @@ impl Planner {
             if old - octile(pa, pb) < 1e-9 {
                 continue;
             }
+            let memo = JoinMemo {
+                ends: (pa, pb),
+                cost: fixed_cost(&out[a..=b]),
+                len: (b - a + 1) as u32,
+                cells: (0, 0),
+            };
+            if self.memo == Memo::Reuse {
+                let known = self
+                    .joins_done
+                    .iter()
+                    .find(|m| m.ends == memo.ends && m.cost == memo.cost && m.len == memo.len);
+                if let Some(m) = known {
+                    // The first route's join of the same stretch.
+                    let (i, k) = (m.cells.0 as usize, m.cells.1 as usize);
+                    self.stats.joins_tried += 1;
+                    self.stats.joins_reused += 1;
+                    if k > i {
+                        self.stats.joins_improved += 1;
+                        self.tail.clear();
+                        self.tail.extend_from_slice(&out[b + 1..]);
+                        out.truncate(a);
+                        out.extend_from_slice(&self.leg_cells[i..k]);
+                        out.extend_from_slice(&self.tail);
+                    }
+                    continue;
+                }
+            }
             // A strictly shorter stretch costs less than `old`, and every
             // step moves at most one column (row) for at least 1, so none of
             // its cells lies more than (old - |dx|) / 2 columns outside the
@@ -1335,7 +1472,7 @@ impl Planner {
                 .set_node_budget(Some(JOIN_BUDGET_PER_CELL * (b - a + 1) as u32));
             // Only a strictly shorter stretch is of use: the search stops
             // as soon as none can remain (on tree-like mazes, at once).
-            self.jps.set_cost_bound(Some(fixed_cost(&out[a..=b])));
+            self.jps.set_cost_bound(Some(memo.cost));
             let res = self.jps.find_path_into(grid, win, pa, pb, &mut self.leg);
             self.jps.set_node_budget(None);
             self.jps.set_cost_bound(None);
@@ -1345,7 +1482,18 @@ impl Planner {
             self.stats.expanded += s.expanded;
             self.stats.join_expanded += s.expanded;
             self.stats.joins_tried += 1;
-            if s.status == Status::Found && s.cost < old - 1e-9 {
+            let better = s.status == Status::Found && s.cost < old - 1e-9;
+            if self.memo == Memo::Record {
+                let at = self.leg_cells.len() as u32;
+                if better {
+                    self.leg_cells.extend_from_slice(&self.leg);
+                }
+                self.joins_done.push(JoinMemo {
+                    cells: (at, self.leg_cells.len() as u32),
+                    ..memo
+                });
+            }
+            if better {
                 self.stats.joins_improved += 1;
                 self.tail.clear();
                 self.tail.extend_from_slice(&out[b + 1..]);
@@ -1403,17 +1551,15 @@ impl Planner {
         self.joins.clear();
         // An error here would mean the hierarchy is stale, which the first
         // route's legs would have reported: keep the first path then.
-        let mut ok = true;
-        while ok {
-            match self.next_leg(h, grid, &mut alt) {
-                Ok(true) => self.joins.push(alt.len() - 1),
-                Ok(false) => break,
-                Err(_) => ok = false,
-            }
-        }
-        let mut improved = false;
+        // Legs and joins the first route already searched are copied.
+        self.memo = Memo::Reuse;
+        let ok = self.refine_all(h, grid, &mut alt).is_ok();
         if ok {
             self.smooth_joins(grid, &mut alt);
+        }
+        self.memo = Memo::Off;
+        let mut improved = false;
+        if ok {
             self.remove_loops(grid, &mut alt);
             improved = path_cost(&alt) < old - 1e-9;
         }

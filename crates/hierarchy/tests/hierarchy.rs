@@ -694,7 +694,7 @@ fn second_route_straightens_paths_through_room_lattices() {
         ..PlannerConfig::default()
     });
     let (mut path, mut plain) = (Vec::new(), Vec::new());
-    let (mut tried, mut improved) = (0, 0);
+    let (mut tried, mut improved, mut reused) = (0, 0, 0);
     let (mut sum_with, mut sum_without, mut sum_opt) = (0.0, 0.0, 0.0);
     for _ in 0..2 {
         let g = room_lattice(&mut rng, 32, 8);
@@ -719,6 +719,9 @@ fn second_route_straightens_paths_through_room_lattices() {
             // The second route only ever replaces a path by a shorter one.
             assert!(cost <= base + 1e-6, "{s} -> {t}: {cost} > {base}");
             tried += st.second_route as u32;
+            // Legs and joins copied from the first route leave the path a
+            // valid one (checked above against the grid and Dijkstra).
+            reused += st.legs_reused + st.joins_reused;
             if cost < base - 1e-6 {
                 assert!(st.second_improved);
                 improved += 1;
@@ -729,8 +732,8 @@ fn second_route_straightens_paths_through_room_lattices() {
         }
     }
     assert!(
-        tried > 0 && improved > 0,
-        "tried {tried}, improved {improved}"
+        tried > 0 && improved > 0 && reused > 0,
+        "tried {tried}, improved {improved}, reused {reused}"
     );
     assert!(
         sum_with < sum_without,
