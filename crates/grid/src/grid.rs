@@ -1,7 +1,37 @@
 //! The bit-packed grid.
 
 use crate::coords::{Connectivity, Dir, Point};
+use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
+
+/// A stamp that names one state of a grid's passability: taken fresh from a
+/// process-wide counter when a grid is made, cloned or edited, so two equal
+/// stamps mean the same passability. Ignored by `==` (grids compare by
+/// content).
+#[derive(Debug, Eq)]
+struct Revision(u64);
+
+/// The next unused revision (0 is never handed out).
+static NEXT_REVISION: AtomicU64 = AtomicU64::new(1);
+
+impl Revision {
+    fn fresh() -> Revision {
+        Revision(NEXT_REVISION.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Clone for Revision {
+    fn clone(&self) -> Revision {
+        // A clone may be edited on its own: it gets its own stamp.
+        Revision::fresh()
+    }
+}
+
+impl PartialEq for Revision {
+    fn eq(&self, _: &Revision) -> bool {
+        true
+    }
+}
 
 /// The largest width or height a [`Grid`] accepts.
 pub const MAX_DIMENSION: u32 = 65_535;
@@ -126,6 +156,7 @@ pub struct Grid {
     base_blocked: Terrain,
     /// Four bits per cell (unpadded, row-major), present only for mixed maps.
     terrain: Option<Vec<u8>>,
+    revision: Revision,
 }
 
 impl Grid {
@@ -144,6 +175,7 @@ impl Grid {
             base_passable: Terrain::Ground,
             base_blocked: Terrain::OutOfBounds,
             terrain: None,
+            revision: Revision::fresh(),
         };
         if passable {
             for y in 0..height {
@@ -154,6 +186,7 @@ impl Grid {
         Ok(g)
     }
 
+    /// Only while the grid is being made (its revision is fresh).
     fn fill_row_passable(&mut self, y: u32) {
         let start = (y as usize + 1) * self.stride + 1;
         let end = start + self.width as usize;
@@ -226,6 +259,15 @@ impl Grid {
                 height: self.height,
             })
         }
+    }
+
+    /// A stamp of this grid's passability: it changes with every edit
+    /// (and a clone gets its own), so a cache built from a grid stays valid
+    /// while the stamp it was built for is unchanged. Two grids never share
+    /// a stamp unless one was read at the same state.
+    #[inline]
+    pub fn revision(&self) -> u64 {
+        self.revision.0
     }
 
     /// Row length of the padded bit array (`width + 2`). Padded index of
@@ -402,6 +444,7 @@ impl Grid {
     }
 
     fn set_bit(&mut self, p: Point, passable: bool) {
+        self.revision = Revision::fresh();
         let i = self.padded_index(p);
         let was = self.passable_padded(i);
         if passable {
@@ -789,5 +832,30 @@ mod tests {
         g.set_passable(Point::new(3, 3), true).unwrap();
         assert_eq!(c, g.checksum());
         assert_ne!(c, Grid::new(10, 11, true).unwrap().checksum());
+    }
+
+    #[test]
+    fn revision_names_one_state_of_passability() {
+        let mut g = Grid::new(10, 10, true).unwrap();
+        let r0 = g.revision();
+        assert_eq!(g.revision(), r0, "reading does not change it");
+        g.set_passable(Point::new(3, 3), false).unwrap();
+        let r1 = g.revision();
+        assert_ne!(r1, r0);
+        g.set_terrain(Point::new(4, 4), Terrain::Water).unwrap();
+        assert_ne!(g.revision(), r1);
+        // A clone has its own stamp but compares equal by content.
+        let c = g.clone();
+        assert_ne!(c.revision(), g.revision());
+        assert_eq!(c, g);
+        // Grids made apart never share a stamp, even when alike.
+        let (a, b) = (
+            Grid::new(5, 5, true).unwrap(),
+            Grid::new(5, 5, true).unwrap(),
+        );
+        assert_ne!(a.revision(), b.revision());
+        assert_eq!(a, b);
+        let m = Grid::from_rows(&["..", "@."]).unwrap();
+        assert!(![r0, r1, c.revision(), a.revision(), b.revision()].contains(&m.revision()));
     }
 }

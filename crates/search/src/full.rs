@@ -284,9 +284,18 @@ impl RadixQueue {
     }
 }
 
+/// A [`FullAStar::hoods`] entry not yet read from the grid (a 9-bit block
+/// never has its top bits set).
+const UNKNOWN: u16 = u16::MAX;
+
 /// Scratch of the fast path: a node per padded cell and the open list.
 #[derive(Default)]
 pub(crate) struct FullAStar {
+    /// Per padded cell, its 3×3 passability ([`Grid::neighborhood_padded`])
+    /// once an expansion has needed it, [`UNKNOWN`] before; valid for the
+    /// grid revision `hoods_of`.
+    hoods: Vec<u16>,
+    hoods_of: u64,
     nodes: Vec<Node>,
     queue: RadixQueue,
     generation: u32,
@@ -389,7 +398,9 @@ fn octile(x: u32, y: u32, gx: u32, gy: u32) -> Cost {
 impl FullAStar {
     /// Bytes of scratch held.
     pub(crate) fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + self.queue.bytes()
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.hoods.capacity() * std::mem::size_of::<u16>()
+            + self.queue.bytes()
     }
 
     /// Searches from `start` to `goal` (both in bounds and passable, checked
@@ -414,22 +425,21 @@ impl FullAStar {
         }
         let gen = self.generation;
         self.queue.clear();
-        search(
-            &mut self.nodes,
-            &mut self.queue,
-            gen,
-            grid,
-            start,
-            goal,
-            out,
-        )
+        if self.hoods_of != grid.revision() || self.hoods.len() != cells {
+            // Another grid, or this one edited: forget every block (a
+            // fill, far cheaper than the searches it serves).
+            self.hoods.clear();
+            self.hoods.resize(cells, UNKNOWN);
+            self.hoods_of = grid.revision();
+        }
+        let scratch = (&mut self.hoods[..], &mut self.nodes[..], &mut self.queue);
+        search(scratch, gen, grid, start, goal, out)
     }
 }
 
 /// The search loop of [`FullAStar::run`].
 fn search(
-    nodes: &mut [Node],
-    queue: &mut RadixQueue,
+    (hoods, nodes, queue): (&mut [u16], &mut [Node], &mut RadixQueue),
     gen: u32,
     grid: &Grid,
     start: Point,
@@ -472,7 +482,12 @@ fn search(
             let g = node.g;
             let parent = node.parent as usize;
             expanded += 1;
-            let hood = grid.neighborhood_padded(i) as usize & 511;
+            let mut hood = hoods[i];
+            if hood == UNKNOWN {
+                hood = grid.neighborhood_padded(i) as u16;
+                hoods[i] = hood;
+            }
+            let hood = hood as usize & 511;
             let mut moves = SUCCESSORS[parent.min(8)][hood];
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize & 7;
@@ -732,5 +747,35 @@ mod tests {
             kept_total * 4 < legal_total * 3,
             "{kept_total} of {legal_total}"
         );
+    }
+
+    #[test]
+    fn edits_and_other_grids_are_seen_through_the_block_cache() {
+        // One searcher across an edit and across a second grid of the
+        // same size: each answer must be the one for the grid as it is.
+        let mut grid = Grid::from_rows(&[".....", ".....", "....."]).unwrap();
+        let mut a = FullAStar::default();
+        let mut path = Vec::new();
+        let (s, g) = (Point::new(0, 1), Point::new(4, 1));
+        let st = a.run(&grid, s, g, &mut path);
+        assert_eq!((st.status, st.cost), (Status::Found, 4.0));
+        // Wall in column 2 but for its bottom cell: round it, no corner
+        // cutting: a diagonal, two straight steps, a diagonal.
+        grid.set_passable(Point::new(2, 0), false).unwrap();
+        grid.set_passable(Point::new(2, 1), false).unwrap();
+        let st = a.run(&grid, s, g, &mut path);
+        assert_eq!(st.status, Status::Found);
+        assert!((st.cost - (2.0 + 2.0 * SQRT2)).abs() < 1e-9, "{}", st.cost);
+        assert!(path.iter().all(|&p| grid.is_passable(p)));
+        // A clone is its own grid: opening the wall there is seen there,
+        // and the original keeps its wall.
+        let mut open = grid.clone();
+        open.set_passable(Point::new(2, 1), true).unwrap();
+        assert_eq!(a.run(&open, s, g, &mut path).cost, 4.0);
+        let st = a.run(&grid, s, g, &mut path);
+        assert!((st.cost - (2.0 + 2.0 * SQRT2)).abs() < 1e-9, "{}", st.cost);
+        // Fully walled: no path.
+        grid.set_passable(Point::new(2, 2), false).unwrap();
+        assert_eq!(a.run(&grid, s, g, &mut path).status, Status::NoPath);
     }
 }
