@@ -252,21 +252,41 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
 /// part with `k - EPS <= y <= k + 1 + EPS` spans one interval of `x`, and the
 /// cells of that row meeting the interval (within [`EPS`]) are tested 64 a
 /// word. A cell is thus tested when its square grown by [`EPS`] on every
-/// side meets the segment: exact up to the margin, on the blocked side. The
-/// caller guarantees the segment lies inside the map.
+/// side meets the segment: exact up to the margin, on the blocked side. A
+/// segment within one row (one word) or one column (one cell per row) is
+/// read without the per-row interval. The caller guarantees the segment
+/// lies inside the map.
 fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
     let stride = grid.stride() as i64;
     let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
     let dy = b.y - a.y;
     let k0 = ceil_small(ylo - EPS) - 1;
     let k1 = floor_small(yhi + EPS);
+    let (xlo, xhi) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+    let c0 = ceil_small(xlo - EPS) - 1;
+    let c1 = floor_small(xhi + EPS);
+    if k0 == k1 {
+        // Within one row (short segments, or most of them): its cells
+        // c0..=c1, one word read.
+        let base = (k0 + 1) * stride + 1;
+        return !any_blocked(grid, (base + c0) as usize, (base + c1) as usize);
+    }
+    if c0 == c1 {
+        // Within one column: the segment meets cell c0 of every row.
+        let mut idx = (k0 + 1) * stride + 1 + c0;
+        for _ in k0..=k1 {
+            if !grid.passable_padded(idx as usize) {
+                return false;
+            }
+            idx += stride;
+        }
+        return true;
+    }
     if dy == 0.0 {
         // Padded index of cell (0, k) is base.
         let mut base = (k0 + 1) * stride + 1;
-        let lo = ceil_small(a.x.min(b.x) - EPS) - 1;
-        let hi = floor_small(a.x.max(b.x) + EPS);
         for _ in k0..=k1 {
-            if any_blocked(grid, (base + lo) as usize, (base + hi) as usize) {
+            if any_blocked(grid, (base + c0) as usize, (base + c1) as usize) {
                 return false;
             }
             base += stride;

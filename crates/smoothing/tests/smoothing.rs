@@ -182,6 +182,56 @@ fn wide_segment_clear_matches_independent_test_on_wide_grids() {
     assert!(checked > 3000);
 }
 
+/// Point segments inside one row or one column of cells (the radius-0
+/// test reads those as one word, resp. one cell per row), long ones too,
+/// against the independent clearance.
+#[test]
+fn point_segment_clear_in_one_row_or_column_matches_independent_test() {
+    let mut rng = Rng(0x0e11_57a1);
+    let mut checked = [0usize; 2];
+    // Across the strip: anywhere in it, or within a hair of its edges.
+    let across = |rng: &mut common::Rng, k: f64| {
+        let d = [rng.unit(), 1e-3 * rng.unit(), 1.0 - 1e-3 * rng.unit()];
+        k + d[rng.below(3) as usize]
+    };
+    for _ in 0..30 {
+        let (w, h) = (3 + rng.below(150) as u32, 3 + rng.below(150) as u32);
+        let density = rng.unit() * 0.1;
+        let grid = random_grid(&mut rng, w, h, density);
+        let (wf, hf) = (w as f64, h as f64);
+        for _ in 0..400 {
+            // Across the strip: anywhere in it, or within a hair of its edges.
+            let column = rng.below(2) == 1;
+            let (along, width) = if column { (hf, wf) } else { (wf, hf) };
+            let k = rng.below(width as u64) as f64;
+            let (u0, u1) = (across(&mut rng, k), across(&mut rng, k));
+            let (s0, s1) = (rng.unit() * along, rng.unit() * along);
+            let (a, b) = if column {
+                (
+                    Vec2::new(u0 as f32, s0 as f32),
+                    Vec2::new(u1 as f32, s1 as f32),
+                )
+            } else {
+                (
+                    Vec2::new(s0 as f32, u0 as f32),
+                    Vec2::new(s1 as f32, u1 as f32),
+                )
+            };
+            let clearance = seg_clearance(&grid, v(a), v(b), 2.0);
+            // 0: meets a blocked square; a hair above 0 may go either way.
+            if clearance == 0.0 || clearance > 1e-6 {
+                assert_eq!(
+                    segment_clear(&grid, a, b, 0.0),
+                    clearance > 0.0,
+                    "{a} -> {b} clearance {clearance}"
+                );
+                checked[(clearance > 0.0) as usize] += 1;
+            }
+        }
+    }
+    assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
+}
+
 #[test]
 fn segment_clear_agrees_with_line_of_sight() {
     let mut rng = Rng(7);
