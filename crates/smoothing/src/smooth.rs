@@ -457,6 +457,7 @@ impl Smoother {
     /// `v`) and the length saved when `w` lies strictly inside both the
     /// triangle `a b c` and `b`'s cell and the segments `a`–`w` and `w`–`c`
     /// are clear; `None` (for the full [`Smoother::tighten`]) otherwise.
+    /// `b`–`c` must be a segment of the pulled path (so clear).
     ///
     /// Why that is the chain the scan would find: `a`–`b` and `b`–`c` are
     /// clear (segments of the path so far) and so is `b`–`w` (inside the
@@ -466,7 +467,8 @@ impl Smoother {
     /// `a b`, resp. `b c`, is below `|b w| < 0.71`). Every obstacle of the
     /// triangle `a b c` thus lies in the triangle `a w c`, and the one at
     /// `v` pins the taut chain there. Validity does not rest on that
-    /// argument: the two new segments are tested.
+    /// argument: the two new segments are tested (`w`–`c` by that of `b`–`c`
+    /// when that runs along a row or column).
     #[inline]
     fn corner_shortcut(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) -> Option<f64> {
         let (bx, by) = (floor_small(b.x), floor_small(b.y));
@@ -525,7 +527,14 @@ impl Smoother {
             return None;
         }
         let gain = a.dist(b) + b.dist(c) - (a.dist(w) + w.dist(c));
-        if gain <= 1e-9 || !capsule_clear(grid, w, c, 0.0) || !capsule_clear(grid, a, w, 0.0) {
+        // b-c is a segment of the pulled path (clear for a point): along a
+        // row or column it proves w-c clear, which stays within the same
+        // open strip (w is inside b's cell) and so meets no other cell.
+        let proven = b.x == c.x || b.y == c.y;
+        if gain <= 1e-9
+            || !(proven || capsule_clear(grid, w, c, 0.0))
+            || !capsule_clear(grid, a, w, 0.0)
+        {
             return None;
         }
         self.chain.clear();
