@@ -467,8 +467,10 @@ impl Smoother {
     /// `a b`, resp. `b c`, is below `|b w| < 0.71`). Every obstacle of the
     /// triangle `a b c` thus lies in the triangle `a w c`, and the one at
     /// `v` pins the taut chain there. Validity does not rest on that
-    /// argument: the two new segments are tested (`w`–`c` by that of `b`–`c`
-    /// when that runs along a row or column).
+    /// argument: the two new segments are tested, or proven clear by `b`–`c`
+    /// (a segment of the pulled path) and `a`–`b` (of the path so far) when
+    /// the new one lies in the same row or column of cells and so meets
+    /// only cells the old one meets.
     #[inline]
     fn corner_shortcut(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) -> Option<f64> {
         let (bx, by) = (floor_small(b.x), floor_small(b.y));
@@ -530,10 +532,20 @@ impl Smoother {
         // b-c is a segment of the pulled path (clear for a point): along a
         // row or column it proves w-c clear, which stays within the same
         // open strip (w is inside b's cell) and so meets no other cell.
-        let proven = b.x == c.x || b.y == c.y;
+        // Likewise a-b (the path so far, clear) proves a-w clear when a lies
+        // in b's row or column strip, off its cell's edges: both segments
+        // then meet the same cells.
+        let in_strip = |along: f64, across: f64, cell: i64| {
+            let k = floor_small(across);
+            let g = across - k as f64;
+            let f = along - floor_small(along) as f64;
+            k == cell && g > EPS && g < 1.0 - EPS && f > EPS && f < 1.0 - EPS
+        };
+        let w_c = b.x == c.x || b.y == c.y;
+        let a_w = in_strip(a.x, a.y, by) || in_strip(a.y, a.x, bx);
         if gain <= 1e-9
-            || !(proven || capsule_clear(grid, w, c, 0.0))
-            || !capsule_clear(grid, a, w, 0.0)
+            || !(w_c || capsule_clear(grid, w, c, 0.0))
+            || !(a_w || capsule_clear(grid, a, w, 0.0))
         {
             return None;
         }
