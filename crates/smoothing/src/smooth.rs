@@ -339,7 +339,19 @@ impl Smoother {
             } else {
                 i + 1
             };
-            let mut visible = |i: usize, j: usize| j <= run || visible(i, j);
+            // The cell after the run first: where it is hidden (a turn
+            // round a corner, as at every bend of a corridor) the run's end
+            // is the waypoint, without a search.
+            if r == 0.0 && run < last && !visible(i, run + 1) {
+                i = run;
+                self.nodes.push(Node {
+                    p: center(i),
+                    narrow: false,
+                });
+                continue;
+            }
+            let known = if r == 0.0 { run + 1 } else { run };
+            let mut visible = |i: usize, j: usize| j <= known || visible(i, j);
             // Gallop: lo is visible, hi (if any) is not.
             let mut lo = i + 1;
             let mut hi = None;
