@@ -254,8 +254,9 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
 /// word. A cell is thus tested when its square grown by [`EPS`] on every
 /// side meets the segment: exact up to the margin, on the blocked side. A
 /// segment within one row (one word) or one column (one cell per row) is
-/// read without the per-row interval. The caller guarantees the segment
-/// lies inside the map.
+/// read without the per-row interval, and a steep one column by column
+/// (the same test with the axes swapped). The caller guarantees the
+/// segment lies inside the map.
 fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
     let stride = grid.stride() as i64;
     let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
@@ -293,7 +294,37 @@ fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
         }
         return true;
     }
-    let inv = (b.x - a.x) / dy;
+    let dx = b.x - a.x;
+    if dx != 0.0 && dx.abs() < dy.abs() {
+        // Steep: column by column (fewer strips, and a strip's cells are
+        // read one by one either way), the same test with x and y swapped.
+        let inv = dy / dx;
+        let y_at = |x: f64| {
+            let x = if x < xlo {
+                xlo
+            } else if x > xhi {
+                xhi
+            } else {
+                x
+            };
+            a.y + (x - a.x) * inv
+        };
+        let grows = inv >= 0.0;
+        for c in c0..=c1 {
+            let (y0, y1) = (y_at(c as f64 - EPS), y_at((c + 1) as f64 + EPS));
+            let (ya, yb) = if grows { (y0, y1) } else { (y1, y0) };
+            let (lo, hi) = (ceil_small(ya - EPS) - 1, floor_small(yb + EPS));
+            let mut idx = (lo + 1) * stride + 1 + c;
+            for _ in lo..=hi {
+                if !grid.passable_padded(idx as usize) {
+                    return false;
+                }
+                idx += stride;
+            }
+        }
+        return true;
+    }
+    let inv = dx / dy;
     // x on the segment at height y clamped to the segment's y range;
     // monotone in y, so the row's lower edge gives the left end when
     // x grows with y and the right end otherwise.

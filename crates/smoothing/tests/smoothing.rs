@@ -232,6 +232,45 @@ fn point_segment_clear_in_one_row_or_column_matches_independent_test() {
     assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
 }
 
+/// Point segments of every slope (steep ones are read column by column),
+/// long ones too, against the independent test, blocked verdicts included.
+#[test]
+fn point_segment_clear_of_every_slope_matches_independent_test() {
+    let mut rng = Rng(0x51_0be5);
+    let mut checked = [0usize; 2];
+    for _ in 0..30 {
+        let (w, h) = (3 + rng.below(120) as u32, 3 + rng.below(120) as u32);
+        let density = rng.unit() * 0.08;
+        let grid = random_grid(&mut rng, w, h, density);
+        let (wf, hf) = (w as f64, h as f64);
+        for _ in 0..400 {
+            let a = Vec2::new((rng.unit() * wf) as f32, (rng.unit() * hf) as f32);
+            // Mostly steep, sometimes exactly vertical or diagonal.
+            let b = match rng.below(4) {
+                0 => Vec2::new(a.x, (rng.unit() * hf) as f32),
+                1 => {
+                    let d = (rng.unit() * 30.0 - 15.0) as f32;
+                    Vec2::new(a.x + d, a.y + d)
+                }
+                _ => Vec2::new(
+                    a.x + ((rng.unit() - 0.5) * 8.0) as f32,
+                    (rng.unit() * hf) as f32,
+                ),
+            };
+            let clearance = seg_clearance(&grid, v(a), v(b), 2.0);
+            if clearance == 0.0 || clearance > 1e-6 {
+                assert_eq!(
+                    segment_clear(&grid, a, b, 0.0),
+                    clearance > 0.0,
+                    "{a} -> {b} clearance {clearance}"
+                );
+                checked[(clearance > 0.0) as usize] += 1;
+            }
+        }
+    }
+    assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
+}
+
 #[test]
 fn segment_clear_agrees_with_line_of_sight() {
     let mut rng = Rng(7);
