@@ -588,6 +588,58 @@ pub(crate) fn cells_visible(grid: &Grid, a: Point, b: Point) -> bool {
     true
 }
 
+/// Whether [`cells_visible`]'s walk from `a` towards `b` meets a blocked
+/// cell within its first `STEPS` steps: `true` proves `b` hidden from `a`,
+/// `false` proves nothing.
+#[inline(always)]
+pub(crate) fn hidden_within<const STEPS: usize>(grid: &Grid, a: Point, b: Point) -> bool {
+    !walk_clear::<STEPS>(grid, a, b)
+}
+
+/// [`cells_visible`]'s walk (kept apart: the step count would slow the
+/// unbounded walk), stopped, clear so far, after `STEPS` steps.
+#[inline(always)]
+fn walk_clear<const STEPS: usize>(grid: &Grid, a: Point, b: Point) -> bool {
+    let stride = grid.stride() as i64;
+    let dx = (b.x as i64 - a.x as i64).abs();
+    let dy = (b.y as i64 - a.y as i64).abs();
+    let sx: i64 = if b.x > a.x { 1 } else { -1 };
+    let sy: i64 = if b.y > a.y { stride } else { -stride };
+    let mut idx = grid.padded_index(a) as i64;
+    // err is proportional to the signed distance between the line and the
+    // corner the walk heads for: > 0 cross a vertical edge next, < 0 a
+    // horizontal one, 0 go through the corner (touching both neighbours).
+    let mut err = dx - dy;
+    let (mut mx, mut my) = (0, 0);
+    let mut steps = 0;
+    while (mx < dx || my < dy) && steps < STEPS {
+        steps += 1;
+        if err > 0 {
+            idx += sx;
+            mx += 1;
+            err -= 2 * dy;
+        } else if err < 0 {
+            idx += sy;
+            my += 1;
+            err += 2 * dx;
+        } else {
+            if !grid.passable_padded((idx + sx) as usize)
+                || !grid.passable_padded((idx + sy) as usize)
+            {
+                return false;
+            }
+            idx += sx + sy;
+            mx += 1;
+            my += 1;
+            err += 2 * dx - 2 * dy;
+        }
+        if !grid.passable_padded(idx as usize) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Distance from point `p` to segment `a`–`b`.
 #[inline]
 pub(crate) fn point_segment_dist(p: P, a: P, b: P) -> f64 {
@@ -815,6 +867,12 @@ mod tests {
                     assert_eq!(cells_visible(&g, b, a), los, "{b} {a}");
                     let c = |p: Point| P::new(p.x as f64 + 0.5, p.y as f64 + 0.5);
                     assert_eq!(segment_rows(&g, c(a), c(b)), los, "{a} {b}");
+                    // A bounded walk that meets a blocked cell proves the
+                    // pair hidden; an unbounded one is the full verdict.
+                    if hidden_within::<4>(&g, a, b) {
+                        assert!(!los, "{a} {b}");
+                    }
+                    assert_eq!(hidden_within::<{ usize::MAX }>(&g, a, b), !los, "{a} {b}");
                 }
             }
         }
