@@ -1,8 +1,7 @@
 //! Any-angle smoothing of cell paths.
 
 use crate::geom::{
-    blocked_ends, capsule_clear, ceil_small, cells_visible, floor_small, hidden_within, is_free,
-    EPS, P,
+    blocked_ends, capsule_clear, ceil_small, cells_visible, floor_small, hidden_within, EPS, P,
 };
 use crate::Vec2;
 use regionpath_grid::{Grid, Point, SQRT2};
@@ -520,10 +519,14 @@ impl Smoother {
             return None;
         }
         let (sx, sy) = (u.x.signum() as i64, u.y.signum() as i64);
-        if is_free(grid, bx + sx, by)
-            && is_free(grid, bx, by + sy)
-            && is_free(grid, bx + sx, by + sy)
-        {
+        // Passability of b's neighbours (bit 3 (dy + 1) + dx + 1; b, a path
+        // cell, lies in the map).
+        if !(0..grid.width() as i64).contains(&bx) || !(0..grid.height() as i64).contains(&by) {
+            return None;
+        }
+        let around = grid.neighborhood_padded(grid.padded_index(Point::new(bx as u32, by as u32)));
+        let free = |dx: i64, dy: i64| around >> ((dy + 1) * 3 + dx + 1) & 1 != 0;
+        if free(sx, 0) && free(0, sy) && free(sx, sy) {
             return None;
         }
         let v = P::new((bx + (sx > 0) as i64) as f64, (by + (sy > 0) as i64) as f64);
@@ -1212,7 +1215,9 @@ fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
         let mut prev_idx = grid.padded_index(first) as i64;
         ok = grid.passable_padded(prev_idx as usize);
         let mut prev = first;
-        let mut len = 0.0;
+        // Diagonal steps, counted (a running float sum would chain every
+        // step on the previous one's addition).
+        let mut diagonal = 0usize;
         for &p in &cells[1..] {
             let dx = p.x as i64 - prev.x as i64;
             let dy = p.y as i64 - prev.y as i64;
@@ -1228,9 +1233,7 @@ fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
             if dx != 0 && dy != 0 {
                 free &= grid.passable_padded((prev_idx + dx) as usize)
                     && grid.passable_padded((prev_idx + dy * stride) as usize);
-                len += SQRT2;
-            } else {
-                len += 1.0;
+                diagonal += 1;
             }
             if !free {
                 ok = false;
@@ -1240,10 +1243,17 @@ fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
             prev_idx = idx;
         }
         if ok {
-            return Ok(len);
+            return Ok(steps_length(cells.len() - 1, diagonal));
         }
     }
     validate_slow(grid, cells)
+}
+
+/// Length of a path of `steps` steps of which `diagonal` are diagonal (√2)
+/// and the others straight (1).
+#[inline]
+fn steps_length(steps: usize, diagonal: usize) -> f64 {
+    (steps - diagonal) as f64 + diagonal as f64 * SQRT2
 }
 
 /// [`validate`]'s careful pass, naming the first problem of the path.
@@ -1255,7 +1265,7 @@ fn validate_slow(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
     };
     let stride = grid.stride() as isize;
     let (w, h) = (grid.width(), grid.height());
-    let mut len = 0.0;
+    let mut diagonal = 0usize;
     let mut prev = first;
     let mut prev_idx = 0usize;
     for (index, &p) in cells.iter().enumerate() {
@@ -1292,15 +1302,13 @@ fn validate_slow(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
                         to: p,
                     });
                 }
-                len += SQRT2;
-            } else {
-                len += 1.0;
+                diagonal += 1;
             }
         }
         prev = p;
         prev_idx = idx;
     }
-    Ok(len)
+    Ok(steps_length(cells.len() - 1, diagonal))
 }
 
 /// Smooths a cell path into any-angle waypoints; a one-shot convenience for
