@@ -519,14 +519,15 @@ impl Smoother {
             return None;
         }
         let (sx, sy) = (u.x.signum() as i64, u.y.signum() as i64);
-        // Passability of b's neighbours (bit 3 (dy + 1) + dx + 1; b, a path
-        // cell, lies in the map).
+        // b's three neighbours at that corner (b, a path cell, lies in the
+        // map, so they lie in the padded array).
         if !(0..grid.width() as i64).contains(&bx) || !(0..grid.height() as i64).contains(&by) {
             return None;
         }
-        let around = grid.neighborhood_padded(grid.padded_index(Point::new(bx as u32, by as u32)));
-        let free = |dx: i64, dy: i64| around >> ((dy + 1) * 3 + dx + 1) & 1 != 0;
-        if free(sx, 0) && free(0, sy) && free(sx, sy) {
+        let idx = grid.padded_index(Point::new(bx as u32, by as u32)) as i64;
+        let dy = sy * grid.stride() as i64;
+        let free = |d: i64| grid.passable_padded((idx + d) as usize);
+        if free(sx) && free(dy) && free(sx + dy) {
             return None;
         }
         let v = P::new((bx + (sx > 0) as i64) as f64, (by + (sy > 0) as i64) as f64);
