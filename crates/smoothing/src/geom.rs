@@ -239,12 +239,27 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
         return false;
     }
     if r == 0.0 {
-        segment_rows(grid, a, b)
+        segment_rows(grid, a, b, EPS)
     } else if (b.x - a.x).abs() >= (b.y - a.y).abs() {
         sweep::<false>(grid, a.x, a.y, b.x, b.y, r)
     } else {
         sweep::<true>(grid, a.y, a.x, b.y, b.x, r)
     }
+}
+
+/// Whether the segment `a`–`b` keeps more than `g` (plus [`EPS`]) from every
+/// blocked or out-of-map square along both axes: [`capsule_clear`]'s
+/// radius-0 test with the squares grown by `g` as squares (so it also
+/// rejects some segments a little farther than `g`, diagonally).
+pub(crate) fn segment_clear_grown(grid: &Grid, a: P, b: P, g: f64) -> bool {
+    let m = g + EPS;
+    let (xlo, xhi) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+    let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+    xlo - m > 0.0
+        && ylo - m > 0.0
+        && xhi + m < grid.width() as f64
+        && yhi + m < grid.height() as f64
+        && segment_rows(grid, a, b, m)
 }
 
 /// The radius-0 case of [`capsule_clear`], row by row: in each row of cells
@@ -257,15 +272,15 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
 /// read without the per-row interval, and a steep one column by column
 /// (the same test with the axes swapped). The caller guarantees the
 /// segment lies inside the map.
-fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
+fn segment_rows(grid: &Grid, a: P, b: P, e: f64) -> bool {
     let stride = grid.stride() as i64;
     let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
     let dy = b.y - a.y;
-    let k0 = ceil_small(ylo - EPS) - 1;
-    let k1 = floor_small(yhi + EPS);
+    let k0 = ceil_small(ylo - e) - 1;
+    let k1 = floor_small(yhi + e);
     let (xlo, xhi) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
-    let c0 = ceil_small(xlo - EPS) - 1;
-    let c1 = floor_small(xhi + EPS);
+    let c0 = ceil_small(xlo - e) - 1;
+    let c1 = floor_small(xhi + e);
     if k0 == k1 {
         // Within one row (short segments, or most of them): its cells
         // c0..=c1, one word read.
@@ -311,9 +326,9 @@ fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
         };
         let grows = inv >= 0.0;
         for c in c0..=c1 {
-            let (y0, y1) = (y_at(c as f64 - EPS), y_at((c + 1) as f64 + EPS));
+            let (y0, y1) = (y_at(c as f64 - e), y_at((c + 1) as f64 + e));
             let (ya, yb) = if grows { (y0, y1) } else { (y1, y0) };
-            let (lo, hi) = (ceil_small(ya - EPS) - 1, floor_small(yb + EPS));
+            let (lo, hi) = (ceil_small(ya - e) - 1, floor_small(yb + e));
             let mut idx = (lo + 1) * stride + 1 + c;
             for _ in lo..=hi {
                 if !grid.passable_padded(idx as usize) {
@@ -342,10 +357,10 @@ fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
     // Padded index of cell (0, k) is base.
     let mut base = (k0 + 1) * stride + 1;
     for k in k0..=k1 {
-        let (x0, x1) = (x_at(k as f64 - EPS), x_at((k + 1) as f64 + EPS));
+        let (x0, x1) = (x_at(k as f64 - e), x_at((k + 1) as f64 + e));
         let (xa, xb) = if grows { (x0, x1) } else { (x1, x0) };
-        let lo = base + ceil_small(xa - EPS) - 1;
-        let hi = base + floor_small(xb + EPS);
+        let lo = base + ceil_small(xa - e) - 1;
+        let hi = base + floor_small(xb + e);
         if any_blocked(grid, lo as usize, hi as usize) {
             return false;
         }
@@ -841,6 +856,91 @@ pub fn polyline_length(points: &[Vec2]) -> f64 {
 mod tests {
     use super::*;
 
+    /// Independent test: whether segment `a`-`b` meets the closed box
+    /// `[x0, x1] × [y0, y1]` (Liang-Barsky clipping).
+    fn meets_box(a: P, b: P, x0: f64, x1: f64, y0: f64, y1: f64) -> bool {
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, d, lo, hi) in [(a.x, b.x - a.x, x0, x1), (a.y, b.y - a.y, y0, y1)] {
+            if d == 0.0 {
+                if p < lo || p > hi {
+                    return false;
+                }
+                continue;
+            }
+            let (ta, tb) = ((lo - p) / d, (hi - p) / d);
+            t0 = t0.max(ta.min(tb));
+            t1 = t1.min(ta.max(tb));
+        }
+        t0 <= t1
+    }
+
+    #[test]
+    fn segment_clear_grown_matches_grown_squares() {
+        let mut seed = 7u64;
+        let mut unit = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut clear, mut blocked) = (0, 0);
+        for _ in 0..20 {
+            let (w, h) = (4 + (unit() * 40.0) as u32, 4 + (unit() * 40.0) as u32);
+            let mut g = Grid::new(w, h, true).unwrap();
+            for _ in 0..(w * h / 12) {
+                let p = Point::new((unit() * w as f64) as u32, (unit() * h as f64) as u32);
+                g.set_passable(p, false).unwrap();
+            }
+            for _ in 0..500 {
+                let a = P::new(unit() * w as f64, unit() * h as f64);
+                let len = unit() * 12.0;
+                let ang = unit() * std::f64::consts::TAU;
+                let b = P::new(a.x + len * ang.cos(), a.y + len * ang.sin());
+                let grow = [0.0, 5e-4, 0.01, 0.3][(unit() * 4.0) as usize];
+                // Every blocked or out-of-map square, grown by `grow`, and
+                // a hair more or less: verdicts within the hair may differ.
+                let hits = |e: f64| {
+                    let e = grow + e;
+                    (-1..=h as i64).any(|y| {
+                        (-1..=w as i64).any(|x| {
+                            let free = x >= 0
+                                && y >= 0
+                                && x < w as i64
+                                && y < h as i64
+                                && g.is_passable(Point::new(x as u32, y as u32));
+                            !free
+                                && meets_box(
+                                    a,
+                                    b,
+                                    x as f64 - e,
+                                    x as f64 + 1.0 + e,
+                                    y as f64 - e,
+                                    y as f64 + 1.0 + e,
+                                )
+                        })
+                    }) || a.x.min(b.x) <= e
+                        || a.y.min(b.y) <= e
+                        || a.x.max(b.x) >= w as f64 - e
+                        || a.y.max(b.y) >= h as f64 - e
+                };
+                let (surely, maybe) = (hits(-1e-6), hits(1e-6));
+                if surely == maybe {
+                    assert_eq!(
+                        segment_clear_grown(&g, a, b, grow),
+                        !surely,
+                        "{a:?} {b:?} {grow}"
+                    );
+                    if surely {
+                        blocked += 1;
+                    } else {
+                        clear += 1;
+                    }
+                }
+            }
+        }
+        assert!(clear > 1000 && blocked > 1000, "{clear} {blocked}");
+    }
+
     #[test]
     fn cells_visible_matches_line_of_sight() {
         let mut seed = 99u64;
@@ -866,7 +966,7 @@ mod tests {
                     // String pulling relies on the walk being symmetric.
                     assert_eq!(cells_visible(&g, b, a), los, "{b} {a}");
                     let c = |p: Point| P::new(p.x as f64 + 0.5, p.y as f64 + 0.5);
-                    assert_eq!(segment_rows(&g, c(a), c(b)), los, "{a} {b}");
+                    assert_eq!(segment_rows(&g, c(a), c(b), EPS), los, "{a} {b}");
                     // A bounded walk that meets a blocked cell proves the
                     // pair hidden; an unbounded one is the full verdict.
                     if hidden_within::<4>(&g, a, b) {

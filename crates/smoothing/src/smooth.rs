@@ -1,7 +1,8 @@
 //! Any-angle smoothing of cell paths.
 
 use crate::geom::{
-    blocked_ends, capsule_clear, ceil_small, cells_visible, floor_small, hidden_within, EPS, P,
+    blocked_ends, capsule_clear, ceil_small, cells_visible, floor_small, hidden_within,
+    segment_clear_grown, EPS, P,
 };
 use crate::Vec2;
 use regionpath_grid::{Grid, Point, SQRT2};
@@ -190,13 +191,14 @@ fn for_each_level(spans: &[(f64, f64, f64)], mut f: impl FnMut(Level)) {
 ///    The result bends only at obstacle corners, as the shortest any-angle
 ///    path does. For a point unit the common case skips the scan: when the
 ///    chain is the one corner of `b`'s cell on the inside of the turn (a
-///    blocked cell touches it, and the two new segments stay in the rows or
-///    columns of cells of the old ones, which proves them clear and the
+///    blocked cell touches it, and the two new segments are clear: proven
+///    by the old ones where they share their row or column of cells, as at
+///    every bend of a one-cell corridor, else tested; this proves the
 ///    triangles between the old and new path empty), that corner is taken
-///    directly, as at every bend of a one-cell corridor. This also finds
-///    corners the scan misses (it merges the blocked cells of a line into
-///    one span, gaps included). (Further passes were measured to gain under 10⁻⁴ of length
-///    on benchmark maps, so there are none.)
+///    directly. This also finds corners the scan misses (it merges the
+///    blocked cells of a line into one span, gaps included). (Further
+///    passes were measured to gain under 10⁻⁴ of length on benchmark maps,
+///    so there are none.)
 ///
 /// # Radius larger than the passages
 ///
@@ -466,28 +468,30 @@ impl Smoother {
     /// The refinement of a point unit's waypoint `b` (a cell centre) between
     /// `a` and `c` in its most common case, without a triangle scan: the
     /// path bends round the corner `v` of `b`'s cell on the inside of the
-    /// turn, which a blocked cell touches, and both new segments stay in
-    /// the row or column of cells of the old one they replace. Gives the
-    /// chain of one vertex `w` (the one [`Smoother::wrap`] would put at a
-    /// disc of radius `rp` on `v`) and the length saved when `w` lies
-    /// strictly inside both the triangle `a b c` and `b`'s cell; `None`
-    /// (for the full [`Smoother::tighten`]) otherwise. `b`–`c` must be a
-    /// segment of the pulled path and `a`–`b` one of the path so far (both
-    /// clear for a point).
+    /// turn, which a blocked cell touches. Gives the chain of one vertex `w`
+    /// (the one [`Smoother::wrap`] would put at a disc of radius `rp` on
+    /// `v`) and the length saved when `w` lies strictly inside both the
+    /// triangle `a b c` and `b`'s cell and the segments `a`–`w` and `w`–`c`
+    /// are clear; `None` (for the full [`Smoother::tighten`]) otherwise.
+    /// `b`–`c` must be a segment of the pulled path and `a`–`b` one of the
+    /// path so far (both clear for a point).
     ///
-    /// The new segments are clear: `w`–`c` stays in the open row (column)
-    /// strip of `b`–`c`, which runs along it, and `a`–`w` in that of
-    /// `a`–`b` when `a` lies in `b`'s row (column), off its cell's edges;
-    /// each then meets exactly the cells the old segment meets. And the
-    /// chain is the one the scan would find: no blocked square meets the
-    /// triangles `a b w` and `b c w` (one meeting a triangle but none of its
-    /// edges would lie inside it, and neither triangle is a cell wide: the
-    /// height over `a b`, resp. `b c`, is below `|b w| < 0.71`), so every
-    /// obstacle of the triangle `a b c` lies in the triangle `a w c`, and
-    /// the one at `v` pins the taut chain there. (Without the strips the
-    /// segments would need the full clearance test, and one passing closer
-    /// than the margin to another corner would pin the next waypoint
-    /// there; on open maps that costs more than the scan it saves.)
+    /// The new segments are proven clear without reading the grid where
+    /// they can be: `w`–`c` stays in the open row (column) strip of `b`–`c`
+    /// when that runs along it, and `a`–`w` in that of `a`–`b` when `a` lies
+    /// in `b`'s row (column), off its cell's edges; each then meets exactly
+    /// the cells the old segment meets (every bend of a one-cell corridor).
+    /// Otherwise they are tested, and must keep half the margin `rp` from
+    /// every blocked square ([`segment_clear_grown`]; they pass at `rp` from
+    /// `v`'s): one passing closer to another corner would pin the next
+    /// waypoint there, where the scan would have wrapped that corner too.
+    ///
+    /// The chain is then the one the scan would find: no blocked square
+    /// meets the triangles `a b w` and `b c w` (one meeting a triangle but
+    /// none of its edges would lie inside it, and neither triangle is a cell
+    /// wide: the height over `a b`, resp. `b c`, is below `|b w| < 0.71`),
+    /// so every obstacle of the triangle `a b c` lies in the triangle
+    /// `a w c`, and the one at `v` pins the taut chain there.
     #[inline]
     fn corner_shortcut(&mut self, grid: &Grid, a: P, b: P, c: P, rp: f64) -> Option<f64> {
         let (bx, by) = (floor_small(b.x), floor_small(b.y));
@@ -499,13 +503,11 @@ impl Smoother {
             let f = along - floor_small(along) as f64;
             k == cell && g > EPS && g < 1.0 - EPS && f > EPS && f < 1.0 - EPS
         };
-        if b.x != bx as f64 + 0.5
-            || b.y != by as f64 + 0.5
-            || !(b.x == c.x || b.y == c.y)
-            || !(in_strip(a.x, a.y, by) || in_strip(a.y, a.x, bx))
-        {
+        if b.x != bx as f64 + 0.5 || b.y != by as f64 + 0.5 {
             return None;
         }
+        let w_c = b.x == c.x || b.y == c.y;
+        let a_w = in_strip(a.x, a.y, by) || in_strip(a.y, a.x, bx);
         let ac = c.sub(a);
         let ab = b.sub(a);
         let side = ac.cross(ab);
@@ -563,7 +565,11 @@ impl Smoother {
             return None;
         }
         let gain = a.dist(b) + b.dist(c) - (a.dist(w) + w.dist(c));
-        if gain <= 1e-9 {
+        let g = 0.5 * rp;
+        if gain <= 1e-9
+            || !(w_c || segment_clear_grown(grid, w, c, g))
+            || !(a_w || segment_clear_grown(grid, a, w, g))
+        {
             return None;
         }
         self.chain.clear();
