@@ -239,7 +239,7 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
         return false;
     }
     if r == 0.0 {
-        segment_rows(grid, a, b)
+        segment_rows(grid, a, b, EPS)
     } else if (b.x - a.x).abs() >= (b.y - a.y).abs() {
         sweep::<false>(grid, a.x, a.y, b.x, b.y, r)
     } else {
@@ -247,33 +247,99 @@ pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {
     }
 }
 
+/// Whether the segment `a`–`b` keeps more than `g` (plus [`EPS`]) from every
+/// blocked or out-of-map square along both axes: [`capsule_clear`]'s
+/// radius-0 test with the squares grown by `g` as squares (so it also
+/// rejects some segments a little farther than `g`, diagonally).
+pub(crate) fn segment_clear_grown(grid: &Grid, a: P, b: P, g: f64) -> bool {
+    let m = g + EPS;
+    let (xlo, xhi) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+    let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+    xlo - m > 0.0
+        && ylo - m > 0.0
+        && xhi + m < grid.width() as f64
+        && yhi + m < grid.height() as f64
+        && segment_rows(grid, a, b, m)
+}
+
 /// The radius-0 case of [`capsule_clear`], row by row: in each row of cells
 /// `k` that the segment's `y` range meets (within [`EPS`]), the segment's
 /// part with `k - EPS <= y <= k + 1 + EPS` spans one interval of `x`, and the
 /// cells of that row meeting the interval (within [`EPS`]) are tested 64 a
 /// word. A cell is thus tested when its square grown by [`EPS`] on every
-/// side meets the segment: exact up to the margin, on the blocked side. The
-/// caller guarantees the segment lies inside the map.
-fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
+/// side meets the segment: exact up to the margin, on the blocked side. A
+/// segment within one row (one word) or one column (one cell per row) is
+/// read without the per-row interval, and a steep one column by column
+/// (the same test with the axes swapped). The caller guarantees the
+/// segment lies inside the map.
+fn segment_rows(grid: &Grid, a: P, b: P, e: f64) -> bool {
     let stride = grid.stride() as i64;
     let (ylo, yhi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
     let dy = b.y - a.y;
-    let k0 = ceil_small(ylo - EPS) - 1;
-    let k1 = floor_small(yhi + EPS);
+    let k0 = ceil_small(ylo - e) - 1;
+    let k1 = floor_small(yhi + e);
+    let (xlo, xhi) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+    let c0 = ceil_small(xlo - e) - 1;
+    let c1 = floor_small(xhi + e);
+    if k0 == k1 {
+        // Within one row (short segments, or most of them): its cells
+        // c0..=c1, one word read.
+        let base = (k0 + 1) * stride + 1;
+        return !any_blocked(grid, (base + c0) as usize, (base + c1) as usize);
+    }
+    if c0 == c1 {
+        // Within one column: the segment meets cell c0 of every row.
+        let mut idx = (k0 + 1) * stride + 1 + c0;
+        for _ in k0..=k1 {
+            if !grid.passable_padded(idx as usize) {
+                return false;
+            }
+            idx += stride;
+        }
+        return true;
+    }
     if dy == 0.0 {
         // Padded index of cell (0, k) is base.
         let mut base = (k0 + 1) * stride + 1;
-        let lo = ceil_small(a.x.min(b.x) - EPS) - 1;
-        let hi = floor_small(a.x.max(b.x) + EPS);
         for _ in k0..=k1 {
-            if any_blocked(grid, (base + lo) as usize, (base + hi) as usize) {
+            if any_blocked(grid, (base + c0) as usize, (base + c1) as usize) {
                 return false;
             }
             base += stride;
         }
         return true;
     }
-    let inv = (b.x - a.x) / dy;
+    let dx = b.x - a.x;
+    if dx != 0.0 && dx.abs() < dy.abs() {
+        // Steep: column by column (fewer strips, and a strip's cells are
+        // read one by one either way), the same test with x and y swapped.
+        let inv = dy / dx;
+        let y_at = |x: f64| {
+            let x = if x < xlo {
+                xlo
+            } else if x > xhi {
+                xhi
+            } else {
+                x
+            };
+            a.y + (x - a.x) * inv
+        };
+        let grows = inv >= 0.0;
+        for c in c0..=c1 {
+            let (y0, y1) = (y_at(c as f64 - e), y_at((c + 1) as f64 + e));
+            let (ya, yb) = if grows { (y0, y1) } else { (y1, y0) };
+            let (lo, hi) = (ceil_small(ya - e) - 1, floor_small(yb + e));
+            let mut idx = (lo + 1) * stride + 1 + c;
+            for _ in lo..=hi {
+                if !grid.passable_padded(idx as usize) {
+                    return false;
+                }
+                idx += stride;
+            }
+        }
+        return true;
+    }
+    let inv = dx / dy;
     // x on the segment at height y clamped to the segment's y range;
     // monotone in y, so the row's lower edge gives the left end when
     // x grows with y and the right end otherwise.
@@ -291,10 +357,10 @@ fn segment_rows(grid: &Grid, a: P, b: P) -> bool {
     // Padded index of cell (0, k) is base.
     let mut base = (k0 + 1) * stride + 1;
     for k in k0..=k1 {
-        let (x0, x1) = (x_at(k as f64 - EPS), x_at((k + 1) as f64 + EPS));
+        let (x0, x1) = (x_at(k as f64 - e), x_at((k + 1) as f64 + e));
         let (xa, xb) = if grows { (x0, x1) } else { (x1, x0) };
-        let lo = base + ceil_small(xa - EPS) - 1;
-        let hi = base + floor_small(xb + EPS);
+        let lo = base + ceil_small(xa - e) - 1;
+        let hi = base + floor_small(xb + e);
         if any_blocked(grid, lo as usize, hi as usize) {
             return false;
         }
@@ -537,6 +603,58 @@ pub(crate) fn cells_visible(grid: &Grid, a: Point, b: Point) -> bool {
     true
 }
 
+/// Whether [`cells_visible`]'s walk from `a` towards `b` meets a blocked
+/// cell within its first `STEPS` steps: `true` proves `b` hidden from `a`,
+/// `false` proves nothing.
+#[inline(always)]
+pub(crate) fn hidden_within<const STEPS: usize>(grid: &Grid, a: Point, b: Point) -> bool {
+    !walk_clear::<STEPS>(grid, a, b)
+}
+
+/// [`cells_visible`]'s walk (kept apart: the step count would slow the
+/// unbounded walk), stopped, clear so far, after `STEPS` steps.
+#[inline(always)]
+fn walk_clear<const STEPS: usize>(grid: &Grid, a: Point, b: Point) -> bool {
+    let stride = grid.stride() as i64;
+    let dx = (b.x as i64 - a.x as i64).abs();
+    let dy = (b.y as i64 - a.y as i64).abs();
+    let sx: i64 = if b.x > a.x { 1 } else { -1 };
+    let sy: i64 = if b.y > a.y { stride } else { -stride };
+    let mut idx = grid.padded_index(a) as i64;
+    // err is proportional to the signed distance between the line and the
+    // corner the walk heads for: > 0 cross a vertical edge next, < 0 a
+    // horizontal one, 0 go through the corner (touching both neighbours).
+    let mut err = dx - dy;
+    let (mut mx, mut my) = (0, 0);
+    let mut steps = 0;
+    while (mx < dx || my < dy) && steps < STEPS {
+        steps += 1;
+        if err > 0 {
+            idx += sx;
+            mx += 1;
+            err -= 2 * dy;
+        } else if err < 0 {
+            idx += sy;
+            my += 1;
+            err += 2 * dx;
+        } else {
+            if !grid.passable_padded((idx + sx) as usize)
+                || !grid.passable_padded((idx + sy) as usize)
+            {
+                return false;
+            }
+            idx += sx + sy;
+            mx += 1;
+            my += 1;
+            err += 2 * dx - 2 * dy;
+        }
+        if !grid.passable_padded(idx as usize) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Distance from point `p` to segment `a`–`b`.
 #[inline]
 pub(crate) fn point_segment_dist(p: P, a: P, b: P) -> f64 {
@@ -738,6 +856,91 @@ pub fn polyline_length(points: &[Vec2]) -> f64 {
 mod tests {
     use super::*;
 
+    /// Independent test: whether segment `a`-`b` meets the closed box
+    /// `[x0, x1] × [y0, y1]` (Liang-Barsky clipping).
+    fn meets_box(a: P, b: P, x0: f64, x1: f64, y0: f64, y1: f64) -> bool {
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, d, lo, hi) in [(a.x, b.x - a.x, x0, x1), (a.y, b.y - a.y, y0, y1)] {
+            if d == 0.0 {
+                if p < lo || p > hi {
+                    return false;
+                }
+                continue;
+            }
+            let (ta, tb) = ((lo - p) / d, (hi - p) / d);
+            t0 = t0.max(ta.min(tb));
+            t1 = t1.min(ta.max(tb));
+        }
+        t0 <= t1
+    }
+
+    #[test]
+    fn segment_clear_grown_matches_grown_squares() {
+        let mut seed = 7u64;
+        let mut unit = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut clear, mut blocked) = (0, 0);
+        for _ in 0..20 {
+            let (w, h) = (4 + (unit() * 40.0) as u32, 4 + (unit() * 40.0) as u32);
+            let mut g = Grid::new(w, h, true).unwrap();
+            for _ in 0..(w * h / 12) {
+                let p = Point::new((unit() * w as f64) as u32, (unit() * h as f64) as u32);
+                g.set_passable(p, false).unwrap();
+            }
+            for _ in 0..500 {
+                let a = P::new(unit() * w as f64, unit() * h as f64);
+                let len = unit() * 12.0;
+                let ang = unit() * std::f64::consts::TAU;
+                let b = P::new(a.x + len * ang.cos(), a.y + len * ang.sin());
+                let grow = [0.0, 5e-4, 0.01, 0.3][(unit() * 4.0) as usize];
+                // Every blocked or out-of-map square, grown by `grow`, and
+                // a hair more or less: verdicts within the hair may differ.
+                let hits = |e: f64| {
+                    let e = grow + e;
+                    (-1..=h as i64).any(|y| {
+                        (-1..=w as i64).any(|x| {
+                            let free = x >= 0
+                                && y >= 0
+                                && x < w as i64
+                                && y < h as i64
+                                && g.is_passable(Point::new(x as u32, y as u32));
+                            !free
+                                && meets_box(
+                                    a,
+                                    b,
+                                    x as f64 - e,
+                                    x as f64 + 1.0 + e,
+                                    y as f64 - e,
+                                    y as f64 + 1.0 + e,
+                                )
+                        })
+                    }) || a.x.min(b.x) <= e
+                        || a.y.min(b.y) <= e
+                        || a.x.max(b.x) >= w as f64 - e
+                        || a.y.max(b.y) >= h as f64 - e
+                };
+                let (surely, maybe) = (hits(-1e-6), hits(1e-6));
+                if surely == maybe {
+                    assert_eq!(
+                        segment_clear_grown(&g, a, b, grow),
+                        !surely,
+                        "{a:?} {b:?} {grow}"
+                    );
+                    if surely {
+                        blocked += 1;
+                    } else {
+                        clear += 1;
+                    }
+                }
+            }
+        }
+        assert!(clear > 1000 && blocked > 1000, "{clear} {blocked}");
+    }
+
     #[test]
     fn cells_visible_matches_line_of_sight() {
         let mut seed = 99u64;
@@ -763,7 +966,13 @@ mod tests {
                     // String pulling relies on the walk being symmetric.
                     assert_eq!(cells_visible(&g, b, a), los, "{b} {a}");
                     let c = |p: Point| P::new(p.x as f64 + 0.5, p.y as f64 + 0.5);
-                    assert_eq!(segment_rows(&g, c(a), c(b)), los, "{a} {b}");
+                    assert_eq!(segment_rows(&g, c(a), c(b), EPS), los, "{a} {b}");
+                    // A bounded walk that meets a blocked cell proves the
+                    // pair hidden; an unbounded one is the full verdict.
+                    if hidden_within::<4>(&g, a, b) {
+                        assert!(!los, "{a} {b}");
+                    }
+                    assert_eq!(hidden_within::<{ usize::MAX }>(&g, a, b), !los, "{a} {b}");
                 }
             }
         }

@@ -182,6 +182,95 @@ fn wide_segment_clear_matches_independent_test_on_wide_grids() {
     assert!(checked > 3000);
 }
 
+/// Point segments inside one row or one column of cells (the radius-0
+/// test reads those as one word, resp. one cell per row), long ones too,
+/// against the independent clearance.
+#[test]
+fn point_segment_clear_in_one_row_or_column_matches_independent_test() {
+    let mut rng = Rng(0x0e11_57a1);
+    let mut checked = [0usize; 2];
+    // Across the strip: anywhere in it, or within a hair of its edges.
+    let across = |rng: &mut common::Rng, k: f64| {
+        let d = [rng.unit(), 1e-3 * rng.unit(), 1.0 - 1e-3 * rng.unit()];
+        k + d[rng.below(3) as usize]
+    };
+    for _ in 0..30 {
+        let (w, h) = (3 + rng.below(150) as u32, 3 + rng.below(150) as u32);
+        let density = rng.unit() * 0.1;
+        let grid = random_grid(&mut rng, w, h, density);
+        let (wf, hf) = (w as f64, h as f64);
+        for _ in 0..400 {
+            // Across the strip: anywhere in it, or within a hair of its edges.
+            let column = rng.below(2) == 1;
+            let (along, width) = if column { (hf, wf) } else { (wf, hf) };
+            let k = rng.below(width as u64) as f64;
+            let (u0, u1) = (across(&mut rng, k), across(&mut rng, k));
+            let (s0, s1) = (rng.unit() * along, rng.unit() * along);
+            let (a, b) = if column {
+                (
+                    Vec2::new(u0 as f32, s0 as f32),
+                    Vec2::new(u1 as f32, s1 as f32),
+                )
+            } else {
+                (
+                    Vec2::new(s0 as f32, u0 as f32),
+                    Vec2::new(s1 as f32, u1 as f32),
+                )
+            };
+            let clearance = seg_clearance(&grid, v(a), v(b), 2.0);
+            // 0: meets a blocked square; a hair above 0 may go either way.
+            if clearance == 0.0 || clearance > 1e-6 {
+                assert_eq!(
+                    segment_clear(&grid, a, b, 0.0),
+                    clearance > 0.0,
+                    "{a} -> {b} clearance {clearance}"
+                );
+                checked[(clearance > 0.0) as usize] += 1;
+            }
+        }
+    }
+    assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
+}
+
+/// Point segments of every slope (steep ones are read column by column),
+/// long ones too, against the independent test, blocked verdicts included.
+#[test]
+fn point_segment_clear_of_every_slope_matches_independent_test() {
+    let mut rng = Rng(0x51_0be5);
+    let mut checked = [0usize; 2];
+    for _ in 0..30 {
+        let (w, h) = (3 + rng.below(120) as u32, 3 + rng.below(120) as u32);
+        let density = rng.unit() * 0.08;
+        let grid = random_grid(&mut rng, w, h, density);
+        let (wf, hf) = (w as f64, h as f64);
+        for _ in 0..400 {
+            let a = Vec2::new((rng.unit() * wf) as f32, (rng.unit() * hf) as f32);
+            // Mostly steep, sometimes exactly vertical or diagonal.
+            let b = match rng.below(4) {
+                0 => Vec2::new(a.x, (rng.unit() * hf) as f32),
+                1 => {
+                    let d = (rng.unit() * 30.0 - 15.0) as f32;
+                    Vec2::new(a.x + d, a.y + d)
+                }
+                _ => Vec2::new(
+                    a.x + ((rng.unit() - 0.5) * 8.0) as f32,
+                    (rng.unit() * hf) as f32,
+                ),
+            };
+            let clearance = seg_clearance(&grid, v(a), v(b), 2.0);
+            if clearance == 0.0 || clearance > 1e-6 {
+                assert_eq!(
+                    segment_clear(&grid, a, b, 0.0),
+                    clearance > 0.0,
+                    "{a} -> {b} clearance {clearance}"
+                );
+                checked[(clearance > 0.0) as usize] += 1;
+            }
+        }
+    }
+    assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
+}
+
 #[test]
 fn segment_clear_agrees_with_line_of_sight() {
     let mut rng = Rng(7);
@@ -412,4 +501,149 @@ fn segment_clear_rejects_bad_input() {
         Vec2::new(2.5, 2.5),
         2.49
     ));
+}
+
+/// A perfect maze (a tree of one-cell corridors, walls one cell thick, no two
+/// blocked cells meeting at a corner only) of
+/// `cw` × `ch` rooms, carved by a randomised depth-first search: rooms at
+/// odd coordinates, the grid `2 cw + 1` × `2 ch + 1`.
+fn perfect_maze(rng: &mut common::Rng, cw: u32, ch: u32) -> Grid {
+    let (w, h) = (2 * cw + 1, 2 * ch + 1);
+    let mut g = Grid::new(w, h, false).unwrap();
+    let room = |i: u32, j: u32| Point::new(2 * i + 1, 2 * j + 1);
+    let mut seen = vec![false; (cw * ch) as usize];
+    let mut stack = vec![(0u32, 0u32)];
+    seen[0] = true;
+    g.set_passable(room(0, 0), true).unwrap();
+    while let Some(&(i, j)) = stack.last() {
+        let mut next = Vec::new();
+        for (di, dj) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+            let (ni, nj) = (i as i64 + di, j as i64 + dj);
+            if ni >= 0 && nj >= 0 && ni < cw as i64 && nj < ch as i64 {
+                let (ni, nj) = (ni as u32, nj as u32);
+                if !seen[(nj * cw + ni) as usize] {
+                    next.push((ni, nj));
+                }
+            }
+        }
+        if next.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let (ni, nj) = next[rng.below(next.len() as u64) as usize];
+        seen[(nj * cw + ni) as usize] = true;
+        let (a, b) = (room(i, j), room(ni, nj));
+        g.set_passable(Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), true)
+            .unwrap();
+        g.set_passable(b, true).unwrap();
+        stack.push((ni, nj));
+    }
+    g
+}
+
+/// Whether the segment `a`–`b` leaves the free space (the union of the
+/// closed free squares; touching blocked squares is allowed, running
+/// between two of them is not): cut at every grid line it crosses, each
+/// piece's midpoint must lie in a free square (on a grid line, in one of
+/// the two beside it).
+fn crosses_blocked(grid: &Grid, a: V, b: V) -> bool {
+    let d = (b.0 - a.0, b.1 - a.1);
+    let mut ts = vec![0.0, 1.0];
+    for (p, dp) in [(a.0, d.0), (a.1, d.1)] {
+        if dp != 0.0 {
+            let (lo, hi) = (p.min(p + dp).ceil() as i64, p.max(p + dp).floor() as i64);
+            ts.extend((lo..=hi).map(|k| (k as f64 - p) / dp));
+        }
+    }
+    ts.sort_by(f64::total_cmp);
+    let near_int = |x: f64| (x - x.round()).abs() < 1e-9;
+    let options = |x: f64| {
+        if near_int(x) {
+            vec![x.round() as i64 - 1, x.round() as i64]
+        } else {
+            vec![x.floor() as i64]
+        }
+    };
+    ts.windows(2).filter(|w| w[1] - w[0] > 1e-12).any(|w| {
+        let t = 0.5 * (w[0] + w[1]);
+        let m = (a.0 + t * d.0, a.1 + t * d.1);
+        let (xs, ys) = (options(m.0), options(m.1));
+        !xs.iter().any(|&x| ys.iter().any(|&y| !blocked(grid, x, y)))
+    })
+}
+
+/// The length of the shortest any-angle path from `s` to `t` that may touch
+/// blocked squares but not enter them (a lower bound for every clear path):
+/// Dijkstra over the visibility graph of the two points and the grid
+/// points with exactly one blocked square (or out-of-map cell) around them.
+fn any_angle_optimum(grid: &Grid, s: V, t: V) -> f64 {
+    let mut nodes = vec![s, t];
+    for y in 0..=grid.height() as i64 {
+        for x in 0..=grid.width() as i64 {
+            let around = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)];
+            if around.iter().filter(|&&(u, v)| blocked(grid, u, v)).count() == 1 {
+                nodes.push((x as f64, y as f64));
+            }
+        }
+    }
+    let n = nodes.len();
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[0] = 0.0;
+    loop {
+        let Some(i) = (0..n)
+            .filter(|&i| !done[i] && dist[i].is_finite())
+            .min_by(|&i, &j| dist[i].total_cmp(&dist[j]))
+        else {
+            return f64::INFINITY;
+        };
+        if i == 1 {
+            return dist[1];
+        }
+        done[i] = true;
+        for j in 0..n {
+            if done[j] {
+                continue;
+            }
+            let l = (nodes[j].0 - nodes[i].0).hypot(nodes[j].1 - nodes[i].1);
+            if dist[i] + l < dist[j] && !crosses_blocked(grid, nodes[i], nodes[j]) {
+                dist[j] = dist[i] + l;
+            }
+        }
+    }
+}
+
+#[test]
+fn any_angle_optimum_of_a_known_corner() {
+    // The oracle itself: round one block corner, and straight on open ground.
+    let grid = Grid::from_rows(&["....", "..@.", "...."]).unwrap();
+    let best = (2.0f64 - 0.5).hypot(1.0 - 0.5) + (3.5f64 - 2.0).hypot(2.5 - 1.0);
+    assert!((any_angle_optimum(&grid, (0.5, 0.5), (3.5, 2.5)) - best).abs() < 1e-12);
+    let open = Grid::new(5, 5, true).unwrap();
+    assert!((any_angle_optimum(&open, (0.5, 0.5), (4.5, 3.5)) - 4f64.hypot(3.0)).abs() < 1e-12);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// One-cell corridors (where the refinement mostly takes the corner of
+    /// a waypoint's cell without a scan): the smoothed path is clear and,
+    /// the maze being a tree, within the clearance margin of the shortest
+    /// any-angle path.
+    #[test]
+    fn maze_paths_are_taut(seed in any::<u64>()) {
+        let mut rng = Rng(seed);
+        let (cw, ch) = (2 + rng.below(14) as u32, 2 + rng.below(14) as u32);
+        let grid = perfect_maze(&mut rng, cw, ch);
+        let s = Point::new(2 * rng.below(cw as u64) as u32 + 1, 2 * rng.below(ch as u64) as u32 + 1);
+        let t = Point::new(2 * rng.below(cw as u64) as u32 + 1, 2 * rng.below(ch as u64) as u32 + 1);
+        let cells = dijkstra(&grid, s, t, &mut rng, 0.0).expect("a maze is connected");
+        let (out, _) = check_smoothing(&grid, &cells, 0.0, true);
+        let best = any_angle_optimum(&grid, v(centre(s)), v(centre(t)));
+        let len = polyline_length(&out);
+        prop_assert!(len >= best - 1e-6, "{len} < optimum {best}");
+        // Each bend keeps about a thousandth of a cell from its corner.
+        let slack = 0.005 * out.len() as f64;
+        prop_assert!(len <= best + slack, "{len} > optimum {best} + {slack}: {out:?}");
+    }
 }
