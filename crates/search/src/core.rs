@@ -97,21 +97,22 @@ pub enum SearchError {
     BadWeight(f64),
 }
 
-/// Per-cell scratch, 16 bytes.
+/// Per-cell scratch, 16 bytes (this engine's and the fast path's in
+/// `full.rs`).
 #[derive(Clone, Copy)]
-struct Node {
-    g: Cost,
+pub(crate) struct Node {
+    pub(crate) g: Cost,
     /// Generation that last touched this node; other values mean "fresh".
-    stamp: u32,
+    pub(crate) stamp: u32,
     /// Direction of the move that reached this node (8 = none: the start).
-    parent: u8,
-    closed: bool,
+    pub(crate) parent: u8,
+    pub(crate) closed: bool,
 }
 
-const NO_PARENT: u8 = 8;
+pub(crate) const NO_PARENT: u8 = 8;
 
 /// `(dx, dy)` of each direction, indexed like [`Dir::ALL`].
-const DELTAS: [(i32, i32); 8] = [
+pub(crate) const DELTAS: [(i32, i32); 8] = [
     (0, -1),
     (1, 0),
     (0, 1),

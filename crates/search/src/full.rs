@@ -21,26 +21,14 @@
 //! * With a consistent heuristic a closed node already has its optimal `g`,
 //!   so a successor needs only "fresh, or cheaper than before".
 
-use crate::core::{SearchStats, Status};
+use crate::core::{Node, SearchStats, Status, DELTAS, NO_PARENT};
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
-use regionpath_grid::{Dir, Grid, Point, SQRT2};
-
-/// Per-cell scratch, 16 bytes.
-#[derive(Clone, Copy)]
-struct Node {
-    g: Cost,
-    /// Generation that last touched this node; other values mean "fresh".
-    stamp: u32,
-    /// Index into [`Dir::ALL`] of the move that reached this node (8 for the
-    /// start).
-    parent: u8,
-    closed: bool,
-}
+use regionpath_grid::{Grid, Point, SQRT2};
 
 const BLANK: Node = Node {
     g: 0,
     stamp: 0,
-    parent: 8,
+    parent: NO_PARENT,
     closed: false,
 };
 
@@ -301,18 +289,7 @@ pub(crate) struct FullAStar {
     generation: u32,
 }
 
-/// `(dx, dy)` of each direction, indexed like [`Dir::ALL`].
-const DELTAS: [(i32, i32); 8] = {
-    let mut t = [(0, 0); 8];
-    let mut i = 0;
-    while i < 8 {
-        t[i] = Dir::ALL[i].delta();
-        i += 1;
-    }
-    t
-};
-
-/// Step cost of each direction, indexed like [`Dir::ALL`].
+/// Step cost of each direction, indexed like [`regionpath_grid::Dir::ALL`].
 const STEP: [Cost; 8] = {
     let mut t = [COST_ONE; 8];
     let mut i = 4;
@@ -461,7 +438,7 @@ fn search(
         nodes[si] = Node {
             g: 0,
             stamp: gen,
-            parent: 8,
+            parent: NO_PARENT,
             closed: false,
         };
         queue.push(octile(start.x, start.y, gx, gy), pack(start.x, start.y));
@@ -527,7 +504,7 @@ fn search(
         loop {
             out.push(p);
             let d = nodes[i].parent as usize;
-            if d >= 8 {
+            if d >= NO_PARENT as usize {
                 break;
             }
             if d >= 4 {
@@ -551,6 +528,7 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regionpath_grid::Dir;
 
     #[test]
     fn radix_pops_in_key_order_under_monotone_use() {
