@@ -565,42 +565,7 @@ impl Capsule {
 /// recomputing it.
 #[inline(always)]
 pub(crate) fn cells_visible(grid: &Grid, a: Point, b: Point) -> bool {
-    let stride = grid.stride() as i64;
-    let dx = (b.x as i64 - a.x as i64).abs();
-    let dy = (b.y as i64 - a.y as i64).abs();
-    let sx: i64 = if b.x > a.x { 1 } else { -1 };
-    let sy: i64 = if b.y > a.y { stride } else { -stride };
-    let mut idx = grid.padded_index(a) as i64;
-    // err is proportional to the signed distance between the line and the
-    // corner the walk heads for: > 0 cross a vertical edge next, < 0 a
-    // horizontal one, 0 go through the corner (touching both neighbours).
-    let mut err = dx - dy;
-    let (mut mx, mut my) = (0, 0);
-    while mx < dx || my < dy {
-        if err > 0 {
-            idx += sx;
-            mx += 1;
-            err -= 2 * dy;
-        } else if err < 0 {
-            idx += sy;
-            my += 1;
-            err += 2 * dx;
-        } else {
-            if !grid.passable_padded((idx + sx) as usize)
-                || !grid.passable_padded((idx + sy) as usize)
-            {
-                return false;
-            }
-            idx += sx + sy;
-            mx += 1;
-            my += 1;
-            err += 2 * dx - 2 * dy;
-        }
-        if !grid.passable_padded(idx as usize) {
-            return false;
-        }
-    }
-    true
+    walk_clear::<{ usize::MAX }>(grid, a, b)
 }
 
 /// Whether [`cells_visible`]'s walk from `a` towards `b` meets a blocked
@@ -611,8 +576,9 @@ pub(crate) fn hidden_within<const STEPS: usize>(grid: &Grid, a: Point, b: Point)
     !walk_clear::<STEPS>(grid, a, b)
 }
 
-/// [`cells_visible`]'s walk (kept apart: the step count would slow the
-/// unbounded walk), stopped, clear so far, after `STEPS` steps.
+/// The supercover walk of [`cells_visible`], stopped, clear so far, after
+/// `STEPS` steps; `usize::MAX` walks to `b` (the step count then compiles
+/// away, so the unbounded walk pays nothing for it).
 #[inline(always)]
 fn walk_clear<const STEPS: usize>(grid: &Grid, a: Point, b: Point) -> bool {
     let stride = grid.stride() as i64;
@@ -627,8 +593,13 @@ fn walk_clear<const STEPS: usize>(grid: &Grid, a: Point, b: Point) -> bool {
     let mut err = dx - dy;
     let (mut mx, mut my) = (0, 0);
     let mut steps = 0;
-    while (mx < dx || my < dy) && steps < STEPS {
-        steps += 1;
+    while mx < dx || my < dy {
+        if STEPS != usize::MAX {
+            if steps == STEPS {
+                break;
+            }
+            steps += 1;
+        }
         if err > 0 {
             idx += sx;
             mx += 1;
