@@ -6,16 +6,19 @@
 //!
 //! * Nodes are indexed by the grid's padded index, so a move is one added
 //!   offset and the padding's blocked border needs no bounds test.
-//! * The open list is a radix heap ([`RadixQueue`]) keyed on `f` alone. With
-//!   a consistent heuristic (octile distance is one) the popped `f` never
-//!   decreases, which is all a radix heap needs: a push appends to the
-//!   bucket of the highest bit where `f` differs from the last popped key,
-//!   a pop usually takes the newest entry of bucket 0. Entries of equal `f`
-//!   pop newest first, which keeps the search deep (near the goal) on open
-//!   ground, as the binary heap's "smaller `h` first" rule does. On the
-//!   Moving AI maps the 4-ary heap's pops were about 40 % of A*'s
-//!   instructions; this loop spends about 590 instructions per expanded
-//!   cell on den520d where the generic engine spent about 710.
+//! * The open list is a bucket queue ([`BucketQueue`]) keyed on `f` alone.
+//!   With a consistent heuristic (octile distance is one) the popped `f`
+//!   never decreases and a successor's `f` is at most two step costs above
+//!   its parent's, so the open keys fit a ring of fine buckets: a push is one
+//!   shift and a slot linked in front of its bucket, never moved again, and
+//!   a pop usually unlinks the newest entry of the current bucket. Entries
+//!   of equal `f` pop newest first, which keeps the search deep (near the
+//!   goal) on open ground, as the binary heap's "smaller `h` first" rule
+//!   does. Instructions per expanded cell (callgrind, every 20th row):
+//!   generic engine with a 4-ary heap about 710; this loop with an 8-bit
+//!   radix heap den520d 353, brc202d 345; with the bucket queue 323 and 300
+//!   (and fewer mispredicted branches: criterion, brc202d's longest rows
+//!   20.6 → 17.0 ms).
 //! * Queue entries carry the cell's coordinates (the heuristic of a
 //!   successor needs them), so no division recovers them from an index.
 //! * With a consistent heuristic a closed node already has its optimal `g`,
@@ -32,11 +35,180 @@ const BLANK: Node = Node {
     closed: false,
 };
 
-/// Entries per chunk of [`RadixQueue`] (16 bytes each: 512 bytes).
+/// Entries per chunk of [`Chunks`] (16 bytes each: 512 bytes).
 const CHUNK: usize = 32;
 
 /// End of a chunk list.
 const NIL: u32 = u32::MAX;
+
+/// A queue entry: its key and payload.
+type Entry = (u64, u32);
+
+/// Buckets of entries, each a stack of `CHUNK`-entry chunks drawn from one
+/// shared arena with a free list, so entries are read and written mostly in
+/// sequence, and the memory held is that of the most entries ever queued at
+/// once (plus one partial chunk per bucket): it stops growing once warm,
+/// whichever buckets a later query fills.
+#[derive(Clone, Debug)]
+struct Chunks {
+    /// `CHUNK` entries per chunk.
+    entries: Vec<Entry>,
+    /// Per chunk: the next (older) chunk of its bucket, or of the free
+    /// list.
+    next: Vec<u32>,
+    /// Newest chunk of each bucket (`NIL`: empty). Only a bucket's newest
+    /// chunk may be partly filled, and no chunk in a bucket is empty.
+    heads: Box<[u32]>,
+    /// Per bucket: one past its newest entry (an index into `entries`);
+    /// a multiple of `CHUNK` when the newest chunk is full or the bucket
+    /// is empty.
+    tails: Box<[usize]>,
+    free: u32,
+}
+
+/// A bucket's chunks, detached from it ([`Chunks::take`]).
+#[derive(Clone, Copy)]
+struct List {
+    head: u32,
+    tail: usize,
+}
+
+impl Chunks {
+    fn new(buckets: usize) -> Chunks {
+        Chunks {
+            entries: Vec::new(),
+            next: Vec::new(),
+            heads: vec![NIL; buckets].into_boxed_slice(),
+            tails: vec![0; buckets].into_boxed_slice(),
+            free: NIL,
+        }
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.next.capacity() * std::mem::size_of::<u32>()
+            + self.heads.len() * (std::mem::size_of::<u32>() + std::mem::size_of::<usize>())
+    }
+
+    #[inline]
+    fn is_empty(&self, b: usize) -> bool {
+        self.heads[b] == NIL
+    }
+
+    /// Returns chunk `c` to the free list.
+    #[inline]
+    fn release(&mut self, c: u32) {
+        self.next[c as usize] = self.free;
+        self.free = c;
+    }
+
+    /// Puts an entry into a fresh chunk at the head of bucket `b` (from the
+    /// free list, or a new one).
+    #[inline(never)]
+    fn put_new_chunk(&mut self, b: usize, e: Entry) {
+        let c = if self.free != NIL {
+            let c = self.free;
+            self.free = self.next[c as usize];
+            c
+        } else {
+            let c = self.next.len() as u32;
+            self.next.push(NIL);
+            self.entries.resize(self.entries.len() + CHUNK, (0, 0));
+            c
+        };
+        self.next[c as usize] = self.heads[b];
+        self.heads[b] = c;
+        let at = c as usize * CHUNK;
+        self.entries[at] = e;
+        self.tails[b] = at + 1;
+    }
+
+    /// Adds `e` on top of bucket `b`.
+    #[inline(always)]
+    fn put(&mut self, b: usize, e: Entry) {
+        let t = self.tails[b];
+        if t % CHUNK == 0 {
+            self.put_new_chunk(b, e);
+        } else {
+            self.entries[t] = e;
+            self.tails[b] = t + 1;
+        }
+    }
+
+    /// Removes the newest entry of bucket `b`, which must not be empty.
+    #[inline(always)]
+    fn pop(&mut self, b: usize) -> Entry {
+        let t = self.tails[b] - 1;
+        let e = self.entries[t];
+        if t % CHUNK == 0 {
+            // The newest chunk is empty now.
+            let c = self.heads[b];
+            let older = self.next[c as usize];
+            self.release(c);
+            self.heads[b] = older;
+            self.tails[b] = if older == NIL {
+                0
+            } else {
+                older as usize * CHUNK + CHUNK
+            };
+        } else {
+            self.tails[b] = t;
+        }
+        e
+    }
+
+    /// Detaches bucket `b`'s chunks (the bucket is then empty).
+    #[inline]
+    fn take(&mut self, b: usize) -> List {
+        let l = List {
+            head: self.heads[b],
+            tail: self.tails[b],
+        };
+        self.heads[b] = NIL;
+        self.tails[b] = 0;
+        l
+    }
+
+    /// Makes `l` the chunks of bucket `b`, which must be empty.
+    #[inline]
+    fn give(&mut self, b: usize, l: List) {
+        debug_assert!(self.is_empty(b));
+        self.heads[b] = l.head;
+        self.tails[b] = l.tail;
+    }
+
+    /// The entries of `l`'s chunk `c`.
+    #[inline]
+    fn chunk(&self, l: List, c: u32) -> &[Entry] {
+        let at = c as usize * CHUNK;
+        &self.entries[at..if c == l.head { l.tail } else { at + CHUNK }]
+    }
+
+    /// The smallest and largest key in `l`.
+    fn min_max(&self, l: List) -> (u64, u64) {
+        let (mut min, mut max) = (u64::MAX, 0);
+        let mut c = l.head;
+        while c != NIL {
+            for e in self.chunk(l, c) {
+                min = min.min(e.0);
+                max = max.max(e.0);
+            }
+            c = self.next[c as usize];
+        }
+        (min, max)
+    }
+
+    /// Returns every chunk of bucket `b` to the free list.
+    fn clear_bucket(&mut self, b: usize) {
+        let mut c = self.take(b).head;
+        while c != NIL {
+            let older = self.next[c as usize];
+            self.release(c);
+            c = older;
+        }
+    }
+}
 
 /// Bits per digit of [`RadixQueue`]'s keys.
 const DIGIT_BITS: u32 = 8;
@@ -54,32 +226,13 @@ const WORDS: usize = BUCKETS.div_ceil(64);
 /// order is key order). A pop that finds bucket 0 empty takes the lowest
 /// non-empty bucket, makes its minimum the new last key and moves its
 /// entries down (or, when they all equal it, hands their chunks to bucket
-/// 0 as they are). An entry moves at most once per digit, and the keys of
-/// one search's open list span one or two digits. Instructions per expanded
-/// cell with one bucket per bit, 4-bit and 8-bit digits: den520d 467, 431,
-/// 397; maze512-8 433 (4-bit), 400 (8-bit). The 2,049 buckets' heads and
-/// tails take 24 KiB.
+/// 0 as they are). An entry moves at most once per digit. The 2,049
+/// buckets' heads and tails take 24 KiB.
 ///
-/// Each bucket is a stack of 32-entry chunks drawn from one shared arena
-/// with a free list, so entries are read and written mostly in sequence,
-/// and the memory held is that of the most entries ever queued at once
-/// (plus one partial chunk per bucket): like a binary heap's, it stops
-/// growing once warm, whichever buckets a later query fills.
+/// [`BucketQueue`] keeps one for the keys of its current bucket.
 #[derive(Clone, Debug)]
 pub(crate) struct RadixQueue {
-    /// `CHUNK` entries per chunk.
-    entries: Vec<(u64, u32)>,
-    /// Per chunk: the next (older) chunk of its bucket, or of the free
-    /// list.
-    next: Vec<u32>,
-    /// Newest chunk of each bucket (`NIL`: empty). Only a bucket's newest
-    /// chunk may be partly filled, and no chunk in a bucket is empty.
-    heads: Box<[u32; BUCKETS]>,
-    /// Per bucket: one past its newest entry (an index into `entries`);
-    /// a multiple of `CHUNK` when the newest chunk is full or the bucket
-    /// is empty.
-    tails: Box<[usize; BUCKETS]>,
-    free: u32,
+    chunks: Chunks,
     /// Bit `b % 64` of word `b / 64` set when bucket `b` is non-empty.
     occupied: [u64; WORDS],
     last: u64,
@@ -88,11 +241,7 @@ pub(crate) struct RadixQueue {
 impl Default for RadixQueue {
     fn default() -> Self {
         RadixQueue {
-            entries: Vec::new(),
-            next: Vec::new(),
-            heads: Box::new([NIL; BUCKETS]),
-            tails: Box::new([0; BUCKETS]),
-            free: NIL,
+            chunks: Chunks::new(BUCKETS),
             occupied: [0; WORDS],
             last: 0,
         }
@@ -107,25 +256,30 @@ impl RadixQueue {
             while occ != 0 {
                 let b = w * 64 + occ.trailing_zeros() as usize;
                 occ &= occ - 1;
-                let mut c = self.heads[b];
-                while c != NIL {
-                    let older = self.next[c as usize];
-                    self.release(c);
-                    c = older;
-                }
-                self.heads[b] = NIL;
-                self.tails[b] = 0;
+                self.chunks.clear_bucket(b);
             }
         }
         self.occupied = [0; WORDS];
         self.last = 0;
     }
 
+    /// Whether no entry is queued.
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.occupied.iter().all(|&o| o == 0)
+    }
+
+    /// Lets an empty queue take keys from `base` up (O(1), unlike
+    /// [`RadixQueue::clear`]).
+    #[inline]
+    fn restart_at(&mut self, base: u64) {
+        debug_assert!(self.is_empty());
+        self.last = base;
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<(u64, u32)>()
-            + self.next.capacity() * std::mem::size_of::<u32>()
-            + BUCKETS * (std::mem::size_of::<u32>() + std::mem::size_of::<usize>())
+        self.chunks.bytes()
     }
 
     #[inline]
@@ -142,48 +296,9 @@ impl RadixQueue {
     }
 
     #[inline]
-    fn mark(&mut self, b: usize) {
+    fn put(&mut self, b: usize, e: Entry) {
         self.occupied[b / 64] |= 1 << (b % 64);
-    }
-
-    /// Returns chunk `c` to the free list.
-    #[inline]
-    fn release(&mut self, c: u32) {
-        self.next[c as usize] = self.free;
-        self.free = c;
-    }
-
-    /// Puts an entry into a fresh chunk at the head of bucket `b` (from the
-    /// free list, or a new one).
-    #[inline(never)]
-    fn put_new_chunk(&mut self, b: usize, e: (u64, u32)) {
-        let c = if self.free != NIL {
-            let c = self.free;
-            self.free = self.next[c as usize];
-            c
-        } else {
-            let c = self.next.len() as u32;
-            self.next.push(NIL);
-            self.entries.resize(self.entries.len() + CHUNK, (0, 0));
-            c
-        };
-        self.next[c as usize] = self.heads[b];
-        self.heads[b] = c;
-        let at = c as usize * CHUNK;
-        self.entries[at] = e;
-        self.tails[b] = at + 1;
-        self.mark(b);
-    }
-
-    #[inline]
-    fn put(&mut self, b: usize, e: (u64, u32)) {
-        let t = self.tails[b];
-        if t % CHUNK == 0 {
-            self.put_new_chunk(b, e);
-        } else {
-            self.entries[t] = e;
-            self.tails[b] = t + 1;
-        }
+        self.chunks.put(b, e);
     }
 
     /// Adds `f` with its payload. `f` must be at least the last popped key
@@ -199,26 +314,13 @@ impl RadixQueue {
 
     /// Removes an entry of the lowest key (the newest of those).
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<(u64, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<Entry> {
         if self.occupied[0] & 1 == 0 && !self.refill() {
             return None;
         }
-        let t = self.tails[0] - 1;
-        let e = self.entries[t];
-        if t % CHUNK == 0 {
-            // The newest chunk is empty now.
-            let c = self.heads[0];
-            let older = self.next[c as usize];
-            self.release(c);
-            self.heads[0] = older;
-            if older == NIL {
-                self.tails[0] = 0;
-                self.occupied[0] &= !1;
-            } else {
-                self.tails[0] = older as usize * CHUNK + CHUNK;
-            }
-        } else {
-            self.tails[0] = t;
+        let e = self.chunks.pop(0);
+        if self.chunks.is_empty(0) {
+            self.occupied[0] &= !1;
         }
         Some(e)
     }
@@ -232,44 +334,278 @@ impl RadixQueue {
             return false;
         };
         let b = w * 64 + self.occupied[w].trailing_zeros() as usize;
-        let newest = self.heads[b];
-        let newest_end = self.tails[b];
-        self.heads[b] = NIL;
-        self.tails[b] = 0;
         self.occupied[w] &= !(1 << (b % 64));
-        let span = |c: u32| {
-            let at = c as usize * CHUNK;
-            at..if c == newest { newest_end } else { at + CHUNK }
-        };
-        let (mut min, mut max) = (u64::MAX, 0);
-        let mut c = newest;
-        while c != NIL {
-            for e in &self.entries[span(c)] {
-                min = min.min(e.0);
-                max = max.max(e.0);
-            }
-            c = self.next[c as usize];
-        }
+        let list = self.chunks.take(b);
+        let (min, max) = self.chunks.min_max(list);
         self.last = min;
         if min == max {
             // All equal: the chunks become bucket 0 as they are.
-            self.heads[0] = newest;
-            self.tails[0] = newest_end;
+            self.chunks.give(0, list);
             self.occupied[0] |= 1;
             return true;
         }
-        let mut c = newest;
+        let mut c = list.head;
         while c != NIL {
-            for k in span(c) {
-                let e = self.entries[k];
+            let at = c as usize * CHUNK;
+            let end = if c == list.head {
+                list.tail
+            } else {
+                at + CHUNK
+            };
+            for k in at..end {
+                let e = self.chunks.entries[k];
                 self.put(Self::bucket_of(min, e.0), e);
             }
-            let older = self.next[c as usize];
-            self.release(c);
+            let older = self.chunks.next[c as usize];
+            self.chunks.release(c);
             c = older;
         }
         true
     }
+}
+
+/// A coarse bucket of [`BucketQueue`] spans 2^`COARSE_SHIFT` key units
+/// (1/1024 of a straight step's [`COST_ONE`]).
+const COARSE_SHIFT: u32 = 20;
+/// Coarse buckets, used round robin (a power of two).
+const COARSE: usize = 4096;
+/// Words of [`BucketQueue`]'s coarse occupancy bit set.
+const COARSE_WORDS: usize = COARSE / 64;
+/// [`Head::key`] of a bucket holding more than one key.
+const MIXED: u64 = u64::MAX;
+
+/// A queued entry of [`BucketQueue`], linked into its bucket.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    key: u64,
+    payload: u32,
+    /// The next (older) slot of the bucket, or of the free list.
+    next: u32,
+}
+
+/// A bucket of [`BucketQueue`]: its newest slot and its key.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    /// The key of every entry in the bucket, or [`MIXED`] (unset while
+    /// the bucket is empty).
+    key: u64,
+    first: u32,
+}
+
+const EMPTY_HEAD: Head = Head {
+    key: MIXED,
+    first: NIL,
+};
+
+/// The open list of the fast path: a bucket queue over `u64` keys with a
+/// `u32` payload, for keys that never fall below the last popped key `l`
+/// nor reach `l + (COARSE - 1) * 2^COARSE_SHIFT`. A consistent heuristic
+/// gives both: a successor's `f` is at least its parent's and at most two
+/// step costs above it (`2 * COST_DIAGONAL` spans 2,897 buckets).
+///
+/// Key `f` goes to bucket `(f >> COARSE_SHIFT) % COARSE`, found by one
+/// shift, as a slot linked in front of the bucket's list: written once,
+/// never moved (a radix heap moves each entry digit by digit). A bucket is
+/// 1/1024 of a straight step wide; two sums of straight and diagonal steps
+/// closer than that need a few hundred diagonals between them, so nearly
+/// every bucket holds one key, which its head records (or [`MIXED`]).
+/// The bucket of `l` is the current one: entries equal to `l` pop newest
+/// first from it (ties pop deepest first, which keeps the search near the
+/// goal on open ground; in the rare mixed bucket, in any order), keys
+/// above `l` in it wait in a [`RadixQueue`].
+/// When both are empty, the next non-empty bucket (round robin) becomes
+/// current; were it mixed, its entries go to the radix heap.
+///
+/// Freed slots are reused newest first; the slots held are the most
+/// entries ever queued at once.
+#[derive(Clone, Debug)]
+pub(crate) struct BucketQueue {
+    slots: Vec<Slot>,
+    free: u32,
+    heads: Box<[Head]>,
+    /// Bit `c % 64` of word `c / 64` set when bucket `c` (not the current
+    /// one) is non-empty.
+    occupied: [u64; COARSE_WORDS],
+    /// The current bucket: `last`'s. Its list lives in `top`, not in
+    /// `heads`.
+    cur: usize,
+    /// Newest slot of the current bucket's list (entries of key `last`).
+    top: u32,
+    /// Keys in the current bucket but above `last`.
+    fine: RadixQueue,
+    /// Entries in `fine` (an empty radix heap is slow to find empty).
+    in_fine: usize,
+    last: u64,
+}
+
+impl Default for BucketQueue {
+    fn default() -> Self {
+        BucketQueue {
+            slots: Vec::new(),
+            free: NIL,
+            heads: vec![EMPTY_HEAD; COARSE].into_boxed_slice(),
+            occupied: [0; COARSE_WORDS],
+            cur: 0,
+            top: NIL,
+            fine: RadixQueue::default(),
+            in_fine: 0,
+            last: 0,
+        }
+    }
+}
+
+impl BucketQueue {
+    /// Empties the queue (keeping memory); the next keys may be anything
+    /// from `base` up to just under `base + (COARSE - 1) * 2^COARSE_SHIFT`.
+    pub(crate) fn reset(&mut self, base: u64) {
+        for (w, mut occ) in self.occupied.into_iter().enumerate() {
+            while occ != 0 {
+                self.heads[w * 64 + occ.trailing_zeros() as usize] = EMPTY_HEAD;
+                occ &= occ - 1;
+            }
+        }
+        self.top = NIL;
+        self.occupied = [0; COARSE_WORDS];
+        // Every slot is free again: forget them all (the capacity stays).
+        self.slots.clear();
+        self.free = NIL;
+        self.fine.clear();
+        self.fine.restart_at(base);
+        self.in_fine = 0;
+        self.last = base;
+        self.cur = Self::bucket(base);
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.heads.len() * std::mem::size_of::<Head>()
+            + self.fine.bytes()
+    }
+
+    #[inline(always)]
+    fn bucket(f: u64) -> usize {
+        (f >> COARSE_SHIFT) as usize % COARSE
+    }
+
+    /// A slot for `(key, payload)` linked in front of list `next`.
+    #[inline(always)]
+    fn link(&mut self, next: u32, key: u64, payload: u32) -> u32 {
+        if self.free != NIL {
+            let s = self.free;
+            self.free = self.slots[s as usize].next;
+            self.slots[s as usize] = Slot { key, payload, next };
+            s
+        } else {
+            self.slots.push(Slot { key, payload, next });
+            (self.slots.len() - 1) as u32
+        }
+    }
+
+    /// Frees slot `s` (the head of a list); returns its entry and the
+    /// rest of the list.
+    #[inline(always)]
+    fn unlink(&mut self, s: u32) -> (Entry, u32) {
+        let slot = self.slots[s as usize];
+        self.slots[s as usize].next = self.free;
+        self.free = s;
+        ((slot.key, slot.payload), slot.next)
+    }
+
+    /// Adds `f` with its payload (see the type's bounds on `f`).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, f: u64, payload: u32) {
+        debug_assert!(f >= self.last);
+        debug_assert!((f >> COARSE_SHIFT) - (self.last >> COARSE_SHIFT) < COARSE as u64);
+        if f == self.last {
+            self.top = self.link(self.top, f, payload);
+            return;
+        }
+        let b = Self::bucket(f);
+        if b == self.cur || f < self.last {
+            // Above the last key in its bucket (or, were the promise
+            // broken, below it: the radix heap clamps it, so it pops next).
+            self.fine.push(f, payload);
+            self.in_fine += 1;
+            return;
+        }
+        let h = self.heads[b];
+        let first = self.link(h.first, f, payload);
+        self.heads[b] = Head {
+            key: if h.first == NIL || h.key == f {
+                f
+            } else {
+                MIXED
+            },
+            first,
+        };
+        self.occupied[b / 64] |= 1 << (b % 64);
+    }
+
+    /// Removes an entry of the lowest key (the newest of those).
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) -> Option<Entry> {
+        if self.top != NIL {
+            let (e, rest) = self.unlink(self.top);
+            self.top = rest;
+            return Some(e);
+        }
+        self.pop_slow()
+    }
+
+    /// The current bucket has no entry of the last key: the radix heap's
+    /// next entry, else the next non-empty bucket's.
+    #[inline(never)]
+    fn pop_slow(&mut self) -> Option<Entry> {
+        if self.in_fine == 0 {
+            let b = next_set(&self.occupied, (self.cur + 1) % COARSE)?;
+            self.occupied[b / 64] &= !(1 << (b % 64));
+            self.cur = b;
+            let h = std::mem::replace(&mut self.heads[b], EMPTY_HEAD);
+            if h.key != MIXED {
+                self.last = h.key;
+                let (e, rest) = self.unlink(h.first);
+                self.top = rest;
+                return Some(e);
+            }
+            // Several keys: all of them to the radix heap (empty, and its
+            // last key is below them all).
+            let mut s = h.first;
+            while s != NIL {
+                let ((f, p), rest) = self.unlink(s);
+                self.fine.push(f, p);
+                self.in_fine += 1;
+                s = rest;
+            }
+        }
+        self.in_fine -= 1;
+        let e = self.fine.pop();
+        debug_assert!(e.is_some());
+        let e = e?;
+        self.last = e.0;
+        Some(e)
+    }
+}
+
+/// The first set bit of `bits` at or after `from`, round robin.
+#[inline]
+fn next_set(bits: &[u64; COARSE_WORDS], from: usize) -> Option<usize> {
+    let (w0, b0) = (from / 64, from % 64);
+    let first = bits[w0] & (u64::MAX << b0);
+    if first != 0 {
+        return Some(w0 * 64 + first.trailing_zeros() as usize);
+    }
+    for k in 1..=COARSE_WORDS {
+        let w = (w0 + k) % COARSE_WORDS;
+        let mut word = bits[w];
+        if w == w0 {
+            word &= !(u64::MAX << b0);
+        }
+        if word != 0 {
+            return Some(w * 64 + word.trailing_zeros() as usize);
+        }
+    }
+    None
 }
 
 /// A [`FullAStar::hoods`] entry not yet read from the grid (a 9-bit block
@@ -285,7 +621,7 @@ pub(crate) struct FullAStar {
     hoods: Vec<u16>,
     hoods_of: u64,
     nodes: Vec<Node>,
-    queue: RadixQueue,
+    queue: BucketQueue,
     generation: u32,
 }
 
@@ -401,7 +737,6 @@ impl FullAStar {
             self.generation = 1;
         }
         let gen = self.generation;
-        self.queue.clear();
         if self.hoods_of != grid.revision() || self.hoods.len() != cells {
             // Another grid, or this one edited: forget every block (a
             // fill, far cheaper than the searches it serves).
@@ -416,7 +751,7 @@ impl FullAStar {
 
 /// The search loop of [`FullAStar::run`].
 fn search(
-    (hoods, nodes, queue): (&mut [u16], &mut [Node], &mut RadixQueue),
+    (hoods, nodes, queue): (&mut [u16], &mut [Node], &mut BucketQueue),
     gen: u32,
     grid: &Grid,
     start: Point,
@@ -441,7 +776,9 @@ fn search(
             parent: NO_PARENT,
             closed: false,
         };
-        queue.push(octile(start.x, start.y, gx, gy), pack(start.x, start.y));
+        let f0 = octile(start.x, start.y, gx, gy);
+        queue.reset(f0);
+        queue.push(f0, pack(start.x, start.y));
         let mut expanded = 0u32;
         let mut reached = None;
         while let Some((_, v)) = queue.pop() {
@@ -531,6 +868,117 @@ mod tests {
     use regionpath_grid::Dir;
 
     #[test]
+    fn bucket_queue_pops_in_key_order_under_a_star_like_use() {
+        // Pushes at or above the last popped key, by at most two diagonal
+        // steps (the A* promise), compared with a sorted model after each
+        // pop. Keys are often equal to the last (ties), sometimes a few
+        // units above it (same bucket: the radix heap), sometimes in one
+        // bucket with another key (mixed buckets), and across the whole
+        // ring (wrapping round it many times).
+        let mut q = BucketQueue::default();
+        let mut s = 0x5eed_u64;
+        let mut rnd = |n: u64| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (s >> 33) % n
+        };
+        let span = 2 * COST_DIAGONAL;
+        let width = 1u64 << COARSE_SHIFT;
+        let (mut mixed, mut fine) = (0, 0);
+        for round in 0..4u64 {
+            let base = round * (1 << 41) + rnd(1 << 30);
+            q.reset(base);
+            let mut model: Vec<(u64, u32)> = Vec::new();
+            let mut last = base;
+            let mut live_peak = 0usize;
+            for step in 0..20_000u32 {
+                for _ in 0..rnd(4) {
+                    let f = match rnd(6) {
+                        0 | 1 => last,
+                        2 => last + rnd(64).min(width - 1 - last % width),
+                        3 => {
+                            // Near another queued key: a mixed bucket.
+                            match model.get(rnd(model.len().max(1) as u64) as usize) {
+                                Some(&(k, _)) if k > last && k + 64 < last + span => {
+                                    k + 1 + rnd(63)
+                                }
+                                _ => last + rnd(span),
+                            }
+                        }
+                        _ => last + rnd(span),
+                    };
+                    if f > last && f / width == last / width {
+                        fine += 1;
+                    }
+                    if model.iter().any(|&(k, _)| k != f && k / width == f / width) {
+                        mixed += 1;
+                    }
+                    q.push(f, step);
+                    model.push((f, step));
+                }
+                live_peak = live_peak.max(model.len());
+                if step % 3 != 2 {
+                    let got = q.pop();
+                    let want = model.iter().map(|e| e.0).min();
+                    assert_eq!(got.map(|e| e.0), want, "round {round} step {step}");
+                    if let Some((f, p)) = got {
+                        let k = model.iter().position(|&e| e == (f, p)).unwrap();
+                        model.swap_remove(k);
+                        last = f;
+                    }
+                }
+            }
+            while let Some((f, p)) = q.pop() {
+                assert!(f >= last, "round {round}");
+                last = f;
+                let k = model.iter().position(|&e| e == (f, p)).unwrap();
+                model.swap_remove(k);
+            }
+            assert!(model.is_empty(), "round {round}: {} left", model.len());
+            // Freed slots are reused: no more than the most queued at once.
+            assert!(q.slots.len() <= live_peak, "round {round}");
+        }
+        // The cases meant to be exercised were.
+        assert!(fine > 1000 && mixed > 1000, "fine {fine} mixed {mixed}");
+    }
+
+    #[test]
+    fn bucket_queue_pops_equal_keys_newest_first() {
+        let mut q = BucketQueue::default();
+        q.reset(5);
+        q.push(5, 1);
+        q.push(9 << COARSE_SHIFT, 2);
+        q.push(5, 3);
+        q.push(7, 4);
+        assert_eq!(q.pop(), Some((5, 3)));
+        q.push(5, 5);
+        assert_eq!(q.pop(), Some((5, 5)));
+        assert_eq!(q.pop(), Some((5, 1)));
+        assert_eq!(q.pop(), Some((7, 4)));
+        q.push(7, 6);
+        assert_eq!(q.pop(), Some((7, 6)));
+        // A bucket of two keys (its ties may pop in any order), then ties
+        // of the later one.
+        q.push((9 << COARSE_SHIFT) + 3, 7);
+        q.push(9 << COARSE_SHIFT, 8);
+        let a = q.pop().unwrap();
+        let b = q.pop().unwrap();
+        assert_eq!((a.0, b.0), (9 << COARSE_SHIFT, 9 << COARSE_SHIFT));
+        assert_eq!(a.1 + b.1, 10);
+        q.push((9 << COARSE_SHIFT) + 3, 9);
+        assert_eq!(q.pop(), Some(((9 << COARSE_SHIFT) + 3, 9)));
+        assert_eq!(q.pop(), Some(((9 << COARSE_SHIFT) + 3, 7)));
+        assert_eq!(q.pop(), None);
+        // A reset forgets everything, at any base.
+        q.push(1 << 40, 10);
+        q.reset(3 << 50);
+        assert_eq!(q.pop(), None);
+        q.push(3 << 50, 11);
+        assert_eq!(q.pop(), Some((3 << 50, 11)));
+    }
+
+    #[test]
     fn radix_pops_in_key_order_under_monotone_use() {
         // Simulates a search: every push is at least the last popped key;
         // compared with a sorted model after each pop.
@@ -614,10 +1062,10 @@ mod tests {
             (s >> 33) % n
         };
         let free_chunks = |q: &RadixQueue| {
-            let (mut n, mut c) = (0, q.free);
+            let (mut n, mut c) = (0, q.chunks.free);
             while c != NIL {
                 n += 1;
-                c = q.next[c as usize];
+                c = q.chunks.next[c as usize];
             }
             n
         };
@@ -627,7 +1075,7 @@ mod tests {
             q.clear();
             assert_eq!(
                 free_chunks(&q),
-                q.next.len(),
+                q.chunks.next.len(),
                 "round {round}: a chunk leaked"
             );
             for k in 0..1000u32 {
@@ -644,7 +1092,7 @@ mod tests {
             assert_eq!(n, 1000);
             assert_eq!(
                 free_chunks(&q),
-                q.next.len(),
+                q.chunks.next.len(),
                 "round {round}: a chunk leaked"
             );
             // Half popped, then cleared: clear frees what is left.
@@ -658,9 +1106,9 @@ mod tests {
             }
             let bound = 2 * (1000 / CHUNK + 1) + peak_buckets;
             assert!(
-                q.next.len() <= bound,
+                q.chunks.next.len() <= bound,
                 "round {round}: {} chunks",
-                q.next.len()
+                q.chunks.next.len()
             );
         }
     }
