@@ -781,6 +781,7 @@ fn search(
         queue.push(f0, pack(start.x, start.y));
         let mut expanded = 0u32;
         let mut reached = None;
+        let goal_packed = pack(gx, gy);
         while let Some((_, v)) = queue.pop() {
             let (x, y) = (v & 0xFFFF, v >> 16);
             let i = (y as usize + 1) * stride + x as usize + 1;
@@ -789,7 +790,7 @@ fn search(
                 continue;
             }
             node.closed = true;
-            if x == gx && y == gy {
+            if v == goal_packed {
                 reached = Some(i);
                 break;
             }
