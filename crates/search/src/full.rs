@@ -868,6 +868,16 @@ mod tests {
     use super::*;
     use regionpath_grid::Dir;
 
+    /// A small linear congruential generator: `rnd(n)` is below `n`.
+    fn lcg(mut s: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (s >> 33) % n
+        }
+    }
+
     #[test]
     fn bucket_queue_pops_in_key_order_under_a_star_like_use() {
         // Pushes at or above the last popped key, by at most two diagonal
@@ -877,13 +887,7 @@ mod tests {
         // bucket with another key (mixed buckets), and across the whole
         // ring (wrapping round it many times).
         let mut q = BucketQueue::default();
-        let mut s = 0x5eed_u64;
-        let mut rnd = |n: u64| {
-            s = s
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (s >> 33) % n
-        };
+        let mut rnd = lcg(0x5eed_u64);
         let span = 2 * COST_DIAGONAL;
         let width = 1u64 << COARSE_SHIFT;
         let (mut mixed, mut fine) = (0, 0);
@@ -985,13 +989,7 @@ mod tests {
         // compared with a sorted model after each pop.
         let mut q = RadixQueue::default();
         let mut model: Vec<u64> = Vec::new();
-        let mut s = 987_654_321u64;
-        let mut rnd = |n: u64| {
-            s = s
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (s >> 33) % n
-        };
+        let mut rnd = lcg(987_654_321u64);
         for round in 0..3 {
             let mut last = 0u64;
             for step in 0..5000 {
@@ -1055,13 +1053,7 @@ mod tests {
         // chunk per non-empty bucket, twice over for the bucket being moved
         // down (its chunks are freed as they are read).
         let mut q = RadixQueue::default();
-        let mut s = 42u64;
-        let mut rnd = |n: u64| {
-            s = s
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (s >> 33) % n
-        };
+        let mut rnd = lcg(42u64);
         let free_chunks = |q: &RadixQueue| {
             let (mut n, mut c) = (0, q.chunks.free);
             while c != NIL {
