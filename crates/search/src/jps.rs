@@ -285,6 +285,18 @@ fn scan_forward<T: Target>(
     target: &T,
     vertical: bool,
 ) -> Option<usize> {
+    if words == 1 {
+        // Windows of up to 62 cells (legs, joins): the whole line is one
+        // word, so the scan is one step with no carries.
+        let (c, b, a) = (plane[line], plane[line - 1], plane[line + 1]);
+        let forced = (b & !(b << 1)) | (a & !(a << 1));
+        let goal = target.word(vertical, line, 0);
+        // `s` is a real cell, so `s + 1` is at most the blocked padding
+        // after the last cell, which stops the scan.
+        let stop = (!c | forced | goal) & (u64::MAX << (s + 1));
+        let bit = stop.trailing_zeros() as usize;
+        return ((goal | c) >> bit & 1 != 0).then_some(bit);
+    }
     let here = &plane[line * words..(line + 1) * words];
     let before = &plane[(line - 1) * words..line * words];
     let after = &plane[(line + 1) * words..(line + 2) * words];
@@ -324,6 +336,16 @@ fn scan_backward<T: Target>(
     target: &T,
     vertical: bool,
 ) -> Option<usize> {
+    if words == 1 {
+        // As in `scan_forward`: one word, one step; position 0 is the
+        // blocked padding, which stops the scan.
+        let (c, b, a) = (plane[line], plane[line - 1], plane[line + 1]);
+        let forced = (b & !(b >> 1)) | (a & !(a >> 1));
+        let goal = target.word(vertical, line, 0);
+        let stop = (!c | forced | goal) & (u64::MAX >> (64 - s));
+        let bit = 63 - stop.leading_zeros() as usize;
+        return ((goal | c) >> bit & 1 != 0).then_some(bit);
+    }
     let here = &plane[line * words..(line + 1) * words];
     let before = &plane[(line - 1) * words..line * words];
     let after = &plane[(line + 1) * words..(line + 2) * words];
