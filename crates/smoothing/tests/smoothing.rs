@@ -182,6 +182,22 @@ fn wide_segment_clear_matches_independent_test_on_wide_grids() {
     assert!(checked > 3000);
 }
 
+/// Checks the radius-0 `segment_clear` of `a -> b` against the independent
+/// clearance and counts the verdict (`checked[1]`: clear). A clearance a
+/// hair above 0 may go either way and is skipped; 0 means the segment meets
+/// a blocked square.
+fn check_point_segment(grid: &Grid, a: Vec2, b: Vec2, checked: &mut [usize; 2]) {
+    let clearance = seg_clearance(grid, v(a), v(b), 2.0);
+    if clearance == 0.0 || clearance > 1e-6 {
+        assert_eq!(
+            segment_clear(grid, a, b, 0.0),
+            clearance > 0.0,
+            "{a} -> {b} clearance {clearance}"
+        );
+        checked[(clearance > 0.0) as usize] += 1;
+    }
+}
+
 /// Point segments inside one row or one column of cells (the radius-0
 /// test reads those as one word, resp. one cell per row), long ones too,
 /// against the independent clearance.
@@ -217,16 +233,7 @@ fn point_segment_clear_in_one_row_or_column_matches_independent_test() {
                     Vec2::new(s1 as f32, u1 as f32),
                 )
             };
-            let clearance = seg_clearance(&grid, v(a), v(b), 2.0);
-            // 0: meets a blocked square; a hair above 0 may go either way.
-            if clearance == 0.0 || clearance > 1e-6 {
-                assert_eq!(
-                    segment_clear(&grid, a, b, 0.0),
-                    clearance > 0.0,
-                    "{a} -> {b} clearance {clearance}"
-                );
-                checked[(clearance > 0.0) as usize] += 1;
-            }
+            check_point_segment(&grid, a, b, &mut checked);
         }
     }
     assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
@@ -257,15 +264,7 @@ fn point_segment_clear_of_every_slope_matches_independent_test() {
                     (rng.unit() * hf) as f32,
                 ),
             };
-            let clearance = seg_clearance(&grid, v(a), v(b), 2.0);
-            if clearance == 0.0 || clearance > 1e-6 {
-                assert_eq!(
-                    segment_clear(&grid, a, b, 0.0),
-                    clearance > 0.0,
-                    "{a} -> {b} clearance {clearance}"
-                );
-                checked[(clearance > 0.0) as usize] += 1;
-            }
+            check_point_segment(&grid, a, b, &mut checked);
         }
     }
     assert!(checked[0] > 1000 && checked[1] > 1000, "{checked:?}");
