@@ -55,6 +55,27 @@ pub struct SearchStats {
     pub expanded: u32,
 }
 
+impl SearchStats {
+    /// A search that found no path after `expanded` expansions.
+    pub(crate) fn no_path(expanded: u32) -> SearchStats {
+        SearchStats {
+            status: Status::NoPath,
+            cost: 0.0,
+            expanded,
+        }
+    }
+
+    /// A search that found a path of `straight` straight and `diagonal`
+    /// diagonal steps after `expanded` expansions.
+    pub(crate) fn found(straight: u64, diagonal: u64, expanded: u32) -> SearchStats {
+        SearchStats {
+            status: Status::Found,
+            cost: straight as f64 + diagonal as f64 * SQRT2,
+            expanded,
+        }
+    }
+}
+
 /// A search result with an owned path.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Found {

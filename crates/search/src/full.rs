@@ -24,9 +24,9 @@
 //! * With a consistent heuristic a closed node already has its optimal `g`,
 //!   so a successor needs only "fresh, or cheaper than before".
 
-use crate::core::{Node, SearchStats, Status, DELTAS, NO_PARENT};
+use crate::core::{Node, SearchStats, DELTAS, NO_PARENT};
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
-use regionpath_grid::{Grid, Point, SQRT2};
+use regionpath_grid::{Grid, Point};
 
 const BLANK: Node = Node {
     g: 0,
@@ -831,11 +831,7 @@ fn search(
         }
 
         let Some(mut i) = reached else {
-            return SearchStats {
-                status: Status::NoPath,
-                cost: 0.0,
-                expanded,
-            };
+            return SearchStats::no_path(expanded);
         };
         let (mut straight, mut diagonal) = (0u64, 0u64);
         let mut p = goal;
@@ -855,18 +851,15 @@ fn search(
             i = (i as isize - offset[d]) as usize;
         }
         out.reverse();
-        SearchStats {
-            status: Status::Found,
-            cost: straight as f64 + diagonal as f64 * SQRT2,
-            expanded,
-        }
+        SearchStats::found(straight, diagonal, expanded)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regionpath_grid::Dir;
+    use crate::core::Status;
+    use regionpath_grid::{Dir, SQRT2};
 
     /// A small linear congruential generator: `rnd(n)` is below `n`.
     fn lcg(mut s: u64) -> impl FnMut(u64) -> u64 {

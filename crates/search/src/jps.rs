@@ -30,7 +30,7 @@ use crate::cost::{octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 use crate::heap::{OpenEntry, OpenList};
 use crate::window::Window;
 use crate::Found;
-use regionpath_grid::{Grid, Point, SQRT2};
+use regionpath_grid::{Grid, Point};
 
 /// Passability one bit per cell in both orientations, each line padded by a
 /// blocked cell at both ends and starting on a word boundary. Padded
@@ -625,11 +625,7 @@ impl Engine {
         }
 
         let Some(end) = reached else {
-            return SearchStats {
-                status: Status::NoPath,
-                cost: 0.0,
-                expanded,
-            };
+            return SearchStats::no_path(expanded);
         };
         let (mut straight, mut diagonal) = (0u64, 0u64);
         let mut i = end;
@@ -660,11 +656,7 @@ impl Engine {
             i = parent as usize;
         }
         out.reverse();
-        SearchStats {
-            status: Status::Found,
-            cost: straight as f64 + diagonal as f64 * SQRT2,
-            expanded,
-        }
+        SearchStats::found(straight, diagonal, expanded)
     }
 }
 
@@ -953,11 +945,7 @@ impl WindowedJps {
         if !self.planes.open(gx, gy) {
             // The goal lies outside the corridor.
             path.clear();
-            return Ok(SearchStats {
-                status: Status::NoPath,
-                cost: 0.0,
-                expanded: 0,
-            });
+            return Ok(SearchStats::no_path(0));
         }
         let target = PointTarget {
             px: (goal.x - window.x) as usize + 1,
@@ -1235,11 +1223,7 @@ mod tests {
                     .find_path_into(&walled, win, s, t, &mut a_path)
                     .unwrap()
             } else {
-                SearchStats {
-                    status: Status::NoPath,
-                    cost: 0.0,
-                    expanded: 0,
-                }
+                SearchStats::no_path(0)
             };
             let j = wjps
                 .find_path_masked_into(&g, win, s, t, &mask, &mut j_path)
