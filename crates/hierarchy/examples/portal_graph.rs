@@ -16,12 +16,14 @@
 //!
 //! `cargo run --release -p regionpath-hierarchy --example portal_graph -- FILE.scen...`
 //! (maps are read from the scenario's `../maps/` folder).
-use regionpath_grid::{octile, read_map, read_scen, Dir, Grid, Point};
+use regionpath_grid::{octile, Dir, Grid, Point};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
 use regionpath_search::{Window, WindowedJps};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// Fixed-point costs of a straight and a diagonal step.
 const C1: u32 = 10_000;
@@ -352,12 +354,7 @@ fn checked_length(grid: &Grid, path: &[Point]) -> Option<f64> {
 
 fn main() {
     for f in std::env::args().skip(1) {
-        let scen = read_scen(&f).expect("scenario file");
-        let dir = std::path::Path::new(&f)
-            .parent()
-            .expect("folder")
-            .join("../maps");
-        let grid = read_map(dir.join(scen.rows[0].map_file_name())).expect("map");
+        let (scen, grid) = common::load(&f);
         let h = Hierarchy::build(&grid, &HierarchyConfig::default()).expect("build");
         let sec = Sectors {
             side: h.sector_size(),

@@ -1,7 +1,8 @@
 //! Per-file planner counters on Moving AI scenario files (development aid):
 //! `cargo run --release -p regionpath-hierarchy --example probe -- FILE.scen... [--every N] [--join R] [--no-second] [--no-recheck]`
-use regionpath_grid::{read_map, read_scen};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner, PlannerConfig};
+
+mod common;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,33 +17,18 @@ fn main() {
                 every = args[i + 1].parse().expect("number");
                 i += 1;
             }
-            "--join" => {
-                pc.join_radius = args[i + 1].parse().expect("number");
-                i += 1;
-            }
             "--len" => {
                 lo = args[i + 1].parse().expect("number");
                 hi = args[i + 2].parse().expect("number");
                 i += 2;
             }
-            "--no-second" => pc.second_route = false,
-            "--window" => {
-                pc.window = args[i + 1].parse().expect("number");
-                i += 1;
-            }
-            "--reach" => {
-                pc.reach = args[i + 1].parse().expect("number");
-                i += 1;
-            }
-            "--no-recheck" => pc.recheck = 0.0,
+            _ if common::planner_flag(&args, &mut i, &mut pc) => {}
             f => files.push(f.to_string()),
         }
         i += 1;
     }
     for f in &files {
-        let scen = read_scen(f).expect("scen");
-        let dir = std::path::Path::new(f).parent().unwrap().join("../maps");
-        let grid = read_map(dir.join(scen.rows[0].map_file_name())).expect("map");
+        let (scen, grid) = common::load(f);
         let h = Hierarchy::build(&grid, &HierarchyConfig::default()).expect("build");
         let mut planner = Planner::with_config(pc);
         let mut out = Vec::new();

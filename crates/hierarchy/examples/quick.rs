@@ -1,9 +1,10 @@
 //! Quick quality/speed check on Moving AI scenario files (development aid).
 //! `cargo run --release -p regionpath-hierarchy --example quick -- FILE.scen... [--every N] [--sector S]`
-use regionpath_grid::{read_map, read_scen};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
 use regionpath_search::AStar;
 use std::time::Instant;
+
+mod common;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,22 +21,11 @@ fn main() {
                 i += 1;
             }
             "--no-astar" => no_astar = true,
-            "--join" => {
-                pc.join_radius = args[i + 1].parse().expect("number");
-                i += 1;
-            }
-            "--reach" => {
-                pc.reach = args[i + 1].parse().expect("number");
-                i += 1;
-            }
-            "--window" => {
-                pc.window = args[i + 1].parse().expect("number");
-                i += 1;
-            }
             "--sector" => {
                 sector = args[i + 1].parse().expect("number");
                 i += 1;
             }
+            _ if common::planner_flag(&args, &mut i, &mut pc) => {}
             f => files.push(f.to_string()),
         }
         i += 1;
@@ -46,9 +36,7 @@ fn main() {
     let mut firsts: Vec<f64> = Vec::new();
     let mut subs = Vec::new();
     for f in &files {
-        let scen = read_scen(f).expect("scen");
-        let dir = std::path::Path::new(f).parent().unwrap().join("../maps");
-        let grid = read_map(dir.join(scen.rows[0].map_file_name())).expect("map");
+        let (scen, grid) = common::load(f);
         let t0 = Instant::now();
         let h = Hierarchy::build(
             &grid,
