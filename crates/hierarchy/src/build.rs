@@ -1,5 +1,6 @@
 //! Offline build: sectors → regions → region graph → connectivity.
 
+use crate::blocks::Blocks;
 use crate::connectivity::Connectivity;
 use crate::landmarks::{Landmarks, LANDMARKS};
 use crate::sector::{Labeler, Layout, Rect};
@@ -291,6 +292,8 @@ pub struct Hierarchy {
     pub(crate) graph: RegionGraph,
     pub(crate) connectivity: Connectivity,
     pub(crate) landmarks: Landmarks,
+    /// Biconnected blocks of `graph` (see [`crate::blocks`]).
+    pub(crate) blocks: Blocks,
     pub(crate) build_ms: f64,
 }
 
@@ -648,6 +651,7 @@ impl Hierarchy {
         let graph = region_graph(regions.len(), &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
         let landmarks = Landmarks::build(&graph, LANDMARKS);
+        let blocks = Blocks::build(&graph);
         Hierarchy {
             layout,
             grid_checksum: grid.checksum(),
@@ -656,6 +660,7 @@ impl Hierarchy {
             graph,
             connectivity,
             landmarks,
+            blocks,
             build_ms: 0.0,
         }
     }

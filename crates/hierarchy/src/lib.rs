@@ -29,6 +29,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod blocks;
 mod build;
 mod connectivity;
 mod landmarks;

@@ -260,6 +260,7 @@ impl Hierarchy {
         let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
         let landmarks = crate::landmarks::Landmarks::build(&graph, landmark_count);
+        let blocks = crate::blocks::Blocks::build(&graph);
         Ok(Hierarchy {
             layout,
             grid_checksum: checksum,
@@ -268,6 +269,7 @@ impl Hierarchy {
             graph,
             connectivity,
             landmarks,
+            blocks,
             build_ms,
         })
     }

@@ -589,6 +589,17 @@ pub struct Planner {
     memo: Memo,
     /// Expansions the next abstract search may make (`u32::MAX`: no limit).
     abstract_budget: u32,
+    /// `bmark[b] == bgen`: block `b` is on the block-cut tree path of
+    /// `marked` (see [`crate::blocks`]); the abstract searches skip edges of
+    /// other blocks.
+    bmark: Vec<u32>,
+    bgen: u32,
+    /// The regions whose blocks are marked (`None`: none yet this query).
+    marked: Option<(u32, u32)>,
+    /// The marks are valid (both regions have edges and are connected).
+    restrict: bool,
+    /// Every block on the path is a bridge: the route is the only one.
+    unique_route: bool,
     joins: Vec<usize>,
     lab: Labeler,
     /// One bit per map cell, all clear between queries (loop detection).
@@ -677,6 +688,11 @@ impl Planner {
             leg_cells: Vec::new(),
             memo: Memo::Off,
             abstract_budget: u32::MAX,
+            bmark: Vec::new(),
+            bgen: 0,
+            marked: None,
+            restrict: false,
+            unique_route: false,
             joins: Vec::new(),
             lab: Labeler::default(),
             seen: Vec::new(),
@@ -785,6 +801,7 @@ impl Planner {
     ) -> Result<(), PathError> {
         self.progress = None;
         self.stats = PlanStats::default();
+        self.marked = None;
         self.route.clear();
         self.cross.clear();
         if grid.width() != h.width() || grid.height() != h.height() {
@@ -984,10 +1001,36 @@ impl Planner {
         Ok(())
     }
 
+    /// Marks the blocks on the block-cut tree path from region `from` to
+    /// `to` (once per query and pair); returns whether the marks hold.
+    fn mark_blocks(&mut self, h: &Hierarchy, from: u32, to: u32) -> bool {
+        if self.marked == Some((from, to)) {
+            return self.restrict;
+        }
+        let count = h.blocks.count();
+        if self.bmark.len() != count {
+            self.bmark.clear();
+            self.bmark.resize(count, 0);
+        }
+        self.bgen = self.bgen.wrapping_add(1);
+        if self.bgen == 0 {
+            self.bmark.fill(0);
+            self.bgen = 1;
+        }
+        let (bmark, bgen) = (&mut self.bmark, self.bgen);
+        let path = h.blocks.path(from, to, |b| bmark[b as usize] = bgen);
+        self.marked = Some((from, to));
+        self.restrict = path.is_some();
+        self.unique_route = path == Some(true);
+        self.restrict
+    }
+
     /// A* over the region graph from `from` to `to`, priced by `costs`;
     /// fills `self.route` and `self.cross`. With `corridor`, only regions of
     /// those clusters are searched and the search also ends at the first
-    /// region of the last of them.
+    /// region of the last of them. Only edges of the blocks on the
+    /// block-cut tree path between the two are followed: every route uses
+    /// those and no others (see [`crate::blocks`]).
     fn abstract_route(
         &mut self,
         h: &Hierarchy,
@@ -998,6 +1041,7 @@ impl Planner {
         costs: RouteCosts,
     ) -> bool {
         let crossings = costs == RouteCosts::Crossings;
+        let restrict = self.mark_blocks(h, from, to);
         let cluster_of = &h.connectivity.cluster_of_region;
         let in_corridor = |r: u32| match corridor {
             None => true,
@@ -1074,6 +1118,12 @@ impl Planner {
                 };
                 let o = &mut self.anodes[other as usize];
                 if o.stamp != gen {
+                    // Checked on first touch only: an edge between two
+                    // regions of marked blocks is itself in a marked block,
+                    // so a region reached once is always allowed.
+                    if restrict && self.bmark[h.blocks.of_edge(id, k) as usize] != self.bgen {
+                        continue;
+                    }
                     *o = ANode {
                         stamp: gen,
                         ..ANode::BLANK
@@ -1524,12 +1574,16 @@ impl Planner {
         if old <= self.config.recheck.max(1.0) as f64 * octile(start, goal) {
             return;
         }
+        let (from, to) = (pr.from, pr.to);
+        // Only one route: the crossing search would find it again.
+        if self.mark_blocks(h, from, to) && self.unique_route {
+            return;
+        }
         let first_cost = crossing_cost(&self.cross, start, goal);
         self.first_route.clear();
         self.first_route.extend_from_slice(&self.route);
         self.route.clear();
         self.cross.clear();
-        let (from, to) = (pr.from, pr.to);
         self.abstract_budget = self
             .stats
             .abstract_expanded

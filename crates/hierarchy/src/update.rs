@@ -124,6 +124,7 @@ impl Hierarchy {
         let graph = region_graph(regions.len(), &edges);
         self.connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
         self.landmarks = crate::landmarks::Landmarks::build(&graph, self.landmarks.count());
+        self.blocks = crate::blocks::Blocks::build(&graph);
         self.regions = regions;
         self.first_region = first;
         self.graph = graph;

@@ -745,3 +745,52 @@ fn second_route_straightens_paths_through_room_lattices() {
         sum_with / sum_opt
     );
 }
+
+/// A comb: a 4-cell corridor along the middle with dead-end teeth above and
+/// below, so the region graph is a chain of corridor regions with leaf
+/// regions (the teeth's far ends) hanging off it. Every block between the
+/// start's tooth and the goal's is a single edge: the abstract search must
+/// expand only the route's regions (never a dead end) and skip the second
+/// route, and the path must still be the optimum (Dijkstra).
+#[test]
+fn dead_ends_off_the_block_path_are_never_searched() {
+    let (w, h) = (240u32, 48u32);
+    let mut grid = Grid::new(w, h, false).unwrap();
+    for x in 0..w {
+        for y in 22..26 {
+            grid.set_passable(Point::new(x, y), true).unwrap();
+        }
+    }
+    for x0 in (4..236).step_by(8) {
+        for x in x0..x0 + 3 {
+            for y in (0..22).chain(26..h) {
+                grid.set_passable(Point::new(x, y), true).unwrap();
+            }
+        }
+    }
+    let hierarchy = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let mut planner = Planner::new();
+    let mut path = Vec::new();
+    let (s, g) = (Point::new(5, 0), Point::new(229, 47));
+    let st = planner
+        .find_path_into(&hierarchy, &grid, s, g, &mut path)
+        .unwrap();
+    assert!(st.route_len > 10, "routed over the region graph");
+    assert_eq!(
+        st.abstract_expanded, st.route_len,
+        "one expansion per route region, none in a dead end"
+    );
+    assert!(!st.second_route, "the route is the only one");
+    assert_eq!((path.first(), path.last()), (Some(&s), Some(&g)));
+    for pair in path.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        assert!(a.x.abs_diff(b.x) <= 1 && a.y.abs_diff(b.y) <= 1 && a != b);
+        assert!(grid.is_passable(b));
+        if a.x != b.x && a.y != b.y {
+            assert!(grid.is_passable(Point::new(a.x, b.y)));
+            assert!(grid.is_passable(Point::new(b.x, a.y)));
+        }
+    }
+    let best = dijkstra(&grid, s)[(g.y * w + g.x) as usize];
+    assert!((st.cost - best).abs() < 1e-6, "{} vs {best}", st.cost);
+}
