@@ -1,5 +1,6 @@
 //! The bit-packed grid.
 
+use crate::bits::low_bits;
 use crate::coords::{Connectivity, Dir, Point};
 use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
@@ -141,7 +142,9 @@ pub enum GridError {
 ///
 /// Passability is one bit per cell, stored row-major with a one-cell blocked
 /// border (a `(width + 2) × (height + 2)` bit array), so a search can test any
-/// neighbour of an in-bounds cell without a bounds check. Terrain kinds are
+/// neighbour of an in-bounds cell without a bounds check. A column-major
+/// copy (one more bit per cell) lets a search read a column 64 cells at a
+/// time as well ([`Grid::padded_column_bits`]). Terrain kinds are
 /// kept only when the map uses more than one passable or more than one
 /// blocked kind (four bits per cell); otherwise every passable cell has one
 /// kind and every blocked cell another.
@@ -151,6 +154,8 @@ pub struct Grid {
     height: u32,
     stride: usize,
     bits: Vec<u64>,
+    /// `bits` column-major: bit `(x + 1) * (height + 2) + y + 1` is `(x, y)`.
+    cols: Vec<u64>,
     passable_cells: u64,
     base_passable: Terrain,
     base_blocked: Terrain,
@@ -170,7 +175,8 @@ impl Grid {
             width,
             height,
             stride,
-            bits: vec![0u64; total.div_ceil(64)],
+            bits: vec![0u64; total.div_ceil(64) + 1],
+            cols: vec![0u64; total.div_ceil(64) + 1],
             passable_cells: 0,
             base_passable: Terrain::Ground,
             base_blocked: Terrain::OutOfBounds,
@@ -182,8 +188,42 @@ impl Grid {
                 g.fill_row_passable(y);
             }
             g.passable_cells = width as u64 * height as u64;
+            g.rebuild_columns();
         }
         Ok(g)
+    }
+
+    /// Derives the column-major copy from the rows, 64 × 64 cells at a
+    /// time (while the grid is being made).
+    fn rebuild_columns(&mut self) {
+        let (pw, ph) = (self.stride, self.height as usize + 2);
+        self.cols.iter_mut().for_each(|w| *w = 0);
+        let mut block = [0u64; 64];
+        for by in (0..ph).step_by(64) {
+            let rows = (ph - by).min(64);
+            for bx in (0..pw).step_by(64) {
+                let cols = (pw - bx).min(64);
+                let keep = low_bits(cols);
+                block.iter_mut().for_each(|w| *w = 0);
+                for (r, b) in block.iter_mut().take(rows).enumerate() {
+                    *b = self.padded_bits((by + r) * pw + bx) & keep;
+                }
+                crate::bits::transpose64(&mut block);
+                let keep = low_bits(rows);
+                for (c, &b) in block.iter().take(cols).enumerate() {
+                    let v = b & keep;
+                    if v == 0 {
+                        continue;
+                    }
+                    let i = (bx + c) * ph + by;
+                    let (w, o) = (i >> 6, i & 63);
+                    self.cols[w] |= v << o;
+                    if o != 0 && (v >> (64 - o)) != 0 {
+                        self.cols[w + 1] |= v >> (64 - o);
+                    }
+                }
+            }
+        }
     }
 
     /// Only while the grid is being made (its revision is fresh).
@@ -308,6 +348,69 @@ impl Grid {
         match self.bits.get(w + 1) {
             Some(&hi) if o != 0 => lo | (hi << (64 - o)),
             _ => lo,
+        }
+    }
+
+    /// Rows in one padded column (`height + 2`): the padded column index of
+    /// `(x, y)` is `(x + 1) * column_stride + y + 1`.
+    #[inline]
+    pub fn column_stride(&self) -> usize {
+        self.height as usize + 2
+    }
+
+    /// The padded column index of an in-bounds point (see
+    /// [`Grid::column_stride`]).
+    #[inline]
+    pub fn padded_column_index(&self, p: Point) -> usize {
+        (p.x as usize + 1) * self.column_stride() + p.y as usize + 1
+    }
+
+    /// [`Grid::padded_bits`] down a column: bit `j` is the passability of
+    /// the cell at padded column index `i + j`, so a column can be read 64
+    /// cells at a time (past its end come the blocked border and then the
+    /// next column). Bits past the end of the array read as `0`.
+    #[inline]
+    pub fn padded_column_bits(&self, i: usize) -> u64 {
+        let (w, o) = (i >> 6, i & 63);
+        let lo = self.cols[w] >> o;
+        match self.cols.get(w + 1) {
+            Some(&hi) if o != 0 => lo | (hi << (64 - o)),
+            _ => lo,
+        }
+    }
+
+    /// The 64 bits of a padded bit array (`words`: the row-major or the
+    /// column-major copy) from bit `i` on; `words[i / 64 + 1]` must exist
+    /// (both arrays end with a spare word).
+    #[inline]
+    fn bits_at(words: &[u64], i: usize) -> u64 {
+        let (w, o) = (i >> 6, (i & 63) as u32);
+        // `(hi << 1) << (63 - o)`: no branch for `o == 0`.
+        (words[w] >> o) | ((words[w + 1] << 1) << (63 - o))
+    }
+
+    /// Rows `y0 .. y0 + out.len()` of the `width`-cell wide area whose
+    /// top-left cell is `(x0, y0)` (which must lie inside the grid, as must
+    /// the area; `width` < 64), as bits shifted up by one: bit `1 + i` of
+    /// `out[r]` is cell `(x0 + i, y0 + r)`. Window loads.
+    pub fn area_rows_shifted(&self, x0: u32, y0: u32, width: u32, out: &mut [u64]) {
+        let keep = low_bits(width as usize);
+        let mut i = self.padded_index(Point::new(x0, y0));
+        for row in out {
+            *row = (Grid::bits_at(&self.bits, i) & keep) << 1;
+            i += self.stride;
+        }
+    }
+
+    /// [`Grid::area_rows_shifted`] for columns: bit `1 + j` of `out[c]` is
+    /// cell `(x0 + c, y0 + j)`, for `height` (< 64) cells down each column.
+    pub fn area_columns_shifted(&self, x0: u32, y0: u32, height: u32, out: &mut [u64]) {
+        let keep = low_bits(height as usize);
+        let stride = self.column_stride();
+        let mut i = self.padded_column_index(Point::new(x0, y0));
+        for col in out {
+            *col = (Grid::bits_at(&self.cols, i) & keep) << 1;
+            i += stride;
         }
     }
 
@@ -447,10 +550,13 @@ impl Grid {
         self.revision = Revision::fresh();
         let i = self.padded_index(p);
         let was = self.passable_padded(i);
+        let j = self.padded_column_index(p);
         if passable {
             self.bits[i >> 6] |= 1u64 << (i & 63);
+            self.cols[j >> 6] |= 1u64 << (j & 63);
         } else {
             self.bits[i >> 6] &= !(1u64 << (i & 63));
+            self.cols[j >> 6] &= !(1u64 << (j & 63));
         }
         match (was, passable) {
             (false, true) => self.passable_cells += 1,
@@ -513,6 +619,7 @@ impl Grid {
                 }
             }
         }
+        g.rebuild_columns();
         Ok(g)
     }
 
@@ -605,7 +712,9 @@ impl Grid {
         };
         mix(self.width as u64);
         mix(self.height as u64);
-        for w in &self.bits {
+        // Not the spare word at the end (always 0), so checksums stay
+        // those of files written before it was added.
+        for w in &self.bits[..self.bits.len() - 1] {
             mix(*w);
         }
         h
@@ -821,6 +930,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The column copy and the window-load reads against `is_passable`,
+    /// on a parsed map with scattered walls and after edits (a grid wider
+    /// and taller than 64, so blocks of the transpose meet).
+    #[test]
+    fn column_copy_and_area_reads_follow_passability() {
+        let (w, h) = (131u32, 70u32);
+        let rows: Vec<String> = (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| {
+                        if (x * 7 + y * 13) % 5 == 0 || x == y {
+                            '@'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut g = Grid::from_rows(&rows).unwrap();
+        let check = |g: &Grid| {
+            for x in 0..w {
+                for y in 0..h {
+                    let p = Point::new(x, y);
+                    let bit = g.padded_column_bits(g.padded_column_index(p)) & 1 != 0;
+                    assert_eq!(bit, g.is_passable(p), "{p}");
+                }
+            }
+            for &(x0, y0, aw, ah) in &[
+                (0, 0, 62, 62),
+                (60, 5, 62, 40),
+                (69, 8, 62, 62),
+                (3, 60, 10, 10),
+            ] {
+                let mut r = vec![0u64; ah as usize];
+                let mut c = vec![0u64; aw as usize];
+                g.area_rows_shifted(x0, y0, aw, &mut r);
+                g.area_columns_shifted(x0, y0, ah, &mut c);
+                for dy in 0..ah {
+                    for dx in 0..aw {
+                        let open = g.is_passable(Point::new(x0 + dx, y0 + dy));
+                        assert_eq!(r[dy as usize] >> (dx + 1) & 1 != 0, open);
+                        assert_eq!(c[dx as usize] >> (dy + 1) & 1 != 0, open);
+                    }
+                }
+                // Nothing outside the area (the padding bits stay clear).
+                assert!(r.iter().all(|v| v & 1 == 0 && v >> (aw + 1) == 0));
+                assert!(c.iter().all(|v| v & 1 == 0 && v >> (ah + 1) == 0));
+            }
+        };
+        check(&g);
+        for i in 0..200u32 {
+            let p = Point::new((i * 37) % w, (i * 11) % h);
+            g.set_passable(p, i % 3 != 0).unwrap();
+        }
+        check(&g);
+        check(&Grid::new(w, h, true).unwrap());
     }
 
     #[test]

@@ -14,11 +14,13 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod bits;
 mod coords;
 mod grid;
 pub mod map_io;
 pub mod scen;
 
+pub use bits::transpose64;
 pub use coords::{octile, Connectivity, Dir, Point, SQRT2};
 pub use grid::{Grid, GridError, Terrain, MAX_DIMENSION};
 pub use map_io::{parse_map, read_map, write_map, MapError, MapErrorKind};
