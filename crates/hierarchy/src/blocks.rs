@@ -14,25 +14,25 @@
 //! (O(regions + edges), no file format change).
 
 use crate::build::RegionGraph;
+use fixedbitset::FixedBitSet;
 
 /// No block or tree node.
 const NONE: u32 = u32::MAX;
 
-/// Blocks of one region graph.
+/// Blocks of one region graph: the block-cut tree only (no per-edge
+/// data), about 4 bytes per region plus 8 per tree node.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Blocks {
-    /// `row[r]`: index of region `r`'s first edge in the graph's edge order
-    /// (`row[r + 1]` one past its last).
-    row: Vec<u32>,
-    /// Block of each directed edge, in the graph's edge order.
-    edge_block: Vec<u32>,
-    /// Undirected edges per block (1: a bridge).
-    block_edges: Vec<u32>,
+    /// Number of blocks: tree nodes `0..blocks` are blocks, later ones cut
+    /// regions.
+    blocks: u32,
+    /// Blocks that are a single edge (bridges).
+    bridge: FixedBitSet,
     /// Block-cut tree node of each region: its cut node when it is a cut
     /// region, else the one block its edges lie in (`NONE` without edges).
-    /// Tree nodes `0..blocks` are blocks, later ones cut regions.
     home: Vec<u32>,
-    /// Parent of each tree node (`NONE` at the root of each tree).
+    /// Parent of each tree node (`NONE` at the root of each tree); the
+    /// parent of a block is a cut node and the other way round.
     parent: Vec<u32>,
     /// Depth of each tree node below its root.
     depth: Vec<u32>,
@@ -209,41 +209,78 @@ impl Blocks {
                 }
             }
         }
+        let mut bridge = FixedBitSet::with_capacity(blocks as usize);
+        for (b, &e) in block_edges.iter().enumerate() {
+            bridge.set(b, e == 1);
+        }
         Blocks {
-            row,
-            edge_block,
-            block_edges,
+            blocks,
+            bridge,
             home,
             parent,
             depth,
         }
     }
 
-    /// Number of blocks.
-    pub(crate) fn count(&self) -> usize {
-        self.block_edges.len()
+    /// Number of block-cut tree nodes (blocks and cut regions).
+    pub(crate) fn nodes(&self) -> usize {
+        self.parent.len()
     }
 
-    /// Block of region `r`'s `k`-th edge (in the graph's neighbour order).
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        (self.home.capacity() + self.parent.capacity() + self.depth.capacity()) * 4
+            + self.bridge.len().div_ceil(8)
+    }
+
+    /// Whether region `r` lies in a block marked by [`Blocks::mark_path`]
+    /// (`marks[t] == stamp`).
     #[inline]
-    pub(crate) fn of_edge(&self, r: u32, k: usize) -> u32 {
-        self.edge_block[self.row[r as usize] as usize + k]
+    pub(crate) fn allowed(&self, r: u32, marks: &[u32], stamp: u32) -> bool {
+        let x = self.home[r as usize];
+        if x == NONE {
+            return false;
+        }
+        if marks[x as usize] == stamp {
+            return true;
+        }
+        // A cut region below a marked block (its parent) is in it.
+        x >= self.blocks && {
+            let p = self.parent[x as usize];
+            p != NONE && marks[p as usize] == stamp
+        }
+    }
+
+    /// Marks (`marks[t] = stamp`, `marks` one entry per tree node) every
+    /// block on the tree path between regions `a` and `b` and the cut node
+    /// above each, so that [`Blocks::allowed`] holds exactly for the
+    /// regions of those blocks. Returns `None` when the regions are not
+    /// connected (or have no edges), else whether every block on the path
+    /// is a bridge (then the route between them is unique).
+    pub(crate) fn mark_path(&self, a: u32, b: u32, marks: &mut [u32], stamp: u32) -> Option<bool> {
+        self.path(a, b, |t| {
+            marks[t as usize] = stamp;
+            let p = self.parent[t as usize];
+            if p != NONE {
+                marks[p as usize] = stamp;
+            }
+        })
     }
 
     /// Calls `f` with each block on the block-cut tree path between regions
     /// `a` and `b`. Returns `None` when they are not connected (or have no
     /// edges), else whether every one of those blocks is a bridge (then the
     /// route between them is unique).
-    pub(crate) fn path(&self, a: u32, b: u32, mut f: impl FnMut(u32)) -> Option<bool> {
+    fn path(&self, a: u32, b: u32, mut f: impl FnMut(u32)) -> Option<bool> {
         let (mut x, mut y) = (*self.home.get(a as usize)?, *self.home.get(b as usize)?);
         if x == NONE || y == NONE {
             return None;
         }
-        let blocks = self.count() as u32;
+        let blocks = self.blocks;
         let mut bridges = true;
         let mut visit = |t: u32| {
             if t < blocks {
-                bridges &= self.block_edges[t as usize] == 1;
+                bridges &= self.bridge.contains(t as usize);
                 f(t);
             }
         };
@@ -283,6 +320,26 @@ mod tests {
         region_graph(n, &edges)
     }
 
+    impl Blocks {
+        /// Whether region `r` is in block `b` (tests only).
+        fn contains(&self, b: u32, r: u32) -> bool {
+            let x = self.home[r as usize];
+            x == b
+                || (x >= self.blocks
+                    && (self.parent[x as usize] == b || self.parent[b as usize] == x))
+        }
+
+        /// The block holding both ends of an edge.
+        fn of_edge(&self, u: u32, v: u32) -> u32 {
+            let found: Vec<u32> = (0..self.blocks)
+                .filter(|&b| self.contains(b, u) && self.contains(b, v))
+                .collect();
+            assert_eq!(found.len(), 1, "edge {u}-{v} in blocks {found:?}");
+            found[0]
+        }
+    }
+
+    /// Blocks on the tree path, sorted, and whether all are bridges.
     fn blocks_on(b: &Blocks, x: u32, y: u32) -> (Vec<u32>, Option<bool>) {
         let mut v = Vec::new();
         let u = b.path(x, y, |t| v.push(t));
@@ -309,48 +366,49 @@ mod tests {
             ],
         );
         let b = Blocks::build(&g);
-        assert_eq!(b.count(), 4);
-        let block = |u: u32, v: u32| {
-            let k = g.neighbors_slice(u).binary_search(&v).unwrap();
-            b.of_edge(u, k)
-        };
-        // Both directions of an edge share a block.
-        for &(u, v) in &[(0, 1), (2, 3), (4, 5), (5, 6)] {
-            assert_eq!(block(u, v), block(v, u));
-        }
-        assert_eq!(block(0, 1), block(1, 2));
-        assert_eq!(block(0, 1), block(2, 0));
-        assert_eq!(block(3, 4), block(5, 3));
-        let distinct = [block(0, 1), block(2, 3), block(3, 4), block(5, 6)];
-        let mut d = distinct.to_vec();
+        assert_eq!(b.blocks, 4);
+        // Cut regions 2, 3, 5: seven tree nodes.
+        assert_eq!(b.nodes(), 7);
+        assert_eq!(b.of_edge(0, 1), b.of_edge(1, 2));
+        assert_eq!(b.of_edge(0, 1), b.of_edge(2, 0));
+        assert_eq!(b.of_edge(3, 4), b.of_edge(5, 3));
+        let mut d = vec![
+            b.of_edge(0, 1),
+            b.of_edge(2, 3),
+            b.of_edge(3, 4),
+            b.of_edge(5, 6),
+        ];
         d.sort_unstable();
         d.dedup();
         assert_eq!(d.len(), 4);
         // 0 -> 1: inside the first triangle, which is not a bridge.
-        assert_eq!(blocks_on(&b, 0, 1), (vec![block(0, 1)], Some(false)));
+        assert_eq!(blocks_on(&b, 0, 1), (vec![b.of_edge(0, 1)], Some(false)));
         // 0 -> 6 crosses all four blocks.
-        let (on, unique) = blocks_on(&b, 0, 6);
-        assert_eq!(on, d);
-        assert_eq!(unique, Some(false));
+        assert_eq!(blocks_on(&b, 0, 6), (d.clone(), Some(false)));
         // 2 -> 3 and 5 -> 6: bridges only, so the route is unique.
-        assert_eq!(blocks_on(&b, 2, 3), (vec![block(2, 3)], Some(true)));
-        assert_eq!(blocks_on(&b, 6, 5), (vec![block(5, 6)], Some(true)));
+        assert_eq!(blocks_on(&b, 2, 3), (vec![b.of_edge(2, 3)], Some(true)));
+        assert_eq!(blocks_on(&b, 6, 5), (vec![b.of_edge(5, 6)], Some(true)));
         // 4 -> 2: the second triangle and the bridge.
-        let mut want = vec![block(3, 4), block(2, 3)];
+        let mut want = vec![b.of_edge(3, 4), b.of_edge(2, 3)];
         want.sort_unstable();
         assert_eq!(blocks_on(&b, 4, 2), (want, Some(false)));
+        // 4 -> 3: regions allowed are exactly the second triangle's.
+        let mut marks = vec![0u32; b.nodes()];
+        assert_eq!(b.mark_path(4, 3, &mut marks, 1), Some(false));
+        let allowed: Vec<u32> = (0..8).filter(|&r| b.allowed(r, &marks, 1)).collect();
+        assert_eq!(allowed, vec![3, 4, 5]);
         // The isolated region has no block.
         assert_eq!(b.path(7, 0, |_| {}), None);
+        assert!(!b.allowed(7, &marks, 1));
     }
 
     /// Against brute force on a lattice with holes and a tail: an edge is
-    /// in a bridge block exactly when removing it disconnects its ends; for
-    /// every connected pair, the edges of the blocks on their tree path
-    /// still connect them, and a region whose removal does not separate
-    /// them is never needed (each such block is on a cycle or the path).
+    /// a bridge block exactly when removing it disconnects its ends; for
+    /// every connected pair, the regions `allowed` after marking their path
+    /// still connect them (the exact allowed set is checked by hand in
+    /// `triangles_bridge_and_pendant`).
     #[test]
-    fn bridges_match_brute_force() {
-        // A 5x4 lattice with some edges left out, and a tail.
+    fn blocks_match_brute_force() {
         let (w, h) = (5u32, 4u32);
         let id = |x: u32, y: u32| y * w + x;
         let mut pairs = Vec::new();
@@ -369,51 +427,48 @@ mod tests {
         let n = 22;
         let g = graph(n, &pairs);
         let b = Blocks::build(&g);
-        let connected = |skip_edge: (u32, u32), from: u32, to: u32| {
+        // Reachability from `from` avoiding edge `skip_edge` and region
+        // `skip`, through regions where `ok` holds.
+        let reach = |from: u32, skip_edge: (u32, u32), skip: u32, ok: &dyn Fn(u32) -> bool| {
             let mut seen = vec![false; n];
             let mut todo = vec![from];
             seen[from as usize] = true;
             while let Some(v) = todo.pop() {
                 for &u in g.neighbors_slice(v) {
-                    if (v, u) == skip_edge || (u, v) == skip_edge || seen[u as usize] {
+                    if (v, u) == skip_edge || (u, v) == skip_edge || u == skip {
                         continue;
                     }
-                    seen[u as usize] = true;
-                    todo.push(u);
+                    if !seen[u as usize] && ok(u) {
+                        seen[u as usize] = true;
+                        todo.push(u);
+                    }
                 }
             }
-            seen[to as usize]
+            seen
         };
+        let all = |_: u32| true;
         let mut bridges = 0;
         for &(u, v) in &pairs {
-            let k = g.neighbors_slice(u).binary_search(&v).unwrap();
-            let blk = b.of_edge(u, k);
-            let is_bridge = !connected((u, v), u, v);
+            let is_bridge = !reach(u, (u, v), NONE, &all)[v as usize];
             bridges += is_bridge as u32;
-            assert_eq!(b.block_edges[blk as usize] == 1, is_bridge, "edge {u}-{v}");
+            let blk = b.of_edge(u, v);
+            assert_eq!(b.bridge.contains(blk as usize), is_bridge, "edge {u}-{v}");
             assert_eq!(b.path(u, v, |_| {}), Some(is_bridge));
         }
         assert!(bridges >= 2);
-        // Every connected pair stays connected through its path's blocks.
+        let mut marks = vec![0u32; b.nodes()];
+        let mut stamp = 0;
         for a in 0..n as u32 {
+            let from_a = reach(a, (NONE, NONE), NONE, &all);
             for c in 0..n as u32 {
-                if a == c || !connected((NONE, NONE), a, c) {
+                if a == c || !from_a[c as usize] {
                     continue;
                 }
-                let mut on = vec![false; b.count()];
-                assert!(b.path(a, c, |t| on[t as usize] = true).is_some());
-                let mut seen = vec![false; n];
-                let mut todo = vec![a];
-                seen[a as usize] = true;
-                while let Some(v) = todo.pop() {
-                    for (k, &u) in g.neighbors_slice(v).iter().enumerate() {
-                        if on[b.of_edge(v, k) as usize] && !seen[u as usize] {
-                            seen[u as usize] = true;
-                            todo.push(u);
-                        }
-                    }
-                }
-                assert!(seen[c as usize], "{a} -> {c}");
+                stamp += 1;
+                assert!(b.mark_path(a, c, &mut marks, stamp).is_some());
+                let ok = |r: u32| b.allowed(r, &marks, stamp);
+                assert!(ok(a) && ok(c));
+                assert!(reach(a, (NONE, NONE), NONE, &ok)[c as usize], "{a} -> {c}");
             }
         }
     }

@@ -272,7 +272,7 @@ pub struct BuildStats {
     /// [`HierarchyConfig::fit_memory`]).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
-    /// landmark distances).
+    /// landmark distances, block-cut tree).
     pub bytes: usize,
     /// Wall time of the build or last update, in milliseconds.
     pub build_ms: f64,
@@ -775,7 +775,8 @@ impl Hierarchy {
             + self.regions.len() * std::mem::size_of::<Region>()
             + graph_bytes
             + self.connectivity.bytes()
-            + self.landmarks.bytes();
+            + self.landmarks.bytes()
+            + self.blocks.bytes();
         BuildStats {
             cells: self.layout.width as u64 * self.layout.height as u64,
             sector_size: self.layout.size,

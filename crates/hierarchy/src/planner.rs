@@ -589,9 +589,9 @@ pub struct Planner {
     memo: Memo,
     /// Expansions the next abstract search may make (`u32::MAX`: no limit).
     abstract_budget: u32,
-    /// `bmark[b] == bgen`: block `b` is on the block-cut tree path of
-    /// `marked` (see [`crate::blocks`]); the abstract searches skip edges of
-    /// other blocks.
+    /// `bmark[t] == bgen`: block-cut tree node `t` is marked for the path
+    /// of `marked` (see [`crate::blocks`]); the abstract searches skip
+    /// regions outside the marked blocks.
     bmark: Vec<u32>,
     bgen: u32,
     /// The regions whose blocks are marked (`None`: none yet this query).
@@ -1007,7 +1007,7 @@ impl Planner {
         if self.marked == Some((from, to)) {
             return self.restrict;
         }
-        let count = h.blocks.count();
+        let count = h.blocks.nodes();
         if self.bmark.len() != count {
             self.bmark.clear();
             self.bmark.resize(count, 0);
@@ -1017,8 +1017,7 @@ impl Planner {
             self.bmark.fill(0);
             self.bgen = 1;
         }
-        let (bmark, bgen) = (&mut self.bmark, self.bgen);
-        let path = h.blocks.path(from, to, |b| bmark[b as usize] = bgen);
+        let path = h.blocks.mark_path(from, to, &mut self.bmark, self.bgen);
         self.marked = Some((from, to));
         self.restrict = path.is_some();
         self.unique_route = path == Some(true);
@@ -1119,9 +1118,8 @@ impl Planner {
                 let o = &mut self.anodes[other as usize];
                 if o.stamp != gen {
                     // Checked on first touch only: an edge between two
-                    // regions of marked blocks is itself in a marked block,
-                    // so a region reached once is always allowed.
-                    if restrict && self.bmark[h.blocks.of_edge(id, k) as usize] != self.bgen {
+                    // regions of marked blocks is itself in a marked block.
+                    if restrict && !h.blocks.allowed(other, &self.bmark, self.bgen) {
                         continue;
                     }
                     *o = ANode {
