@@ -343,12 +343,7 @@ impl Grid {
     /// read as `0` (blocked). `i` must be below `(width + 2) * (height + 2)`.
     #[inline]
     pub fn padded_bits(&self, i: usize) -> u64 {
-        let (w, o) = (i >> 6, i & 63);
-        let lo = self.bits[w] >> o;
-        match self.bits.get(w + 1) {
-            Some(&hi) if o != 0 => lo | (hi << (64 - o)),
-            _ => lo,
-        }
+        Grid::bits_at(&self.bits, i)
     }
 
     /// Rows in one padded column (`height + 2`): the padded column index of
@@ -371,12 +366,7 @@ impl Grid {
     /// next column). Bits past the end of the array read as `0`.
     #[inline]
     pub fn padded_column_bits(&self, i: usize) -> u64 {
-        let (w, o) = (i >> 6, i & 63);
-        let lo = self.cols[w] >> o;
-        match self.cols.get(w + 1) {
-            Some(&hi) if o != 0 => lo | (hi << (64 - o)),
-            _ => lo,
-        }
+        Grid::bits_at(&self.cols, i)
     }
 
     /// The 64 bits of a padded bit array (`words`: the row-major or the
@@ -444,17 +434,8 @@ impl Grid {
         if len == 0 {
             return 0;
         }
-        let s = self.padded_index(Point::new(x, y));
-        let (w, o) = (s >> 6, s & 63);
-        let mut v = self.bits[w] >> o;
-        if o != 0 && w + 1 < self.bits.len() {
-            v |= self.bits[w + 1] << (64 - o);
-        }
-        if len == 64 {
-            v
-        } else {
-            v & ((1u64 << len) - 1)
-        }
+        let v = Grid::bits_at(&self.bits, self.padded_index(Point::new(x, y)));
+        v & low_bits(len as usize)
     }
 
     /// The legal moves out of a cell whose 3×3 neighbourhood is `hood`

@@ -50,6 +50,29 @@ struct Frame {
     next: u32,
 }
 
+impl Frame {
+    /// Discovers region `v` (entered from `parent` by edge `enter`): its
+    /// discovery time and low point are the next tick.
+    fn open(
+        v: u32,
+        parent: u32,
+        enter: u32,
+        time: &mut u32,
+        disc: &mut [u32],
+        low: &mut [u32],
+    ) -> Frame {
+        *time += 1;
+        disc[v as usize] = *time;
+        low[v as usize] = *time;
+        Frame {
+            v,
+            parent,
+            enter,
+            next: 0,
+        }
+    }
+}
+
 impl Blocks {
     /// Finds the blocks of `graph` (Tarjan's edge-stack algorithm, without
     /// recursion) and roots the block-cut tree of each connected piece.
@@ -75,15 +98,9 @@ impl Blocks {
             if disc[root as usize] != 0 {
                 continue;
             }
-            time += 1;
-            disc[root as usize] = time;
-            low[root as usize] = time;
-            stack.push(Frame {
-                v: root,
-                parent: NONE,
-                enter: NONE,
-                next: 0,
-            });
+            stack.push(Frame::open(
+                root, NONE, NONE, &mut time, &mut disc, &mut low,
+            ));
             while let Some(f) = stack.last_mut() {
                 let v = f.v;
                 let ns = nbr(v);
@@ -99,15 +116,7 @@ impl Blocks {
                     }
                     if disc[w as usize] == 0 {
                         edges.push(e);
-                        time += 1;
-                        disc[w as usize] = time;
-                        low[w as usize] = time;
-                        stack.push(Frame {
-                            v: w,
-                            parent: v,
-                            enter: e,
-                            next: 0,
-                        });
+                        stack.push(Frame::open(w, v, e, &mut time, &mut disc, &mut low));
                     } else if disc[w as usize] < disc[v as usize] {
                         // A back edge to an ancestor (seen once, from below).
                         edges.push(e);
