@@ -379,27 +379,67 @@ impl Grid {
         (words[w] >> o) | ((words[w + 1] << 1) << (63 - o))
     }
 
-    /// Rows `y0 .. y0 + out.len()` of the `width`-cell wide area whose
-    /// top-left cell is `(x0, y0)` (which must lie inside the grid, as must
-    /// the area; `width` < 64), as bits shifted up by one: bit `1 + i` of
-    /// `out[r]` is cell `(x0 + i, y0 + r)`. Window loads.
-    pub fn area_rows_shifted(&self, x0: u32, y0: u32, width: u32, out: &mut [u64]) {
-        let keep = low_bits(width as usize);
-        let mut i = self.padded_index(Point::new(x0, y0));
-        for row in out {
-            *row = (Grid::bits_at(&self.bits, i) & keep) << 1;
-            i += self.stride;
-        }
+    /// The `width × height` area whose top-left cell is `(x0, y0)` (the
+    /// area must lie inside the grid), row by row as lines padded by one
+    /// blocked cell at each end: `out` holds `height` lines of `words` words
+    /// (`64 * words ≥ width + 2`), and bit `1 + i` of line `r` (counting
+    /// across its words) is cell `(x0 + i, y0 + r)`; bit 0 and every bit
+    /// past `width` are clear. Window loads: two word reads per output word,
+    /// no transpose.
+    pub fn area_rows_padded(&self, x0: u32, y0: u32, width: u32, words: usize, out: &mut [u64]) {
+        let first = self.padded_index(Point::new(x0, y0)) - 1;
+        Grid::area_lines(&self.bits, first, self.stride, width, words, out);
     }
 
-    /// [`Grid::area_rows_shifted`] for columns: bit `1 + j` of `out[c]` is
-    /// cell `(x0 + c, y0 + j)`, for `height` (< 64) cells down each column.
-    pub fn area_columns_shifted(&self, x0: u32, y0: u32, height: u32, out: &mut [u64]) {
-        let keep = low_bits(height as usize);
-        let stride = self.column_stride();
-        let mut i = self.padded_column_index(Point::new(x0, y0));
-        for col in out {
-            *col = (Grid::bits_at(&self.cols, i) & keep) << 1;
+    /// [`Grid::area_rows_padded`] for columns, from the column-major copy:
+    /// `out` holds `width` lines of `words` words (`64 * words ≥ height +
+    /// 2`), and bit `1 + j` of line `c` is cell `(x0 + c, y0 + j)`.
+    pub fn area_columns_padded(
+        &self,
+        x0: u32,
+        y0: u32,
+        height: u32,
+        words: usize,
+        out: &mut [u64],
+    ) {
+        let first = self.padded_column_index(Point::new(x0, y0)) - 1;
+        Grid::area_lines(&self.cols, first, self.column_stride(), height, words, out);
+    }
+
+    /// Lines of `len` cells (padded to `words` words, see
+    /// [`Grid::area_rows_padded`]) of a padded bit array, the first line's
+    /// padding bit at index `first`, one line every `stride` bits.
+    fn area_lines(
+        src: &[u64],
+        first: usize,
+        stride: usize,
+        len: u32,
+        words: usize,
+        out: &mut [u64],
+    ) {
+        // Keep bits 1..=len of each line: clear the padding bits, which the
+        // reads take from the grid's neighbouring cells.
+        let end = len as usize + 1;
+        let last = words.saturating_sub(1);
+        let last_keep = low_bits(end.saturating_sub(last * 64));
+        let mut i = first;
+        if words == 1 {
+            let keep = last_keep & !1;
+            for w in out {
+                *w = Grid::bits_at(src, i) & keep;
+                i += stride;
+            }
+            return;
+        }
+        for line in out.chunks_exact_mut(words) {
+            // One shift for the whole line: each source word is read once.
+            let (w0, o) = (i >> 6, (i & 63) as u32);
+            // (`src[w0 + words]` exists: the array ends with a spare word.)
+            for (w, pair) in line.iter_mut().zip(src[w0..=w0 + words].windows(2)) {
+                *w = (pair[0] >> o) | ((pair[1] << 1) << (63 - o));
+            }
+            line[0] &= !1;
+            line[last] &= last_keep;
             i += stride;
         }
     }
@@ -946,21 +986,45 @@ mod tests {
                 (60, 5, 62, 40),
                 (69, 8, 62, 62),
                 (3, 60, 10, 10),
+                (0, 0, 131, 70),
+                (1, 2, 129, 66),
+                (5, 0, 126, 63),
             ] {
-                let mut r = vec![0u64; ah as usize];
-                let mut c = vec![0u64; aw as usize];
-                g.area_rows_shifted(x0, y0, aw, &mut r);
-                g.area_columns_shifted(x0, y0, ah, &mut c);
+                let (rw, cw) = (
+                    (aw as usize + 2).div_ceil(64),
+                    (ah as usize + 2).div_ceil(64),
+                );
+                let mut r = vec![0u64; ah as usize * rw];
+                let mut c = vec![0u64; aw as usize * cw];
+                g.area_rows_padded(x0, y0, aw, rw, &mut r);
+                g.area_columns_padded(x0, y0, ah, cw, &mut c);
+                let bit = |v: &[u64], line: usize, words: usize, k: u32| {
+                    v[line * words + (k as usize >> 6)] >> (k & 63) & 1 != 0
+                };
                 for dy in 0..ah {
                     for dx in 0..aw {
                         let open = g.is_passable(Point::new(x0 + dx, y0 + dy));
-                        assert_eq!(r[dy as usize] >> (dx + 1) & 1 != 0, open);
-                        assert_eq!(c[dx as usize] >> (dy + 1) & 1 != 0, open);
+                        assert_eq!(
+                            bit(&r, dy as usize, rw, dx + 1),
+                            open,
+                            "{x0},{y0} {dx},{dy}"
+                        );
+                        assert_eq!(
+                            bit(&c, dx as usize, cw, dy + 1),
+                            open,
+                            "{x0},{y0} {dx},{dy}"
+                        );
                     }
                 }
                 // Nothing outside the area (the padding bits stay clear).
-                assert!(r.iter().all(|v| v & 1 == 0 && v >> (aw + 1) == 0));
-                assert!(c.iter().all(|v| v & 1 == 0 && v >> (ah + 1) == 0));
+                for dy in 0..ah as usize {
+                    assert!(!bit(&r, dy, rw, 0));
+                    assert!((aw + 1..64 * rw as u32).all(|k| !bit(&r, dy, rw, k)));
+                }
+                for dx in 0..aw as usize {
+                    assert!(!bit(&c, dx, cw, 0));
+                    assert!((ah + 1..64 * cw as u32).all(|k| !bit(&c, dx, cw, k)));
+                }
             }
         };
         check(&g);

@@ -54,9 +54,7 @@ impl Planes {
     /// Copies the passability of `grid`.
     pub(crate) fn from_grid(grid: &Grid) -> Planes {
         let mut p = Planes::default();
-        p.fill(grid.width(), grid.height(), |y, x, len| {
-            grid.row_bits(x, y, len)
-        });
+        p.fill_area(grid, 0, 0, grid.width(), grid.height());
         p
     }
 
@@ -94,22 +92,26 @@ impl Planes {
         self.transpose();
     }
 
-    /// [`Planes::fill`] for an area of at most 62 × 62 cells of `grid` with
-    /// its top-left cell at `(x0, y0)` (the area must lie inside the grid):
-    /// one word per padded row and column, each row read with one
-    /// [`Grid::padded_bits`] and each column with one
-    /// [`Grid::padded_column_bits`], no per-chunk bounds logic. Window loads
-    /// were a quarter of the short maze queries' instructions (maze512-8,
-    /// short bucket); one-word lines halved that, and reading the grid's
-    /// column copy instead of transposing the rows saved another 5 % of
-    /// those queries.
-    pub(crate) fn fill_small(&mut self, grid: &Grid, x0: u32, y0: u32, width: u32, height: u32) {
-        debug_assert!(width + 2 <= 64 && height + 2 <= 64);
+    /// [`Planes::fill`] for an area of `grid` with its top-left cell at
+    /// `(x0, y0)` (the area must lie inside the grid): each line of either
+    /// plane is read straight from the grid's row-major or column-major
+    /// copy ([`Grid::area_rows_padded`], [`Grid::area_columns_padded`]), a
+    /// word at a time, with no per-chunk bounds logic and no transpose.
+    /// Window loads were a quarter of the short maze queries' instructions
+    /// (maze512-8, short bucket); one-word lines for windows of up to 62
+    /// cells halved that, and reading the grid's column copy instead of
+    /// transposing the rows saved another 5 % of those queries. Larger
+    /// areas (the planner's recheck, up to 160 cells a side, and whole
+    /// grids) went through [`Planes::fill`] and a transpose before: reading
+    /// them this way took 2.2 % off maze512-8's short queries and 1.7 % off
+    /// 8room_000's (callgrind, every row of the bucket).
+    pub(crate) fn fill_area(&mut self, grid: &Grid, x0: u32, y0: u32, width: u32, height: u32) {
         self.reset(width, height);
         let (w, h) = (width as usize, height as usize);
+        let (rw, cw) = (self.row_words, self.col_words);
         // `reset` left the padding lines (first and last) blocked.
-        grid.area_rows_shifted(x0, y0, width, &mut self.rows[1..=h]);
-        grid.area_columns_shifted(x0, y0, height, &mut self.cols[1..=w]);
+        grid.area_rows_padded(x0, y0, width, rw, &mut self.rows[rw..(h + 1) * rw]);
+        grid.area_columns_padded(x0, y0, height, cw, &mut self.cols[cw..(w + 1) * cw]);
     }
 
     /// Resizes to a `width × height` area with every cell blocked, reusing
@@ -671,9 +673,8 @@ impl JumpPointSearch {
     /// Re-reads the passability of `grid` (after edits, or for another grid
     /// of any size). Keeps the scratch.
     pub fn refresh(&mut self, grid: &Grid) {
-        self.planes.fill(grid.width(), grid.height(), |y, x, len| {
-            grid.row_bits(x, y, len)
-        });
+        self.planes
+            .fill_area(grid, 0, 0, grid.width(), grid.height());
     }
 
     /// Width of the grid snapshot.
@@ -853,9 +854,9 @@ impl WindowedJps {
     /// Copies the window's passability, cut to `mask`, with the start open.
     fn load(&mut self, grid: &Grid, window: Window, start: Point, mask: Option<&[u64]>) {
         let ww = window.width as usize;
-        if mask.is_none() && window.width + 2 <= 64 && window.height + 2 <= 64 {
+        if mask.is_none() {
             self.planes
-                .fill_small(grid, window.x, window.y, window.width, window.height);
+                .fill_area(grid, window.x, window.y, window.width, window.height);
         } else {
             self.planes.fill(window.width, window.height, |y, x, len| {
                 let bits = grid.row_bits(window.x + x, window.y + y, len);
