@@ -24,13 +24,32 @@
 //! * With a consistent heuristic a closed node already has its optimal `g`,
 //!   so a successor needs only "fresh, or cheaper than before".
 
-use crate::core::{Node, SearchStats, DELTAS, NO_PARENT};
+use crate::core::{SearchStats, DELTAS, NO_PARENT};
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
 use regionpath_grid::{Grid, Point};
+
+/// Per padded cell scratch of the fast path, 16 bytes: the search state
+/// and, in what would be padding, the cell's cached 3×3 passability, so an
+/// expansion reads one cache line for both.
+#[derive(Clone, Copy)]
+struct Node {
+    g: Cost,
+    /// Generation that last touched this node; other values mean "fresh".
+    stamp: u32,
+    /// The cell's 3×3 passability ([`Grid::neighborhood_padded`]) once an
+    /// expansion has needed it, [`UNKNOWN`] before; valid for the grid
+    /// revision [`FullAStar::hoods_of`] whatever the stamp (a node reset
+    /// for a new search keeps it).
+    hood: u16,
+    /// Direction of the move that reached this node (8 = none: the start).
+    parent: u8,
+    closed: bool,
+}
 
 const BLANK: Node = Node {
     g: 0,
     stamp: 0,
+    hood: UNKNOWN,
     parent: NO_PARENT,
     closed: false,
 };
@@ -608,17 +627,15 @@ fn next_set(bits: &[u64; COARSE_WORDS], from: usize) -> Option<usize> {
     None
 }
 
-/// A [`FullAStar::hoods`] entry not yet read from the grid (a 9-bit block
+/// A [`Node::hood`] not yet read from the grid (a 9-bit block
 /// never has its top bits set).
 const UNKNOWN: u16 = u16::MAX;
 
 /// Scratch of the fast path: a node per padded cell and the open list.
 #[derive(Default)]
 pub(crate) struct FullAStar {
-    /// Per padded cell, its 3×3 passability ([`Grid::neighborhood_padded`])
-    /// once an expansion has needed it, [`UNKNOWN`] before; valid for the
-    /// grid revision `hoods_of`.
-    hoods: Vec<u16>,
+    /// The grid revision the nodes' [`Node::hood`]s were read from (0:
+    /// none, all unknown).
     hoods_of: u64,
     nodes: Vec<Node>,
     queue: BucketQueue,
@@ -711,9 +728,7 @@ fn octile(x: u32, y: u32, gx: u32, gy: u32) -> Cost {
 impl FullAStar {
     /// Bytes of scratch held.
     pub(crate) fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.hoods.capacity() * std::mem::size_of::<u16>()
-            + self.queue.bytes()
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.queue.bytes()
     }
 
     /// Searches from `start` to `goal` (both in bounds and passable, checked
@@ -728,30 +743,35 @@ impl FullAStar {
         out.clear();
         let stride = grid.stride();
         let cells = stride * (grid.height() as usize + 2);
-        if self.nodes.len() < cells {
+        if self.hoods_of != grid.revision() || self.nodes.len() != cells {
+            // Another grid, or this one edited: forget every node and
+            // block (a fill, far cheaper than the searches it serves).
+            self.nodes.clear();
             self.nodes.resize(cells, BLANK);
+            self.hoods_of = grid.revision();
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.nodes.fill(BLANK);
+            for n in &mut self.nodes {
+                n.stamp = 0;
+            }
             self.generation = 1;
         }
         let gen = self.generation;
-        if self.hoods_of != grid.revision() || self.hoods.len() != cells {
-            // Another grid, or this one edited: forget every block (a
-            // fill, far cheaper than the searches it serves).
-            self.hoods.clear();
-            self.hoods.resize(cells, UNKNOWN);
-            self.hoods_of = grid.revision();
-        }
-        let scratch = (&mut self.hoods[..], &mut self.nodes[..], &mut self.queue);
-        search(scratch, gen, grid, start, goal, out)
+        search(
+            (&mut self.nodes[..], &mut self.queue),
+            gen,
+            grid,
+            start,
+            goal,
+            out,
+        )
     }
 }
 
 /// The search loop of [`FullAStar::run`].
 fn search(
-    (hoods, nodes, queue): (&mut [u16], &mut [Node], &mut BucketQueue),
+    (nodes, queue): (&mut [Node], &mut BucketQueue),
     gen: u32,
     grid: &Grid,
     start: Point,
@@ -770,12 +790,8 @@ fn search(
         let pack = |x: u32, y: u32| x | (y << 16);
 
         let si = grid.padded_index(start);
-        nodes[si] = Node {
-            g: 0,
-            stamp: gen,
-            parent: NO_PARENT,
-            closed: false,
-        };
+        let s = &mut nodes[si];
+        (s.g, s.stamp, s.parent, s.closed) = (0, gen, NO_PARENT, false);
         let f0 = octile(start.x, start.y, gx, gy);
         queue.reset(f0);
         queue.push(f0, pack(start.x, start.y));
@@ -797,10 +813,10 @@ fn search(
             let g = node.g;
             let parent = node.parent as usize;
             expanded += 1;
-            let mut hood = hoods[i];
+            let mut hood = node.hood;
             if hood == UNKNOWN {
                 hood = grid.neighborhood_padded(i) as u16;
-                hoods[i] = hood;
+                node.hood = hood;
             }
             let hood = hood as usize & 511;
             let mut moves = SUCCESSORS[parent.min(8)][hood];
@@ -811,12 +827,8 @@ fn search(
                 let ng = g + STEP[d];
                 let n = &mut nodes[ni];
                 if n.stamp != gen {
-                    *n = Node {
-                        g: ng,
-                        stamp: gen,
-                        parent: d as u8,
-                        closed: false,
-                    };
+                    // Fresh: everything but the cached block is reset.
+                    (n.g, n.stamp, n.parent, n.closed) = (ng, gen, d as u8, false);
                 } else if ng < n.g {
                     // Never closed: a closed node's g is already optimal.
                     n.g = ng;
