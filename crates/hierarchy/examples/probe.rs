@@ -47,10 +47,7 @@ fn main() {
             c[1] += r.straight as u64;
             c[2] += (r.route_len > 0) as u64;
             c[3] += r.legs as u64;
-            c[4] += r.joins_tried as u64;
-            c[5] += r.joins_improved as u64;
             c[6] += r.expanded as u64;
-            c[7] += r.join_expanded as u64;
             c[8] += r.rechecked as u64;
             c[9] += r.recheck_improved as u64;
             c[10] += r.second_route as u64;
@@ -66,9 +63,9 @@ fn main() {
         let mean = subs.iter().sum::<f64>() / n;
         let max = subs.iter().cloned().fold(0.0, f64::max);
         println!(
-            "{:30} rows {} straight {} routed {} legs {} joins {}/{} exp {} joinexp {} recheck {}/{} second {}/{} absexp {} | subopt mean {:.3}% max {:.2}%",
+            "{:30} rows {} straight {} routed {} legs {} exp {} recheck {}/{} second {}/{} absexp {} | subopt mean {:.3}% max {:.2}%",
             std::path::Path::new(f).file_name().unwrap().to_string_lossy(),
-            c[0], c[1], c[2], c[3], c[5], c[4], c[6], c[7], c[9], c[8], c[11], c[10], c[12],
+            c[0], c[1], c[2], c[3], c[6], c[9], c[8], c[11], c[10], c[12],
             mean * 100.0, max * 100.0
         );
     }

@@ -53,8 +53,7 @@ fn main() {
         let mut planner = Planner::with_config(pc);
         let mut out = Vec::new();
         let (mut fa, mut fh, mut fn_) = (0f64, 0f64, 0usize);
-        let (mut ea, mut eh, mut eab, mut legs, mut ej) = (0u64, 0u64, 0u64, 0u64, 0u64);
-        let (mut jt, mut ji, mut fb) = (0u64, 0u64, 0u64);
+        let (mut ea, mut eh, mut eab, mut legs, mut fb) = (0u64, 0u64, 0u64, 0u64, 0u64);
         let mut fsub = Vec::new();
         for row in scen.rows.iter().step_by(every) {
             let mut a = regionpath_search::SearchStats {
@@ -81,9 +80,6 @@ fn main() {
             let r = r.unwrap_or_else(|e| panic!("{f} line {}: {e}", row.line));
             ea += a.expanded as u64;
             eh += r.expanded as u64;
-            ej += r.join_expanded as u64;
-            jt += r.joins_tried as u64;
-            ji += r.joins_improved as u64;
             fb += r.fallbacks as u64;
             eab += r.abstract_expanded as u64;
             legs += r.legs as u64;
@@ -121,10 +117,10 @@ fn main() {
         let mut s2 = fsub.clone();
         s2.sort_by(f64::total_cmp);
         println!(
-            "{:28} {:5} rows  astar {:8.1}us  hier {:7.1}us  x{:5.1}  subopt mean {:5.2}% p95 {:5.2}% max {:5.1}%  build {:6.1}ms regions {} edges {} clusters {} B/cell {:.3} | exp A* {} hier {} (joins {}) abs {} legs {:.1} joins tried {} improved {} fallbacks {}",
+            "{:28} {:5} rows  astar {:8.1}us  hier {:7.1}us  x{:5.1}  subopt mean {:5.2}% p95 {:5.2}% max {:5.1}%  build {:6.1}ms regions {} edges {} clusters {} B/cell {:.3} | exp A* {} hier {} abs {} legs {:.1} fallbacks {}",
             std::path::Path::new(f).file_name().unwrap().to_string_lossy(), fn_, fa / fn_ as f64 * 1e6, fh / fn_ as f64 * 1e6, fa / fh,
             mean * 100.0, s2[(s2.len() * 95 / 100).min(s2.len() - 1)] * 100.0, s2.last().unwrap() * 100.0, bt, st.regions, st.edges, st.clusters,
-            st.bytes as f64 / st.cells as f64, ea / fn_ as u64, eh / fn_ as u64, ej / fn_ as u64, eab / fn_ as u64, legs as f64 / fn_ as f64, jt, ji, fb
+            st.bytes as f64 / st.cells as f64, ea / fn_ as u64, eh / fn_ as u64, eab / fn_ as u64, legs as f64 / fn_ as f64, fb
         );
         subs_exp += eh;
         ta += fa;

@@ -63,9 +63,6 @@ pub enum PathError {
 /// spans (the start's and the next two).
 const QUICK_CLUSTERS: usize = 3;
 
-/// Node budget of a join re-search, per cell of the stretch it replaces.
-const JOIN_BUDGET_PER_CELL: u32 = 8;
-
 /// Heuristic weight of the abstract search. Above 1 it expands far fewer
 /// regions on long routes; the refinement does not follow the route
 /// region by region anyway, so the small loss in route quality is
@@ -200,8 +197,12 @@ pub struct PlannerConfig {
     /// route region whose representative is within `reach` of the current
     /// position (default 40: window minus a 10-cell buffer on each side).
     pub reach: u32,
-    /// Half-length of the re-search around each join after stitching
-    /// (default 20; 0 disables).
+    /// How far back along the path (in cells, default 20; 0: not at all)
+    /// a full query's legs after the first start: each such leg searches
+    /// from up to this many cells before the previous leg's end, as far as
+    /// its window (at most `window` a side) can take in, so its own search
+    /// straightens the join of the two legs. (Lazy queries, whose cells
+    /// are handed out leg by leg, start each leg where the last one ended.)
     pub join_radius: u32,
     /// Quality check after stitching: when the path costs more than this
     /// factor times a lower-bound estimate of the optimum (the octile
@@ -286,12 +287,6 @@ pub struct PlanStats {
     /// Nodes expanded by all window searches (jump points, or cells for
     /// the A* fallback).
     pub expanded: u32,
-    /// Of `expanded`, those spent re-searching around joins.
-    pub join_expanded: u32,
-    /// Joins re-searched (joins already straight are skipped).
-    pub joins_tried: u32,
-    /// Joins whose re-search found a shorter stretch.
-    pub joins_improved: u32,
     /// Legs refined.
     pub legs: u32,
     /// Legs that jump point search could not refine and windowed A* did
@@ -311,9 +306,6 @@ pub struct PlanStats {
     /// Legs of the second route copied from the first route's (the same
     /// start, box and target: no search).
     pub legs_reused: u32,
-    /// Join re-searches of the second route copied from the first route's
-    /// (the same stretch: no search).
-    pub joins_reused: u32,
     /// Whether the query was answered by a straight octile path (start and
     /// goal joined by diagonal and straight steps in one of a few fixed
     /// orders, all cells free): optimal, with no region lookup and no
@@ -515,24 +507,11 @@ struct LegMemo {
     bbox: Rect,
     /// The exit run, `None` for a leg to the goal.
     exit: Option<Run>,
-    /// The leg's cells: `leg_cells[cells.0..cells.1]` (the stitched
-    /// first path before its joins, where the leg starts at `cells.0`).
+    /// The leg's cells: `leg_cells[cells.0..cells.1]`.
     cells: (u32, u32),
 }
 
-/// A join re-search, remembered like [`LegMemo`]: its result is a pure
-/// function of the stretch's ends, its cost and its length in cells.
-#[derive(Clone, Copy, Debug)]
-struct JoinMemo {
-    ends: (Point, Point),
-    cost: Cost,
-    len: u32,
-    /// The shorter stretch found, `leg_cells[cells.0..cells.1]`; empty
-    /// when the search found none.
-    cells: (u32, u32),
-}
-
-/// What the leg and join searches do with [`LegMemo`] and [`JoinMemo`].
+/// What the leg searches do with [`LegMemo`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Memo {
     /// Neither record nor look up (lazy queries).
@@ -552,6 +531,9 @@ enum Memo {
 /// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
 pub struct Planner {
     config: PlannerConfig,
+    /// While `refine_all` runs: legs after the first start back along the
+    /// path ([`PlannerConfig::join_radius`]).
+    backup: bool,
     anodes: Vec<ANode>,
     /// Open list of the abstract search: `f` as `f32` bits (which order
     /// like the values for non-negative floats) above the region id, in one
@@ -575,16 +557,13 @@ pub struct Planner {
     /// Fallback leg search (windowed A*), a safety net.
     window: WindowedAStar,
     leg: Vec<Point>,
-    tail: Vec<Point>,
     /// The second route's path ([`PlannerConfig::second_route`]).
     alt: Vec<Point>,
     /// The first route, to skip a second route that is the same.
     first_route: Vec<u32>,
-    /// The first route's legs and joins while a full path is planned,
-    /// for a second route to reuse (see [`LegMemo`], [`JoinMemo`]); their
-    /// cells are in `leg_cells`.
+    /// The first route's legs while a full path is planned, for a second
+    /// route to reuse (see [`LegMemo`]); their cells are in `leg_cells`.
     legs_done: Vec<LegMemo>,
-    joins_done: Vec<JoinMemo>,
     leg_cells: Vec<Point>,
     memo: Memo,
     /// Expansions the next abstract search may make (`u32::MAX`: no limit).
@@ -600,7 +579,6 @@ pub struct Planner {
     restrict: bool,
     /// Every block on the path is a bridge: the route is the only one.
     unique_route: bool,
-    joins: Vec<usize>,
     lab: Labeler,
     /// One bit per map cell, all clear between queries (loop detection).
     seen: Vec<u64>,
@@ -657,6 +635,7 @@ impl Planner {
     pub fn with_config(config: PlannerConfig) -> Planner {
         let window = config.window.max(3);
         Planner {
+            backup: false,
             config: PlannerConfig {
                 window,
                 reach: config.reach.clamp(1, window),
@@ -680,11 +659,9 @@ impl Planner {
             jps: WindowedJps::new(),
             window: WindowedAStar::with_size(window, window),
             leg: Vec::new(),
-            tail: Vec::new(),
             alt: Vec::new(),
             first_route: Vec::new(),
             legs_done: Vec::new(),
-            joins_done: Vec::new(),
             leg_cells: Vec::new(),
             memo: Memo::Off,
             abstract_budget: u32::MAX,
@@ -693,7 +670,6 @@ impl Planner {
             marked: None,
             restrict: false,
             unique_route: false,
-            joins: Vec::new(),
             lab: Labeler::default(),
             seen: Vec::new(),
             progress: None,
@@ -730,25 +706,16 @@ impl Planner {
         out: &mut Vec<Point>,
     ) -> Result<PlanStats, PathError> {
         out.clear();
-        self.joins.clear();
         self.begin(h, grid, start, goal, false)?;
         self.legs_done.clear();
-        self.joins_done.clear();
         self.leg_cells.clear();
         if self.config.second_route {
             self.memo = Memo::Record;
         }
         let legs = self.refine_all(h, grid, out);
-        // A straight answer is optimal and has no joins or loops.
-        if legs.is_ok() && !self.stats.straight {
-            if self.memo == Memo::Record {
-                // The recorded legs index the stitched path.
-                self.leg_cells.extend_from_slice(out);
-            }
-            self.smooth_joins(grid, out);
-        }
         self.memo = Memo::Off;
         legs?;
+        // A straight answer is optimal and has no loops.
         if !self.stats.straight {
             self.remove_loops(grid, out);
             self.recheck(h, grid, out);
@@ -758,17 +725,28 @@ impl Planner {
         Ok(self.stats)
     }
 
-    /// Refines every remaining leg into `out`, noting each join.
+    /// Refines every remaining leg into `out`, each after the first
+    /// starting back along the path ([`PlannerConfig::join_radius`]).
     fn refine_all(
         &mut self,
         h: &Hierarchy,
         grid: &Grid,
         out: &mut Vec<Point>,
     ) -> Result<(), PathError> {
-        while self.next_leg(h, grid, out)? {
-            self.joins.push(out.len() - 1);
+        self.backup = true;
+        let mut res = Ok(());
+        loop {
+            match self.next_leg(h, grid, out) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    res = Err(e);
+                    break;
+                }
+            }
         }
-        Ok(())
+        self.backup = false;
+        res
     }
 
     /// Starts a query for lazy refinement: checks the input, answers
@@ -1268,7 +1246,43 @@ impl Planner {
             // its second-to-last region (`last >= 1`, `at == 0`).
             j = last - 1;
         }
-        let bbox = self.leg_box(h, pr.at, j);
+        let mut bbox = self.leg_box(h, pr.at, j);
+        if self.backup && !first && out.len() >= 2 {
+            // A full query: start the leg up to `join_radius` cells back
+            // along the previous one, as far as the box stays within the
+            // window size (the leg budget), and drop those cells from
+            // `out`. The leg's own search then straightens the join: its
+            // path from there to the exit is optimal within the window,
+            // where a separate re-search around each join cost a window
+            // load and search of its own (every 8th row of the 34 Moving
+            // AI files: instructions -9 % (geometric mean), maze512-8
+            // -26 %, random512-10 +15 %; mean suboptimality lower on every
+            // file, e.g. TheFrozenSea 0.71 -> 0.10 %).
+            let size = self.config.window;
+            let r = self.config.join_radius as usize;
+            let n = out.len();
+            let mut k = 0;
+            let mut bb = bbox;
+            while k < r && k + 2 <= n {
+                let c = out[n - 2 - k];
+                let u = bb.union(&Rect {
+                    x0: c.x,
+                    y0: c.y,
+                    x1: c.x + 1,
+                    y1: c.y + 1,
+                });
+                if u.width() > size || u.height() > size {
+                    break;
+                }
+                bb = u;
+                k += 1;
+            }
+            if k > 0 {
+                out.truncate(n - k);
+                pr.pos = out[n - k - 1];
+                bbox = bb;
+            }
+        }
         let win = window_of(bbox);
         // No corridor: the leg may use the whole window. With windowed A*
         // the legs were confined to the route's sectors to keep the search
@@ -1386,11 +1400,12 @@ impl Planner {
             )));
         }
         if self.memo == Memo::Record {
-            // The leg will be `out[at..at + len]` (it starts at the last
-            // cell of `out`), copied to `leg_cells` with the whole path.
-            let at = out.len().saturating_sub(1) as u32;
+            // A copy: a later leg may start back inside this one and cut
+            // its end off `out`.
+            let at = self.leg_cells.len() as u32;
+            self.leg_cells.extend_from_slice(&self.leg);
             self.legs_done.push(LegMemo {
-                cells: (at, at + self.leg.len() as u32),
+                cells: (at, self.leg_cells.len() as u32),
                 ..memo
             });
         }
@@ -1455,103 +1470,6 @@ impl Planner {
         self.stats.legs += 1;
     }
 
-    /// Re-searches a stretch around each join and keeps the shorter.
-    fn smooth_joins(&mut self, grid: &Grid, out: &mut Vec<Point>) {
-        let r = self.config.join_radius as usize;
-        if r == 0 {
-            return;
-        }
-        let size = self.config.window;
-        for ji in (0..self.joins.len()).rev() {
-            let j = self.joins[ji];
-            let a = j.saturating_sub(r);
-            let b = (j + r).min(out.len() - 1);
-            if b <= a + 1 {
-                continue;
-            }
-            let (pa, pb) = (out[a], out[b]);
-            if cheb(pa, pb) + 2 > size {
-                continue;
-            }
-            let old = path_cost(&out[a..=b]);
-            if old - octile(pa, pb) < 1e-9 {
-                continue;
-            }
-            let memo = JoinMemo {
-                ends: (pa, pb),
-                cost: fixed_cost(&out[a..=b]),
-                len: (b - a + 1) as u32,
-                cells: (0, 0),
-            };
-            if self.memo == Memo::Reuse {
-                let known = self
-                    .joins_done
-                    .iter()
-                    .find(|m| m.ends == memo.ends && m.cost == memo.cost && m.len == memo.len);
-                if let Some(m) = known {
-                    // The first route's join of the same stretch.
-                    let (i, k) = (m.cells.0 as usize, m.cells.1 as usize);
-                    self.stats.joins_tried += 1;
-                    self.stats.joins_reused += 1;
-                    if k > i {
-                        self.stats.joins_improved += 1;
-                        self.tail.clear();
-                        self.tail.extend_from_slice(&out[b + 1..]);
-                        out.truncate(a);
-                        out.extend_from_slice(&self.leg_cells[i..k]);
-                        out.extend_from_slice(&self.tail);
-                    }
-                    continue;
-                }
-            }
-            // A strictly shorter stretch costs less than `old`, and every
-            // step moves at most one column (row) for at least 1, so none of
-            // its cells lies more than (old - |dx|) / 2 columns outside the
-            // span of pa and pb (rows likewise): a window that tight loses
-            // nothing and loads fewer cells than the full one.
-            let span = |u: u32, v: u32| {
-                let d = u.abs_diff(v);
-                let margin = ((old - d as f64) / 2.0).max(0.0) as u32 + 1;
-                (d + 1 + 2 * margin).min(size)
-            };
-            let win = Window::around(grid, pa, pb, span(pa.x, pb.x), span(pa.y, pb.y));
-            // Bounded effort: a re-search that floods is not worth it.
-            self.jps
-                .set_node_budget(Some(JOIN_BUDGET_PER_CELL * (b - a + 1) as u32));
-            // Only a strictly shorter stretch is of use: the search stops
-            // as soon as none can remain (on tree-like mazes, at once).
-            self.jps.set_cost_bound(Some(memo.cost));
-            let res = self.jps.find_path_into(grid, win, pa, pb, &mut self.leg);
-            self.jps.set_node_budget(None);
-            self.jps.set_cost_bound(None);
-            let Ok(s) = res else {
-                continue;
-            };
-            self.stats.expanded += s.expanded;
-            self.stats.join_expanded += s.expanded;
-            self.stats.joins_tried += 1;
-            let better = s.status == Status::Found && s.cost < old - 1e-9;
-            if self.memo == Memo::Record {
-                let at = self.leg_cells.len() as u32;
-                if better {
-                    self.leg_cells.extend_from_slice(&self.leg);
-                }
-                self.joins_done.push(JoinMemo {
-                    cells: (at, self.leg_cells.len() as u32),
-                    ..memo
-                });
-            }
-            if better {
-                self.stats.joins_improved += 1;
-                self.tail.clear();
-                self.tail.extend_from_slice(&out[b + 1..]);
-                out.truncate(a);
-                out.extend_from_slice(&self.leg);
-                out.extend_from_slice(&self.tail);
-            }
-        }
-    }
-
     /// [`PlannerConfig::second_route`]: when `out` still costs more than
     /// the recheck factor times the estimate, plans the route again with
     /// [`RouteCosts::Crossings`], refines and stitches it like the first,
@@ -1600,15 +1518,11 @@ impl Planner {
         self.progress = Some(Progress::new(start, goal, (from, to), true, None));
         let mut alt = std::mem::take(&mut self.alt);
         alt.clear();
-        self.joins.clear();
         // An error here would mean the hierarchy is stale, which the first
         // route's legs would have reported: keep the first path then.
-        // Legs and joins the first route already searched are copied.
+        // Legs the first route already searched are copied.
         self.memo = Memo::Reuse;
         let ok = self.refine_all(h, grid, &mut alt).is_ok();
-        if ok {
-            self.smooth_joins(grid, &mut alt);
-        }
         self.memo = Memo::Off;
         let mut improved = false;
         if ok {
@@ -1645,7 +1559,8 @@ impl Planner {
             return;
         }
         // Every cell of a strictly cheaper path lies within (old - span) / 2
-        // columns (rows) of the span of start and goal (as for the joins).
+        // columns (rows) of the span of start and goal: every step moves at
+        // most one column (row) for a cost of at least 1.
         let cap = self.config.recheck_window;
         let span = |u: u32, v: u32| {
             let d = u.abs_diff(v);

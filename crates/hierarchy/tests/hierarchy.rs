@@ -719,9 +719,9 @@ fn second_route_straightens_paths_through_room_lattices() {
             // The second route only ever replaces a path by a shorter one.
             assert!(cost <= base + 1e-6, "{s} -> {t}: {cost} > {base}");
             tried += st.second_route as u32;
-            // Legs and joins copied from the first route leave the path a
-            // valid one (checked above against the grid and Dijkstra).
-            reused += st.legs_reused + st.joins_reused;
+            // Legs copied from the first route leave the path a valid one
+            // (checked above against the grid and Dijkstra).
+            reused += st.legs_reused;
             if cost < base - 1e-6 {
                 assert!(st.second_improved);
                 improved += 1;
