@@ -7,9 +7,11 @@
 //! a coarser top level, so "can B be reached from A?" costs O(1).
 //!
 //! Per query, a [`Planner`] plans the region route with A* on the graph,
-//! then refines it leg by leg with window-bounded A* (60×60 by default),
-//! aiming each leg at the farthest route region about 40 cells ahead,
-//! stitches the legs and re-searches around each join.
+//! then refines it leg by leg with window-bounded jump point search (60×60 by default),
+//! aiming each leg at the farthest route region about 40 cells ahead
+//! (in a full query each leg after the first starts a little way back
+//! along the previous one, so its search straightens the join), and
+//! stitches the legs.
 //!
 //! ```
 //! use regionpath_grid::{Grid, Point};

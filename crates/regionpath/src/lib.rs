@@ -81,7 +81,8 @@ pub struct PlannerOptions {
     /// [`regionpath_smoothing::CurvedPath::tightened_turns`] (`Tighten`, the
     /// default).
     pub turn_policy: regionpath_smoothing::TurnPolicy,
-    /// Leg refinement settings (window size, reach, join re-search).
+    /// Leg refinement settings (window size, reach, how far back each leg
+    /// starts).
     pub planner: regionpath_hierarchy::PlannerConfig,
 }
 
