@@ -531,9 +531,6 @@ enum Memo {
 /// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
 pub struct Planner {
     config: PlannerConfig,
-    /// While `refine_all` runs: legs after the first start back along the
-    /// path ([`PlannerConfig::join_radius`]).
-    backup: bool,
     anodes: Vec<ANode>,
     /// Open list of the abstract search: `f` as `f32` bits (which order
     /// like the values for non-negative floats) above the region id, in one
@@ -635,7 +632,6 @@ impl Planner {
     pub fn with_config(config: PlannerConfig) -> Planner {
         let window = config.window.max(3);
         Planner {
-            backup: false,
             config: PlannerConfig {
                 window,
                 reach: config.reach.clamp(1, window),
@@ -733,20 +729,8 @@ impl Planner {
         grid: &Grid,
         out: &mut Vec<Point>,
     ) -> Result<(), PathError> {
-        self.backup = true;
-        let mut res = Ok(());
-        loop {
-            match self.next_leg(h, grid, out) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    res = Err(e);
-                    break;
-                }
-            }
-        }
-        self.backup = false;
-        res
+        while self.leg_into(h, grid, out, true)? {}
+        Ok(())
     }
 
     /// Starts a query for lazy refinement: checks the input, answers
@@ -1173,6 +1157,19 @@ impl Planner {
         grid: &Grid,
         out: &mut Vec<Point>,
     ) -> Result<bool, PathError> {
+        self.leg_into(h, grid, out, false)
+    }
+
+    /// [`Planner::next_leg`]; with `backup` (a full query, whose cells are
+    /// not handed out leg by leg) a leg after the first starts back along
+    /// the previous one ([`PlannerConfig::join_radius`]).
+    fn leg_into(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        out: &mut Vec<Point>,
+        backup: bool,
+    ) -> Result<bool, PathError> {
         let Some(mut pr) = self.progress else {
             return Err(PathError::NoQuery);
         };
@@ -1247,7 +1244,7 @@ impl Planner {
             j = last - 1;
         }
         let mut bbox = self.leg_box(h, pr.at, j);
-        if self.backup && !first && out.len() >= 2 {
+        if backup && !first && out.len() >= 2 {
             // A full query: start the leg up to `join_radius` cells back
             // along the previous one, as far as the box stays within the
             // window size (the leg budget), and drop those cells from
