@@ -222,7 +222,7 @@ proptest! {
         sector in 4u32..=16,
     ) {
         let config = HierarchyConfig { sector_size: sector, parallel: false,
- fit_memory: false };
+ fit_memory: false, ..HierarchyConfig::default() };
         let h = Hierarchy::build(&g, &config).unwrap();
         // With the straight-path shortcut (default) and without it, so the
         // hierarchy answers every pair at least once.
@@ -357,7 +357,7 @@ proptest! {
         g in arb_walled_grid(),
         picks in prop::collection::vec((any::<Index>(), any::<Index>()), 1..12),
     ) {
-        let config = HierarchyConfig { sector_size: 16, parallel: false, fit_memory: false };
+        let config = HierarchyConfig { sector_size: 16, parallel: false, fit_memory: false, ..HierarchyConfig::default() };
         let h = Hierarchy::build(&g, &config).unwrap();
         let mut planner = hierarchy::Planner::with_config(hierarchy::PlannerConfig {
             recheck: 1e-6,

@@ -163,6 +163,7 @@ impl Algo for JpsAlgo {
 pub struct HierarchicalAlgo {
     hierarchy: Option<Hierarchy>,
     planner: hierarchy::Planner,
+    build: HierarchyConfig,
 }
 
 impl HierarchicalAlgo {
@@ -172,6 +173,7 @@ impl HierarchicalAlgo {
         HierarchicalAlgo {
             hierarchy: None,
             planner: hierarchy::Planner::with_config(config),
+            build: HierarchyConfig::default(),
         }
     }
 }
@@ -187,7 +189,7 @@ impl Algo for HierarchicalAlgo {
 
     fn prepare(&mut self, grid: &Grid) -> Result<(), String> {
         self.hierarchy = None;
-        let h = Hierarchy::build(grid, &HierarchyConfig::default()).map_err(|e| e.to_string())?;
+        let h = Hierarchy::build(grid, &self.build).map_err(|e| e.to_string())?;
         self.hierarchy = Some(h);
         Ok(())
     }
@@ -248,9 +250,14 @@ impl Algo for HierarchicalAlgo {
 pub fn build(
     choice: AlgoChoice,
     config: hierarchy::PlannerConfig,
+    build: HierarchyConfig,
 ) -> Result<Vec<Box<dyn Algo>>, CliError> {
     let astar = || Box::new(AStarAlgo::new()) as Box<dyn Algo>;
-    let hierarchical = || Box::new(HierarchicalAlgo::with_config(config)) as Box<dyn Algo>;
+    let hierarchical = || {
+        let mut h = HierarchicalAlgo::with_config(config);
+        h.build = build;
+        Box::new(h) as Box<dyn Algo>
+    };
     let jps = || Box::new(JpsAlgo::new()) as Box<dyn Algo>;
     Ok(match choice {
         AlgoChoice::Astar => vec![astar()],
@@ -381,11 +388,15 @@ mod tests {
     #[test]
     fn build_selects_planners_in_order() {
         let names = |c| {
-            build(c, hierarchy::PlannerConfig::default())
-                .unwrap()
-                .iter()
-                .map(|a| a.name().to_string())
-                .collect::<Vec<_>>()
+            build(
+                c,
+                hierarchy::PlannerConfig::default(),
+                HierarchyConfig::default(),
+            )
+            .unwrap()
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect::<Vec<_>>()
         };
         assert_eq!(names(AlgoChoice::Astar), ["astar"]);
         assert_eq!(names(AlgoChoice::Hierarchical), ["hierarchical"]);

@@ -46,6 +46,10 @@ pub struct BuildArgs {
     /// Build on one thread instead of all.
     #[arg(long)]
     pub serial: bool,
+    /// Exact portal layer (rooms joined by narrow doors, one-cell mazes):
+    /// `auto` builds it where it pays, `always`, `never`.
+    #[arg(long, value_enum, default_value_t = PortalChoice::Auto)]
+    pub portals: PortalChoice,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -139,6 +143,10 @@ pub struct ScenArgs {
     /// = false`): cheaper queries, longer paths on room-like maps.
     #[arg(long)]
     pub no_second_route: bool,
+    /// Exact portal layer (rooms joined by narrow doors, one-cell mazes):
+    /// `auto` builds it where it pays, `always`, `never`.
+    #[arg(long, value_enum, default_value_t = PortalChoice::Auto)]
+    pub portals: PortalChoice,
     /// Run only every Nth row of each file (rows 0, N, 2N, ...).
     #[arg(long, value_name = "N", default_value = "1")]
     pub every: NonZeroUsize,
@@ -148,6 +156,29 @@ pub struct ScenArgs {
     /// Write one CSV line per row and planner to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+}
+
+/// When the hierarchy gets its exact portal layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PortalChoice {
+    /// Where it pays (few portals per sector).
+    Auto,
+    /// On every map.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl PortalChoice {
+    /// The library's setting.
+    pub fn mode(self) -> regionpath::hierarchy::PortalMode {
+        use regionpath::hierarchy::PortalMode;
+        match self {
+            PortalChoice::Auto => PortalMode::Auto,
+            PortalChoice::Always => PortalMode::Always,
+            PortalChoice::Never => PortalMode::Never,
+        }
+    }
 }
 
 /// Map families the generator knows.

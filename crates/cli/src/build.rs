@@ -20,6 +20,7 @@ pub fn build(args: &BuildArgs) -> Result<(), CliError> {
         sector_size: args.sector,
         parallel: !args.serial,
         fit_memory: !args.exact_sector,
+        portals: args.portals.mode(),
     };
     let h = Hierarchy::build(&grid, &config).map_err(|source| CliError::Hierarchy {
         path: args.map.clone(),

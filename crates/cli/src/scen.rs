@@ -351,6 +351,10 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
             second_route: !args.no_second_route,
             ..hierarchy::PlannerConfig::default()
         },
+        hierarchy::HierarchyConfig {
+            portals: args.portals.mode(),
+            ..hierarchy::HierarchyConfig::default()
+        },
     )?
     .into_iter()
     .map(|algo| Slot {

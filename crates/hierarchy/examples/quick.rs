@@ -44,6 +44,7 @@ fn main() {
                 sector_size: sector,
                 parallel: false,
                 fit_memory: std::env::var_os("RP_FIT").is_some(),
+                ..HierarchyConfig::default()
             },
         )
         .expect("build");

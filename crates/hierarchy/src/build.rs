@@ -3,6 +3,7 @@
 use crate::blocks::Blocks;
 use crate::connectivity::Connectivity;
 use crate::landmarks::{Landmarks, LANDMARKS};
+use crate::portals::Portals;
 use crate::sector::{Labeler, Layout, Rect};
 use crate::HierarchyError;
 use petgraph::csr::Csr;
@@ -28,6 +29,8 @@ pub struct HierarchyConfig {
     /// fewer regions but coarser routes; fewer landmarks a slower abstract
     /// search.
     pub fit_memory: bool,
+    /// Whether to build the exact portal layer (see [`PortalMode`]).
+    pub portals: PortalMode,
 }
 
 impl Default for HierarchyConfig {
@@ -36,8 +39,30 @@ impl Default for HierarchyConfig {
             sector_size: 16,
             parallel: true,
             fit_memory: true,
+            portals: PortalMode::Auto,
         }
     }
+}
+
+/// When [`Hierarchy::build`] adds the exact portal layer: for every
+/// passable cell on a 16 × 16 sector border with a move out of its sector
+/// (a *portal*), the first step of a shortest path to it from each cell of
+/// its sector (4 bits a cell) and its exact distances to the sector's other
+/// portals. [`crate::Planner::find_path_into`] then answers with an A* over
+/// the portals and walks the stored steps: an optimal path, without window
+/// searches. It pays where sectors meet through narrow openings (rooms
+/// joined by one-cell doors, one-cell mazes); on open ground nearly every
+/// border cell is a portal and the region planner is far faster.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PortalMode {
+    /// Build it when the in-sector portal pairs number at most a quarter
+    /// of the passable cells (the default).
+    #[default]
+    Auto,
+    /// Always build it (for measurements; slow on open maps).
+    Always,
+    /// Never build it.
+    Never,
 }
 
 /// One region: a connected piece of one sector's passable cells.
@@ -272,8 +297,13 @@ pub struct BuildStats {
     /// [`HierarchyConfig::fit_memory`]).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
-    /// landmark distances, block-cut tree).
+    /// landmark distances, block-cut tree, portal layer).
     pub bytes: usize,
+    /// Portals of the exact portal layer (0: not built; see
+    /// [`PortalMode`]).
+    pub portals: usize,
+    /// Bytes of the portal layer (included in `bytes`).
+    pub portal_bytes: usize,
     /// Wall time of the build or last update, in milliseconds.
     pub build_ms: f64,
 }
@@ -294,6 +324,8 @@ pub struct Hierarchy {
     pub(crate) landmarks: Landmarks,
     /// Biconnected blocks of `graph` (see [`crate::blocks`]).
     pub(crate) blocks: Blocks,
+    /// The exact portal layer, where it was built (see [`PortalMode`]).
+    pub(crate) portals: Option<Portals>,
     pub(crate) build_ms: f64,
 }
 
@@ -583,6 +615,14 @@ impl Hierarchy {
                 best.landmarks = Landmarks::build(&best.graph, count);
             }
         }
+        let portals = match config.portals {
+            PortalMode::Auto => Portals::worth_building(grid),
+            PortalMode::Always => true,
+            PortalMode::Never => false,
+        };
+        if portals {
+            best.portals = Some(Portals::build(grid, config.parallel));
+        }
         best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(best)
     }
@@ -593,6 +633,7 @@ impl Hierarchy {
             sector_size,
             parallel,
             fit_memory: false,
+            portals: PortalMode::Never,
         };
         let layout = Layout::new(grid.width(), grid.height(), config.sector_size);
         let n = layout.count() as u32;
@@ -661,6 +702,7 @@ impl Hierarchy {
             connectivity,
             landmarks,
             blocks,
+            portals: None,
             build_ms: 0.0,
         }
     }
@@ -777,7 +819,10 @@ impl Hierarchy {
             + self.connectivity.bytes()
             + self.landmarks.bytes()
             + self.blocks.bytes();
+        let portal_bytes = self.portals.as_ref().map_or(0, Portals::bytes);
         BuildStats {
+            portals: self.portals.as_ref().map_or(0, Portals::len),
+            portal_bytes,
             cells: self.layout.width as u64 * self.layout.height as u64,
             sector_size: self.layout.size,
             sectors: self.layout.count(),
@@ -785,7 +830,7 @@ impl Hierarchy {
             edges: directed / 2,
             clusters: self.connectivity.cluster_count(),
             landmarks: self.landmarks.count(),
-            bytes,
+            bytes: bytes + portal_bytes,
             build_ms: self.build_ms,
         }
     }

@@ -276,6 +276,7 @@ mod tests {
                 sector_size: 4 + next(10) as u32,
                 parallel: false,
                 fit_memory: false,
+                ..HierarchyConfig::default()
             };
             let hi = Hierarchy::build(&g, &config).unwrap();
             let c = &hi.connectivity;

@@ -208,6 +208,7 @@ mod tests {
                 sector_size: 4 + next(12) as u32,
                 parallel: false,
                 fit_memory: false,
+                ..HierarchyConfig::default()
             };
             let hi = Hierarchy::build(&g, &config).unwrap();
             let lm = &hi.landmarks;

@@ -37,10 +37,13 @@ mod connectivity;
 mod landmarks;
 mod persist;
 mod planner;
+mod portals;
 mod sector;
 mod update;
 
-pub use build::{BuildStats, Hierarchy, HierarchyConfig, Link, Region, RegionGraph, Run};
+pub use build::{
+    BuildStats, Hierarchy, HierarchyConfig, Link, PortalMode, Region, RegionGraph, Run,
+};
 pub use persist::FORMAT_VERSION;
 pub use planner::{PathError, PlanStats, Planner, PlannerConfig};
 

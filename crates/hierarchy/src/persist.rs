@@ -8,13 +8,15 @@
 //! payload:
 //!   grid checksum u64, width u32, height u32, sector size u32, build ms f64,
 //!   landmark count u32 (format 2)
+//!   portal layer u32: 1 when built, else 0 (format 3)
 //!   region count u32, then per region: sector, rep x, rep y, cells,
 //!     min x, min y, max x, max y (u32 each)
 //!   edge count u32, then per edge: a u32, b u32, cost f32, first
 //!     crossing cell in a (x u32, y u32), first crossing cell in b (x, y),
 //!     run length u32
 //! ```
-//! All little-endian. The connectivity matrix, the landmark distances and
+//! All little-endian. The connectivity matrix, the landmark distances,
+//! the portal layer (when the file says it was built) and
 //! the sector index are rebuilt on load (linear in regions, plus one
 //! Dijkstra over the region graph per landmark) rather than trusted from
 //! disk. Every
@@ -31,7 +33,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -87,6 +89,7 @@ impl Hierarchy {
         }
         p.extend_from_slice(&self.build_ms.to_le_bytes());
         p.extend_from_slice(&(self.landmarks.count() as u32).to_le_bytes());
+        p.extend_from_slice(&(self.portals.is_some() as u32).to_le_bytes());
         p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
         for r in &self.regions {
             let (rep, min, max) = (r.representative(), r.min(), r.max());
@@ -181,6 +184,11 @@ impl Hierarchy {
                 "landmark count {landmark_count}"
             )));
         }
+        let portals = match r.u32()? {
+            0 => false,
+            1 => true,
+            v => return Err(HierarchyError::Corrupt(format!("portal layer flag {v}"))),
+        };
         if width != grid.width() || height != grid.height() || checksum != grid.checksum() {
             return Err(HierarchyError::WrongGrid {
                 found: checksum,
@@ -270,6 +278,7 @@ impl Hierarchy {
             connectivity,
             landmarks,
             blocks,
+            portals: portals.then(|| crate::portals::Portals::build(grid, true)),
             build_ms,
         })
     }

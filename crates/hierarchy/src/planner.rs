@@ -2,6 +2,7 @@
 //! stitching.
 
 use crate::build::{Hierarchy, Run};
+use crate::portals::PortalSearch;
 use crate::sector::{Labeler, Rect};
 use rayon::prelude::*;
 use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
@@ -317,6 +318,10 @@ pub struct PlanStats {
     pub quick_start: bool,
     /// Clusters expanded by the cluster-graph search of a quick start.
     pub cluster_expanded: u32,
+    /// Whether the exact portal layer answered (see
+    /// [`crate::PortalMode`]): the path is optimal, `expanded` counts
+    /// portals and no window search ran.
+    pub exact: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -581,6 +586,8 @@ pub struct Planner {
     seen: Vec<u64>,
     progress: Option<Progress>,
     stats: PlanStats,
+    /// Scratch of the exact portal layer's queries.
+    portal: PortalSearch,
 }
 
 impl Default for Planner {
@@ -670,6 +677,7 @@ impl Planner {
             seen: Vec::new(),
             progress: None,
             stats: PlanStats::default(),
+            portal: PortalSearch::default(),
         }
     }
 
@@ -702,7 +710,20 @@ impl Planner {
         out: &mut Vec<Point>,
     ) -> Result<PlanStats, PathError> {
         out.clear();
-        self.begin(h, grid, start, goal, false)?;
+        if self.begin(h, grid, start, goal, false, true)? {
+            if let Some(layer) = &h.portals {
+                if let Some(found) = self.portal.find(layer, grid, start, goal, out) {
+                    self.stats.exact = true;
+                    self.stats.expanded = found.expanded;
+                    self.stats.cost = path_cost(out);
+                    return Ok(self.stats);
+                }
+            }
+            // Never expected (the matrix said the goal is reachable): the
+            // region planner answers instead.
+            out.clear();
+            self.begin(h, grid, start, goal, false, false)?;
+        }
         self.legs_done.clear();
         self.leg_cells.clear();
         if self.config.second_route {
@@ -749,10 +770,14 @@ impl Planner {
         goal: Point,
     ) -> Result<(), PathError> {
         let quick = self.config.quick_start;
-        self.begin(h, grid, start, goal, quick)
+        self.begin(h, grid, start, goal, quick, false)?;
+        Ok(())
     }
 
-    /// [`Planner::start_query`], with a partial route when `quick`.
+    /// [`Planner::start_query`], with a partial route when `quick`. With
+    /// `exact`, stops before planning any route and returns `true` when the
+    /// hierarchy's portal layer should answer (a full query that is not a
+    /// straight line, on a map with the layer).
     fn begin(
         &mut self,
         h: &Hierarchy,
@@ -760,7 +785,8 @@ impl Planner {
         start: Point,
         goal: Point,
         quick: bool,
-    ) -> Result<(), PathError> {
+        exact: bool,
+    ) -> Result<bool, PathError> {
         self.progress = None;
         self.stats = PlanStats::default();
         self.marked = None;
@@ -798,7 +824,7 @@ impl Planner {
             self.stats.straight = true;
             let regions = (u32::MAX, u32::MAX);
             self.progress = Some(Progress::new(start, goal, regions, false, Some(order)));
-            return Ok(());
+            return Ok(false);
         }
         let stale = || PathError::Stale("a cell's sector has no matching region".into());
         let rs = h
@@ -812,6 +838,9 @@ impl Planner {
         }
         if !h.regions_connected(rs, rg) {
             return Err(PathError::Unreachable { start, goal });
+        }
+        if exact && h.portals.is_some() {
+            return Ok(true);
         }
         // Start and goal in different regions but within one window (with
         // a cell to spare each side): the first leg tries one unrestricted
@@ -834,7 +863,7 @@ impl Planner {
         pr.quick = quick;
         self.stats.quick_start = partial;
         self.progress = Some(pr);
-        Ok(())
+        Ok(false)
     }
 
     /// The quick start's partial route (see [`PlannerConfig::quick_start`]):

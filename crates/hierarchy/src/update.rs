@@ -16,7 +16,9 @@ impl Hierarchy {
     /// by them and their neighbours are recomputed (a diagonal edge across a
     /// sector corner depends on all four sectors there); the rest of the
     /// graph is kept with renumbered ids. Connectivity is rebuilt from the
-    /// graph (linear in regions). The result equals a fresh build.
+    /// graph (linear in regions). The portal layer, where built, redoes the
+    /// touched sectors and their neighbours. The result equals a fresh
+    /// build (with the portal layer kept or left out as before).
     pub fn update(&mut self, grid: &Grid, changed: &[Point]) -> Result<BuildStats, HierarchyError> {
         let t0 = Instant::now();
         let layout = self.layout;
@@ -129,6 +131,9 @@ impl Hierarchy {
         self.first_region = first;
         self.graph = graph;
         self.grid_checksum = grid.checksum();
+        if let Some(portals) = &mut self.portals {
+            portals.update(grid, changed);
+        }
         self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(self.stats())
     }

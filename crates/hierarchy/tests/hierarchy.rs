@@ -107,6 +107,7 @@ fn build_at(g: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
         sector_size,
         parallel,
         fit_memory: false,
+        ..HierarchyConfig::default()
     };
     Hierarchy::build(g, &config).unwrap()
 }
@@ -522,7 +523,8 @@ fn errors_are_typed() {
             &HierarchyConfig {
                 sector_size: 2,
                 parallel: false,
-                fit_memory: false
+                fit_memory: false,
+                ..HierarchyConfig::default()
             }
         ),
         Err(HierarchyError::BadConfig(_))
@@ -561,6 +563,7 @@ fn update_equals_fresh_build() {
             sector_size: [8, 16][round % 2],
             parallel: false,
             fit_memory: false,
+            ..HierarchyConfig::default()
         };
         let mut hi = Hierarchy::build(&g, &config).unwrap();
         for _ in 0..5 {

@@ -32,7 +32,7 @@ pub use regionpath_search as search;
 pub use regionpath_smoothing as smoothing;
 
 pub use regionpath_grid::{read_map, read_scen, Grid, Point};
-pub use regionpath_hierarchy::{BuildStats, Hierarchy, HierarchyConfig, PlanStats};
+pub use regionpath_hierarchy::{BuildStats, Hierarchy, HierarchyConfig, PlanStats, PortalMode};
 pub use regionpath_smoothing::Vec2;
 
 use thiserror::Error;
