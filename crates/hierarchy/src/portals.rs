@@ -441,34 +441,44 @@ impl Portals {
             if g > dist[u as usize] {
                 continue;
             }
+            self.for_each_edge(u, true, |v, c, _| {
+                let ng = g + c;
+                if ng < dist[v as usize] {
+                    dist[v as usize] = ng;
+                    open.push(OpenEntry::new(ng, 0, v));
+                }
+            });
+        }
+    }
+
+    /// Calls `f(v, cost, inside)` for each edge out of portal `u`: the
+    /// in-sector ones (`inside`, only when `inside_too`) and the moves
+    /// across borders.
+    #[inline]
+    fn for_each_edge(&self, u: u32, inside_too: bool, mut f: impl FnMut(u32, Cost, bool)) {
+        if inside_too {
             let k = self.sector[u as usize];
             let first = self.first[k as usize];
             let s = &self.sectors[k as usize];
             let m = s.local.len();
             let rank = (u - first) as usize;
-            let mut relax = |v: u32, ng: Cost| {
-                if ng < dist[v as usize] {
-                    dist[v as usize] = ng;
-                    open.push(OpenEntry::new(ng, 0, v));
-                }
-            };
             for (j, &d) in s.dist[rank * m..(rank + 1) * m].iter().enumerate() {
                 if d != UNREACHED && j != rank {
-                    relax(first + j as u32, g + cost_of(d));
+                    f(first + j as u32, cost_of(d), true);
                 }
             }
-            let (a, b) = (
-                self.cross_first[u as usize] as usize,
-                self.cross_first[u as usize + 1] as usize,
-            );
-            for &c in &self.cross[a..b] {
-                let step = if c >> 31 == 1 {
-                    COST_DIAGONAL
-                } else {
-                    COST_ONE
-                };
-                relax(c & !(1 << 31), g + step);
-            }
+        }
+        let (a, b) = (
+            self.cross_first[u as usize] as usize,
+            self.cross_first[u as usize + 1] as usize,
+        );
+        for &c in &self.cross[a..b] {
+            let step = if c >> 31 == 1 {
+                COST_DIAGONAL
+            } else {
+                COST_ONE
+            };
+            f(c & !(1 << 31), step, false);
         }
     }
 
@@ -570,11 +580,7 @@ impl Portals {
                 return UNREACHED;
             }
             let dir = Dir::ALL[d as usize];
-            let (dx, dy) = dir.delta();
-            let (x, y) = (
-                (c as u32 % SIDE).wrapping_add_signed(dx),
-                (c as u32 / SIDE).wrapping_add_signed(dy),
-            );
+            let (x, y) = step_local(c, dir);
             c = (y * SIDE + x) as usize;
             steps += if dir.is_diagonal() {
                 DIAGONAL
@@ -587,6 +593,44 @@ impl Portals {
         }
         UNREACHED
     }
+}
+
+/// The local `(x, y)` one move in `dir` from local cell `c`.
+#[inline]
+fn step_local(c: usize, dir: Dir) -> (u32, u32) {
+    let (dx, dy) = dir.delta();
+    (
+        (c as u32 % SIDE).wrapping_add_signed(dx),
+        (c as u32 / SIDE).wrapping_add_signed(dy),
+    )
+}
+
+/// Lowers node `v`'s cost to `g` (from `parent`, by `via`) unless it is
+/// closed or already as cheap, and queues it with heuristic `h`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn relax(
+    (nodes, open): (&mut [PNode], &mut OpenList),
+    gen: u32,
+    v: u32,
+    g: Cost,
+    parent: u32,
+    via: Via,
+    h: Cost,
+) {
+    let node = &mut nodes[v as usize];
+    if node.stamp == gen {
+        if node.closed || g >= node.g {
+            return;
+        }
+    } else {
+        node.stamp = gen;
+        node.closed = false;
+    }
+    node.g = g;
+    node.parent = parent;
+    node.via = via;
+    open.push(OpenEntry::new(g + h, h, v));
 }
 
 /// How a node was reached in [`PortalSearch`].
@@ -696,30 +740,16 @@ impl PortalSearch {
             h
         };
 
-        let nodes = &mut self.nodes;
-        let open = &mut self.open;
-        let mut relax = |v: u32, g: Cost, parent: u32, via: Via, h: Cost| {
-            let node = &mut nodes[v as usize];
-            if node.stamp == gen {
-                if node.closed || g >= node.g {
-                    return;
-                }
-            } else {
-                node.stamp = gen;
-                node.closed = false;
-            }
-            node.g = g;
-            node.parent = parent;
-            node.via = via;
-            open.push(OpenEntry::new(g + h, h, v));
+        let q = (&mut self.nodes[..], &mut self.open);
+        let mut seed = |v: u32, g: Cost, via: Via, h: Cost| {
+            relax((&mut *q.0, &mut *q.1), gen, v, g, u32::MAX, via, h)
         };
-
         if ks == kt {
             let r = l.rect(ks);
             self.field.sweep(&sector_moves(grid, &r), lt);
             let d = self.field.steps[ls];
             if d != UNREACHED {
-                relax(goal_id, cost_of(d), u32::MAX, Via::Direct, 0);
+                seed(goal_id, cost_of(d), Via::Direct, 0);
             }
         }
         let base = layer.first[ks as usize];
@@ -727,7 +757,7 @@ impl PortalSearch {
             let d = layer.walk(ks, rank, ls, None);
             if d != UNREACHED {
                 let v = base + rank as u32;
-                relax(v, cost_of(d), u32::MAX, Via::Start, heuristic(v));
+                seed(v, cost_of(d), Via::Start, heuristic(v));
             }
         }
 
@@ -747,60 +777,32 @@ impl PortalSearch {
             expanded += 1;
             let (g, via) = (node.g, node.via);
             let k = layer.sector[u as usize];
-            let first = layer.first[k as usize];
-            let rank = (u - first) as usize;
-            let nodes = &mut self.nodes;
-            let open = &mut self.open;
-            let mut relax = |v: u32, g: Cost, via: Via, h: Cost| {
-                let node = &mut nodes[v as usize];
-                if node.stamp == gen {
-                    if node.closed || g >= node.g {
-                        return;
-                    }
-                } else {
-                    node.stamp = gen;
-                    node.closed = false;
-                }
-                node.g = g;
-                node.parent = u;
-                node.via = via;
-                open.push(OpenEntry::new(g + h, h, v));
-            };
+            let rank = (u - layer.first[k as usize]) as usize;
+            let q = (&mut self.nodes[..], &mut self.open);
             // A portal reached from the start or from a portal of its own
             // sector needs none of the sector's other portals nor the
             // goal: whoever reached it offered them a path at least as
             // short directly (a shortest in-sector path is never longer
             // than one through a third cell of the sector).
-            if via == Via::Across {
-                if k == kt {
-                    let d = self.goal_steps[rank];
-                    if d != UNREACHED {
-                        relax(goal_id, g + cost_of(d), Via::Across, 0);
-                    }
-                }
-                let s = &layer.sectors[k as usize];
-                let m = s.local.len();
-                for (j, &d) in s.dist[rank * m..(rank + 1) * m].iter().enumerate() {
-                    if d == UNREACHED || j == rank {
-                        continue;
-                    }
-                    let v = first + j as u32;
-                    relax(v, g + cost_of(d), Via::Inside, heuristic(v));
+            let across = via == Via::Across;
+            if across && k == kt {
+                let d = self.goal_steps[rank];
+                if d != UNREACHED {
+                    relax(
+                        (&mut *q.0, &mut *q.1),
+                        gen,
+                        goal_id,
+                        g + cost_of(d),
+                        u,
+                        Via::Across,
+                        0,
+                    );
                 }
             }
-            let (a, b) = (
-                layer.cross_first[u as usize] as usize,
-                layer.cross_first[u as usize + 1] as usize,
-            );
-            for &c in &layer.cross[a..b] {
-                let v = c & !(1 << 31);
-                let step = if c >> 31 == 1 {
-                    COST_DIAGONAL
-                } else {
-                    COST_ONE
-                };
-                relax(v, g + step, Via::Across, heuristic(v));
-            }
+            layer.for_each_edge(u, across, |v, c, inside| {
+                let via = if inside { Via::Inside } else { Via::Across };
+                relax((&mut *q.0, &mut *q.1), gen, v, g + c, u, via, heuristic(v));
+            });
         }
         if !found {
             return None;
@@ -815,11 +817,7 @@ impl PortalSearch {
             let r = l.rect(ks);
             let mut c = ls;
             while f.dir[c] != AT {
-                let (dx, dy) = Dir::ALL[f.dir[c] as usize].delta();
-                let (x, y) = (
-                    (c as u32 % SIDE).wrapping_add_signed(dx),
-                    (c as u32 / SIDE).wrapping_add_signed(dy),
-                );
+                let (x, y) = step_local(c, Dir::ALL[f.dir[c] as usize]);
                 c = (y * SIDE + x) as usize;
                 out.push(Point::new(r.x0 + x, r.y0 + y));
             }
