@@ -9,10 +9,12 @@
 //!   or a set of cells: the leg planner of the hierarchy.
 //!
 //! All keep their per-cell scratch between queries and reset it in O(1)
-//! with a generation stamp, so once warm a query allocates nothing (write the
-//! path into a reused `Vec` with the `*_into` methods). Ties on `f` go to the
-//! node with the smaller heuristic (the deeper one), which keeps expansions
-//! close to the path length on open ground.
+//! (a generation stamp; `AStar`'s fast path offsets each search's costs
+//! instead, with one fill of its scratch every 47,000 searches on a 512×512
+//! map, 11,000 on a 1024×1024 one), so once warm a query allocates nothing
+//! (write the path into a reused `Vec` with the `*_into` methods). Ties on
+//! `f` go to the node with the smaller heuristic (the deeper one), which
+//! keeps expansions close to the path length on open ground.
 //!
 //! ```
 //! use regionpath_grid::{Grid, Point};
