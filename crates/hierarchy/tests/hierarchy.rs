@@ -1,11 +1,12 @@
-//! Hierarchy tests against independent oracles written here: a plain
-//! Dijkstra over the grid (8-connected, no corner cutting) and a path
-//! validator.
+//! Hierarchy tests against independent oracles written for the tests: a
+//! plain Dijkstra over the grid (8-connected, no corner cutting; in
+//! `common`) and a path validator.
 
+mod common;
+
+use common::{dijkstra, maze_grid, passable_cells};
 use regionpath_grid::{Grid, Point, SQRT2};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, HierarchyError, PathError, Planner};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -52,54 +53,6 @@ fn random_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
     g
 }
 
-/// Plain Dijkstra cost from `s` to every cell (f64::INFINITY if unreachable).
-fn dijkstra(g: &Grid, s: Point) -> Vec<f64> {
-    let w = g.width() as usize;
-    let mut dist = vec![f64::INFINITY; w * g.height() as usize];
-    let mut heap = BinaryHeap::new();
-    dist[s.y as usize * w + s.x as usize] = 0.0;
-    heap.push((Reverse((0.0f64).to_bits()), s.x, s.y));
-    while let Some((Reverse(db), x, y)) = heap.pop() {
-        let d = f64::from_bits(db);
-        if d > dist[y as usize * w + x as usize] {
-            continue;
-        }
-        for dy in -1i64..=1 {
-            for dx in -1i64..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                if !g.is_passable_i(nx, ny) {
-                    continue;
-                }
-                if dx != 0
-                    && dy != 0
-                    && !(g.is_passable_i(x as i64 + dx, y as i64)
-                        && g.is_passable_i(x as i64, y as i64 + dy))
-                {
-                    continue;
-                }
-                let nd = d + if dx != 0 && dy != 0 { SQRT2 } else { 1.0 };
-                let i = ny as usize * w + nx as usize;
-                if nd < dist[i] {
-                    dist[i] = nd;
-                    heap.push((Reverse(nd.to_bits()), nx as u32, ny as u32));
-                }
-            }
-        }
-    }
-    dist
-}
-
-/// Every passable cell of `g`, row by row.
-fn passable_cells(g: &Grid) -> Vec<Point> {
-    (0..g.height())
-        .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
-        .filter(|p| g.is_passable(*p))
-        .collect()
-}
-
 /// A hierarchy with the given sector size, built serially or in parallel,
 /// without the memory fitting (so the sector size is the one asked for).
 fn build_at(g: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
@@ -142,55 +95,6 @@ fn validate(g: &Grid, path: &[Point], s: Point, t: Point) -> f64 {
         }
     }
     cost
-}
-
-/// A maze of one-cell corridors (cells at odd coordinates, carved by a
-/// randomized depth-first search), with `loops` extra walls knocked out:
-/// many small regions per sector whose bounding boxes overlap, as on the
-/// movingai mazes.
-fn maze_grid(rng: &mut Rng, w: u32, h: u32, loops: u32) -> Grid {
-    let mut g = Grid::new(w, h, false).unwrap();
-    let (cw, ch) = ((w - 1) / 2, (h - 1) / 2);
-    let at = |cx: u32, cy: u32| Point::new(2 * cx + 1, 2 * cy + 1);
-    let mut seen = vec![false; (cw * ch) as usize];
-    let mut stack = vec![(0u32, 0u32)];
-    seen[0] = true;
-    g.set_passable(at(0, 0), true).unwrap();
-    while let Some(&(cx, cy)) = stack.last() {
-        let mut next = Vec::new();
-        for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
-            let (nx, ny) = (cx as i64 + dx, cy as i64 + dy);
-            if nx >= 0
-                && ny >= 0
-                && nx < cw as i64
-                && ny < ch as i64
-                && !seen[(ny as u32 * cw + nx as u32) as usize]
-            {
-                next.push((nx as u32, ny as u32));
-            }
-        }
-        if next.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny) = next[rng.below(next.len() as u64) as usize];
-        seen[(ny * cw + nx) as usize] = true;
-        let (a, b) = (at(cx, cy), at(nx, ny));
-        g.set_passable(Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), true)
-            .unwrap();
-        g.set_passable(b, true).unwrap();
-        stack.push((nx, ny));
-    }
-    for _ in 0..loops {
-        let p = Point::new(
-            1 + rng.below(w as u64 - 2) as u32,
-            1 + rng.below(h as u64 - 2) as u32,
-        );
-        if (p.x + p.y) % 2 == 1 {
-            g.set_passable(p, true).unwrap();
-        }
-    }
-    g
 }
 
 /// Checks `region_of` for every cell of `g` against the test's own flood,
@@ -299,7 +203,7 @@ fn region_of_in_sectors_with_overlapping_region_boxes() {
         (120, 75, 24),
         (70, 99, 13),
     ] {
-        let maze = maze_grid(&mut rng, w, h, (w + h) / 4);
+        let maze = maze_grid(&mut |n| rng.below(n), w, h, (w + h) / 4);
         let overlapping = check_regions(&maze, size);
         assert!(
             overlapping * 5 > maze.passable_count() as usize,

@@ -21,15 +21,15 @@
 //! `to_bytes`/`from_bytes` round trips, and, when the Moving AI data is
 //! present, the optimal lengths of `8room_000`.
 
+mod common;
+
+use common::{dijkstra, legal, maze_grid, open, passable_cells, SQRT2};
 use regionpath_grid::{read_map, read_scen, Grid, Point};
 use regionpath_hierarchy::{
     Hierarchy, HierarchyConfig, PathError, PlanStats, Planner, PlannerConfig, PortalMode,
 };
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::path::PathBuf;
 
-const SQRT2: f64 = std::f64::consts::SQRT_2;
 /// Side of the portal layer's sectors (fixed by the layer).
 const SIDE: u32 = 16;
 
@@ -54,54 +54,6 @@ impl Rng {
     fn pick<T: Copy>(&mut self, v: &[T]) -> T {
         v[self.below(v.len() as u64) as usize]
     }
-}
-
-/// Whether `(x, y)` is inside `g` and passable (the oracle's own bounds
-/// check; only `Grid::is_passable` is used from the library).
-fn open(g: &Grid, x: i64, y: i64) -> bool {
-    x >= 0
-        && y >= 0
-        && x < g.width() as i64
-        && y < g.height() as i64
-        && g.is_passable(Point::new(x as u32, y as u32))
-}
-
-/// Whether the move from `(x, y)` by `(dx, dy)` is legal: the target is
-/// passable and, for a diagonal, both orthogonal neighbours are too.
-fn legal(g: &Grid, x: i64, y: i64, dx: i64, dy: i64) -> bool {
-    open(g, x + dx, y + dy) && (dx == 0 || dy == 0 || (open(g, x + dx, y) && open(g, x, y + dy)))
-}
-
-/// Plain Dijkstra: the cost from `s` to every cell (infinite where
-/// unreachable), indexed `y * width + x`.
-fn oracle(g: &Grid, s: Point) -> Vec<f64> {
-    let w = g.width() as usize;
-    let mut dist = vec![f64::INFINITY; w * g.height() as usize];
-    let mut heap = BinaryHeap::new();
-    dist[s.y as usize * w + s.x as usize] = 0.0;
-    // Non-negative f64s order like their bit patterns.
-    heap.push(Reverse((0.0f64.to_bits(), s.x, s.y)));
-    while let Some(Reverse((bits, x, y))) = heap.pop() {
-        let d = f64::from_bits(bits);
-        if d > dist[y as usize * w + x as usize] {
-            continue;
-        }
-        for dy in -1i64..=1 {
-            for dx in -1i64..=1 {
-                if (dx, dy) == (0, 0) || !legal(g, x as i64, y as i64, dx, dy) {
-                    continue;
-                }
-                let nd = d + if dx != 0 && dy != 0 { SQRT2 } else { 1.0 };
-                let (nx, ny) = ((x as i64 + dx) as u32, (y as i64 + dy) as u32);
-                let i = ny as usize * w + nx as usize;
-                if nd < dist[i] {
-                    dist[i] = nd;
-                    heap.push(Reverse((nd.to_bits(), nx, ny)));
-                }
-            }
-        }
-    }
-    dist
 }
 
 fn at(dist: &[f64], g: &Grid, p: Point) -> f64 {
@@ -159,14 +111,6 @@ fn check_path(g: &Grid, path: &[Point], s: Point, t: Point, stats: &PlanStats) -
         stats.cost
     );
     cost
-}
-
-/// Every passable cell, row by row.
-fn passable_cells(g: &Grid) -> Vec<Point> {
-    (0..g.height())
-        .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
-        .filter(|&p| g.is_passable(p))
-        .collect()
 }
 
 /// Passable cells on a 16 × 16 sector border (first or last row/column of
@@ -411,7 +355,7 @@ fn check_queries(
     let mut tally = Tally::default();
     for (s, goals) in qs {
         let s = *s;
-        let dist = oracle(g, s);
+        let dist = dijkstra(g, s);
         for &t in goals {
             let opt = at(&dist, g, t);
             let res = planner.find_path_into(h, g, s, t, &mut path);
@@ -564,48 +508,6 @@ fn random_obstacles_are_exact() {
     assert!(total.adjacent_detour > 0, "{total:?}");
 }
 
-/// A maze of one-cell corridors (cells at odd coordinates carved by a
-/// randomized depth-first search) with `loops` extra openings.
-fn maze_grid(rng: &mut Rng, w: u32, h: u32, loops: u32) -> Grid {
-    let mut g = Grid::new(w, h, false).unwrap();
-    let (cw, ch) = ((w - 1) / 2, (h - 1) / 2);
-    let cell = |cx: u32, cy: u32| Point::new(2 * cx + 1, 2 * cy + 1);
-    let mut seen = vec![false; (cw * ch) as usize];
-    let mut stack = vec![(0u32, 0u32)];
-    seen[0] = true;
-    g.set_passable(cell(0, 0), true).unwrap();
-    while let Some(&(cx, cy)) = stack.last() {
-        let next: Vec<(u32, u32)> = [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)]
-            .iter()
-            .map(|&(dx, dy)| (cx as i64 + dx, cy as i64 + dy))
-            .filter(|&(x, y)| x >= 0 && y >= 0 && x < cw as i64 && y < ch as i64)
-            .map(|(x, y)| (x as u32, y as u32))
-            .filter(|&(x, y)| !seen[(y * cw + x) as usize])
-            .collect();
-        if next.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny) = rng.pick(&next);
-        seen[(ny * cw + nx) as usize] = true;
-        let (a, b) = (cell(cx, cy), cell(nx, ny));
-        g.set_passable(Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), true)
-            .unwrap();
-        g.set_passable(b, true).unwrap();
-        stack.push((nx, ny));
-    }
-    for _ in 0..loops {
-        let p = Point::new(
-            1 + rng.below(w as u64 - 2) as u32,
-            1 + rng.below(h as u64 - 2) as u32,
-        );
-        if (p.x + p.y) % 2 == 1 {
-            g.set_passable(p, true).unwrap();
-        }
-    }
-    g
-}
-
 /// One-cell mazes, the layer's other target, with and without loops.
 #[test]
 fn mazes_are_exact() {
@@ -613,7 +515,7 @@ fn mazes_are_exact() {
     let mut planner = Planner::new();
     let mut total = Tally::default();
     for &(w, h, loops) in &[(41, 57, 0), (101, 67, 40), (64, 64, 10), (33, 129, 60)] {
-        let g = maze_grid(&mut rng, w, h, loops);
+        let g = maze_grid(&mut |n| rng.below(n), w, h, loops);
         let what = format!("maze {w}x{h} loops {loops}");
         total.add(check_map(&mut planner, &mut rng, &g, 10, &what));
         assert_eq!(
@@ -702,7 +604,7 @@ fn hand_made_maps_are_exact() {
     let stats = planner
         .find_path_into(&h, &detour, s, t, &mut path)
         .unwrap();
-    let opt = at(&oracle(&detour, s), &detour, t);
+    let opt = at(&dijkstra(&detour, s), &detour, t);
     assert!(stats.exact);
     assert!((check_path(&detour, &path, s, t, &stats) - opt).abs() < 1e-6);
     assert!(path.iter().any(|p| p.y >= 16), "must leave the sector");
@@ -712,7 +614,7 @@ fn hand_made_maps_are_exact() {
     let stats = planner
         .find_path_into(&h, &corner, s, t, &mut path)
         .unwrap();
-    let opt = at(&oracle(&corner, s), &corner, t);
+    let opt = at(&dijkstra(&corner, s), &corner, t);
     assert!(stats.exact);
     assert!((check_path(&corner, &path, s, t, &stats) - opt).abs() < 1e-6);
     assert!(
@@ -1001,7 +903,7 @@ fn movingai_8room_000_is_optimal() {
         .into_iter()
         .chain(scenario.rows.last())
     {
-        let d = at(&oracle(&g, row.start), &g, row.goal);
+        let d = at(&dijkstra(&g, row.start), &g, row.goal);
         let tol = scenario.precision.tolerance(row.optimal).max(1e-4);
         assert!(
             (d - row.optimal).abs() <= tol,
