@@ -99,11 +99,14 @@ fn geo_mean(xs: &[f64]) -> f64 {
 /// Queries per bucket the chunk-size trial runs.
 const TUNE_QUERIES: usize = 10;
 
-/// Most builds timed per contender and map (the median is reported).
-const BUILD_RUNS: usize = 5;
+/// Most builds timed per contender and map (the median is reported). Sub-
+/// millisecond builds (49×49 arena: 0.02–0.1 ms) need many: with 5, one
+/// scheduler hiccup moved arena's build ratio from 12× to 9× between runs.
+const BUILD_RUNS: usize = 101;
 
 /// Builds after the first are timed only while the builds so far took
-/// less than this, so a 20 s build runs once and a 1 ms build five times.
+/// less than this, so a 20 s build runs once, a 100 ms build ten times and
+/// a 1 ms build [`BUILD_RUNS`] times.
 const BUILD_BUDGET: Duration = Duration::from_millis(1000);
 
 /// Round-robin passes over a map's queries timing the first leg of each
