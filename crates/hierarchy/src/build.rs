@@ -24,12 +24,14 @@ pub struct HierarchyConfig {
     pub parallel: bool,
     /// Keep the hierarchy within 1 byte per cell: when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
-    /// corridors, dense random obstacles), rebuild with sectors 1.5× and
-    /// then 2× as large and keep the first that fits (else the smallest),
-    /// then, if still too large, halve the landmarks of the abstract
-    /// search's heuristic (8 by default) until it fits. Larger sectors mean
-    /// fewer regions but coarser routes; fewer landmarks a slower abstract
-    /// search.
+    /// corridors, dense random obstacles), rebuild with sectors 1.5×, 2×,
+    /// 3× or 4× as large (at most 256), starting at the first size that
+    /// bytes falling as 1 / side predict to fit (true of one-cell mazes
+    /// and random obstacles; open maps fall faster), and keep the first
+    /// that fits (else the smallest); then, if still too large, halve the
+    /// landmarks of the abstract search's heuristic (8 by default) until
+    /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
+    /// landmarks a slower abstract search.
     pub fit_memory: bool,
     /// Whether to build the exact portal layer (see [`PortalMode`]).
     pub portals: PortalMode,
@@ -608,26 +610,39 @@ impl Hierarchy {
             )));
         }
         let parallel = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
+        let cells = grid.cell_count();
+        // Candidates are built without landmarks (a set of Dijkstras over
+        // the region graph); the kept one gets them once, at the end.
         let mut best = Self::build_with(grid, config.sector_size, parallel);
-        if config.fit_memory {
+        if config.fit_memory && best.bytes_with_landmarks(LANDMARKS) > cells {
+            // Bytes fall at least as 1 / sector side as sectors grow (as
+            // 1 / side on one-cell mazes, faster on open ground), so start
+            // at the first larger size that this predicts to fit instead of
+            // building every size in between.
             let base = config.sector_size;
-            for size in [base + base / 2, base * 2] {
-                let bytes = best.stats().bytes as u64;
-                if bytes <= grid.cell_count() || size > 256 {
-                    break;
-                }
+            let over = best.bytes_with_landmarks(LANDMARKS) as f64 / cells as f64;
+            let ladder = [base + base / 2, base * 2, base * 3, base * 4];
+            let first = ladder
+                .iter()
+                .position(|&s| s as f64 >= base as f64 * over)
+                .unwrap_or(ladder.len() - 1);
+            for &size in ladder[first..].iter().filter(|&&s| s <= 256) {
                 let h = Self::build_with(grid, size, parallel);
-                if (h.stats().bytes as u64) < bytes {
+                let bytes = h.bytes_with_landmarks(LANDMARKS);
+                if bytes < best.bytes_with_landmarks(LANDMARKS) {
                     best = h;
                 }
-            }
-            // Still too large: fewer landmarks (2 bytes each per region).
-            let mut count = LANDMARKS;
-            while best.stats().bytes as u64 > grid.cell_count() && count > 0 {
-                count /= 2;
-                best.landmarks = Landmarks::build(&best.graph, count);
+                if bytes <= cells {
+                    break;
+                }
             }
         }
+        // Still too large: fewer landmarks (2 bytes each per region).
+        let mut count = LANDMARKS;
+        while config.fit_memory && count > 0 && best.bytes_with_landmarks(count) > cells {
+            count /= 2;
+        }
+        best.landmarks = Landmarks::build(&best.graph, count);
         let portals = match config.portals {
             PortalMode::Auto => Portals::worth_building(grid),
             PortalMode::Always => true,
@@ -704,7 +719,6 @@ impl Hierarchy {
         let edges: EdgeList = edge_lists.into_iter().flatten().collect();
         let graph = region_graph(regions.len(), &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let landmarks = Landmarks::build(&graph, LANDMARKS);
         let blocks = Blocks::build(&graph);
         Hierarchy {
             layout,
@@ -713,7 +727,7 @@ impl Hierarchy {
             regions,
             graph,
             connectivity,
-            landmarks,
+            landmarks: Landmarks::default(),
             blocks,
             portals: None,
             build_ms: 0.0,
@@ -815,6 +829,14 @@ impl Hierarchy {
 
     pub(crate) fn sector_rect(&self, s: u32) -> Rect {
         self.layout.rect(s)
+    }
+
+    /// Bytes held (as [`Hierarchy::stats`] counts them, portal layer
+    /// excluded) were the landmarks `count` instead of the ones built.
+    fn bytes_with_landmarks(&self, count: usize) -> u64 {
+        let held = self.stats().bytes - self.portals.as_ref().map_or(0, Portals::bytes);
+        let k = count.min(self.regions.len());
+        (held - self.landmarks.bytes() + self.regions.len() * k * 2) as u64
     }
 
     /// Build statistics, including bytes held.

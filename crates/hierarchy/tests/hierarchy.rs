@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{dijkstra, maze_grid, passable_cells};
+use common::{dijkstra, maze_grid, movingai_dir, passable_cells};
 use regionpath_grid::{Grid, Point, SQRT2};
 use regionpath_hierarchy::{Hierarchy, HierarchyConfig, HierarchyError, PathError, Planner};
 
@@ -709,4 +709,69 @@ fn dead_ends_off_the_block_path_are_never_searched() {
     }
     let best = dijkstra(&grid, s)[(g.y * w + g.x) as usize];
     assert!((st.cost - best).abs() < 1e-6, "{} vs {best}", st.cost);
+}
+
+/// Bytes the default build holds without the optional portal layer.
+fn bytes_without_portals(h: &Hierarchy) -> u64 {
+    let st = h.stats();
+    (st.bytes - st.portal_bytes) as u64
+}
+
+/// `HierarchyConfig::fit_memory` (on by default) keeps the hierarchy within
+/// 1 byte per cell: on a one-cell maze, where 16-cell sectors take about
+/// 3 bytes per cell, and on every Moving AI map when the data is present
+/// (maze512-1 took 1.13 once, unnoticed, after the block-cut tree was added).
+#[test]
+fn default_build_stays_within_one_byte_per_cell() {
+    let mut rng = Rng(31);
+    let maze = maze_grid(&mut |n| rng.below(n), 301, 257, 0);
+    let at16 = build_at(&maze, 16, false);
+    assert!(
+        bytes_without_portals(&at16) > 2 * maze.cell_count(),
+        "the maze should need larger sectors: {:?}",
+        at16.stats()
+    );
+    let h = Hierarchy::build(&maze, &HierarchyConfig::default()).unwrap();
+    assert!(
+        bytes_without_portals(&h) <= maze.cell_count(),
+        "{:?}",
+        h.stats()
+    );
+    assert!(h.stats().sector_size > 16, "{:?}", h.stats());
+    // The grown hierarchy still answers, with the maze's only path.
+    let cells = passable_cells(&maze);
+    let mut planner = Planner::new();
+    let mut path = Vec::new();
+    for i in 0..20 {
+        let (s, t) = (cells[i * 997 % cells.len()], cells[i * 7919 % cells.len()]);
+        let want = dijkstra(&maze, s)[(t.y * maze.width() + t.x) as usize];
+        planner.find_path_into(&h, &maze, s, t, &mut path).unwrap();
+        let cost = validate(&maze, &path, s, t);
+        assert!((cost - want).abs() < 1e-6, "{s} -> {t}: {cost} vs {want}");
+    }
+
+    let dir = movingai_dir().join("maps");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!(
+            "skipped the Moving AI maps: {} not found (set REGIONPATH_MOVINGAI)",
+            dir.display()
+        );
+        return;
+    };
+    let mut checked = 0;
+    for e in entries {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "map") {
+            let g = regionpath_grid::read_map(&path).unwrap();
+            let h = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+            assert!(
+                bytes_without_portals(&h) <= g.cell_count(),
+                "{}: {:?}",
+                path.display(),
+                h.stats()
+            );
+            checked += 1;
+        }
+    }
+    println!("{checked} Moving AI maps within 1 byte per cell");
 }

@@ -23,12 +23,11 @@
 
 mod common;
 
-use common::{dijkstra, legal, maze_grid, open, passable_cells, SQRT2};
+use common::{dijkstra, legal, maze_grid, movingai_dir, open, passable_cells, SQRT2};
 use regionpath_grid::{read_map, read_scen, Grid, Point};
 use regionpath_hierarchy::{
     Hierarchy, HierarchyConfig, PathError, PlanStats, Planner, PlannerConfig, PortalMode,
 };
-use std::path::PathBuf;
 
 /// Side of the portal layer's sectors (fixed by the layer).
 const SIDE: u32 = 16;
@@ -839,15 +838,6 @@ fn persistence_keeps_the_layer() {
             let qs = queries(&mut rng, g, 4);
             check_queries(&mut p2, &back, g, &qs, &format!("reloaded map {i}"));
         }
-    }
-}
-
-/// The Moving AI folder: `$REGIONPATH_MOVINGAI`, else `shared/movingai`
-/// beside the workspace.
-fn movingai_dir() -> PathBuf {
-    match std::env::var_os("REGIONPATH_MOVINGAI") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
     }
 }
 

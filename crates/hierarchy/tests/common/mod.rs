@@ -111,3 +111,15 @@ pub fn maze_grid(below: &mut impl FnMut(u64) -> u64, w: u32, h: u32, loops: u32)
     }
     g
 }
+
+/// The Moving AI folder: `$REGIONPATH_MOVINGAI`, else `shared/movingai`
+/// beside the workspace.
+#[allow(dead_code)]
+pub fn movingai_dir() -> std::path::PathBuf {
+    match std::env::var_os("REGIONPATH_MOVINGAI") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai")
+        }
+    }
+}
