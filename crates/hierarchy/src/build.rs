@@ -614,23 +614,24 @@ impl Hierarchy {
         // Candidates are built without landmarks (a set of Dijkstras over
         // the region graph); the kept one gets them once, at the end.
         let mut best = Self::build_with(grid, config.sector_size, parallel);
-        if config.fit_memory && best.bytes_with_landmarks(LANDMARKS) > cells {
+        let mut best_bytes = best.bytes_with_landmarks(LANDMARKS);
+        if config.fit_memory && best_bytes > cells {
             // Bytes fall at least as 1 / sector side as sectors grow (as
             // 1 / side on one-cell mazes, faster on open ground), so start
             // at the first larger size that this predicts to fit instead of
             // building every size in between.
             let base = config.sector_size;
-            let over = best.bytes_with_landmarks(LANDMARKS) as f64 / cells as f64;
+            let needed = base as f64 * best_bytes as f64 / cells as f64;
             let ladder = [base + base / 2, base * 2, base * 3, base * 4];
             let first = ladder
                 .iter()
-                .position(|&s| s as f64 >= base as f64 * over)
+                .position(|&s| s as f64 >= needed)
                 .unwrap_or(ladder.len() - 1);
             for &size in ladder[first..].iter().filter(|&&s| s <= 256) {
                 let h = Self::build_with(grid, size, parallel);
                 let bytes = h.bytes_with_landmarks(LANDMARKS);
-                if bytes < best.bytes_with_landmarks(LANDMARKS) {
-                    best = h;
+                if bytes < best_bytes {
+                    (best, best_bytes) = (h, bytes);
                 }
                 if bytes <= cells {
                     break;
