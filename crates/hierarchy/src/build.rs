@@ -614,74 +614,28 @@ pub(crate) fn sector_edges<'a>(
 /// parallel first won clearly at 192×192 (1.1–1.3×).
 const PARALLEL_MIN_CELLS: u64 = 1 << 15;
 
-impl Hierarchy {
-    /// Preprocesses `grid`.
-    pub fn build(grid: &Grid, config: &HierarchyConfig) -> Result<Hierarchy, HierarchyError> {
-        let t0 = Instant::now();
-        if !(4..=256).contains(&config.sector_size) {
-            return Err(HierarchyError::BadConfig(format!(
-                "sector_size {} is outside 4..=256",
-                config.sector_size
-            )));
-        }
-        let parallel = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
-        let cells = grid.cell_count();
-        // Candidates are built without landmarks (a set of Dijkstras over
-        // the region graph); the kept one gets them once, at the end.
-        let mut best = Self::build_with(grid, config.sector_size, parallel);
-        let mut best_bytes = best.bytes_with_landmarks(LANDMARKS);
-        if config.fit_memory && best_bytes > cells {
-            // Bytes fall at least as 1 / sector side as sectors grow (as
-            // 1 / side on one-cell mazes, faster on open ground), so start
-            // at the first larger size that this predicts to fit instead of
-            // building every size in between.
-            let base = config.sector_size;
-            let needed = base as f64 * best_bytes as f64 / cells as f64;
-            let ladder = [base + base / 2, base * 2, base * 3, base * 4];
-            let first = ladder
-                .iter()
-                .position(|&s| s as f64 >= needed)
-                .unwrap_or(ladder.len() - 1);
-            for &size in ladder[first..].iter().filter(|&&s| s <= 256) {
-                let h = Self::build_with(grid, size, parallel);
-                let bytes = h.bytes_with_landmarks(LANDMARKS);
-                if bytes < best_bytes {
-                    (best, best_bytes) = (h, bytes);
-                }
-                if bytes <= cells {
-                    break;
-                }
-            }
-        }
-        // Still too large: fewer landmarks (2 bytes each per region).
-        let mut count = LANDMARKS;
-        while config.fit_memory && count > 0 && best.bytes_with_landmarks(count) > cells {
-            count /= 2;
-        }
-        best.landmarks = Landmarks::build(&best.graph, count);
-        let portals = match config.portals {
-            PortalMode::Auto => Portals::worth_building(grid),
-            PortalMode::Always => true,
-            PortalMode::Never => false,
-        };
-        if portals {
-            best.portals = Some(Portals::build(grid, parallel));
-        }
-        best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
-        Ok(best)
-    }
+/// The first candidate of [`Hierarchy::build`]: finished, or left as
+/// regions and edges when those alone exceed the memory budget.
+enum First {
+    Built(Box<Hierarchy>),
+    Unfinished(Partial),
+}
 
-    /// One build at a fixed sector size.
-    fn build_with(grid: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
-        let config = HierarchyConfig {
-            sector_size,
-            parallel,
-            fit_memory: false,
-            portals: PortalMode::Never,
-        };
-        let layout = Layout::new(grid.width(), grid.height(), config.sector_size);
+/// The first half of a build at one sector size: the regions and the
+/// edges between them, before the graph, connectivity and block-cut tree.
+struct Partial {
+    layout: Layout,
+    first_region: Vec<u32>,
+    regions: Vec<Region>,
+    edges: EdgeList,
+}
+
+impl Partial {
+    /// Labels every sector and finds the edges across sector borders.
+    fn new(grid: &Grid, sector_size: u32, parallel: bool) -> Partial {
+        let layout = Layout::new(grid.width(), grid.height(), sector_size);
         let n = layout.count() as u32;
-        let data: Vec<SectorData> = if config.parallel {
+        let data: Vec<SectorData> = if parallel {
             (0..n)
                 .into_par_iter()
                 .map_init(Labeler::default, |lab, s| {
@@ -694,26 +648,15 @@ impl Hierarchy {
                 .map(|s| sector_data(grid, &layout, s, &mut lab))
                 .collect()
         };
-        Hierarchy::assemble(grid, layout, &data, config.parallel)
-    }
-
-    /// Builds the global arrays, graph and connectivity from per-sector data.
-    pub(crate) fn assemble(
-        grid: &Grid,
-        layout: Layout,
-        data: &[SectorData],
-        parallel: bool,
-    ) -> Hierarchy {
         let mut first_region = Vec::with_capacity(data.len() + 1);
         let mut total = 0u32;
-        for d in data {
+        for d in &data {
             first_region.push(total);
             total += d.regions.len() as u32;
         }
         first_region.push(total);
         let mut regions: Vec<Region> = Vec::with_capacity(total as usize);
         regions.extend(data.iter().flat_map(|d| d.regions.iter().copied()));
-        let n = data.len() as u32;
         let edges_of = |s: u32| {
             let mut e = Vec::new();
             sector_edges(
@@ -733,14 +676,43 @@ impl Hierarchy {
             (0..n).map(edges_of).collect()
         };
         let edges: EdgeList = edge_lists.into_iter().flatten().collect();
-        let graph = region_graph(regions.len(), &edges);
-        let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let blocks = Blocks::build(&graph);
-        Hierarchy {
+        Partial {
             layout,
-            grid_checksum: grid.checksum(),
             first_region,
             regions,
+            edges,
+        }
+    }
+
+    /// A lower bound on [`Hierarchy::bytes_with_landmarks`] of the finished
+    /// hierarchy: everything whose size the regions and edges fix (region
+    /// array, graph rows and edges, one cluster and one block id per
+    /// region, landmark distances), nothing of the connectivity matrix or
+    /// the block-cut tree's own nodes. Edges are unique already: each pair
+    /// of regions lies in one pair of sectors, whose edges `sector_edges`
+    /// merges.
+    fn bytes_lower_bound(&self, landmarks: usize) -> u64 {
+        let (r, e) = (self.regions.len(), self.edges.len());
+        let per_region = std::mem::size_of::<Region>() + std::mem::size_of::<usize>() + 4 + 4;
+        let per_edge = 2 * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
+        (std::mem::size_of::<Hierarchy>()
+            + self.first_region.len() * 4
+            + std::mem::size_of::<usize>()
+            + r * (per_region + landmarks.min(r) * 2)
+            + e * per_edge) as u64
+    }
+
+    /// Builds the graph, connectivity and block-cut tree (no landmarks).
+    fn finish(self, grid: &Grid) -> Hierarchy {
+        let graph = region_graph(self.regions.len(), &self.edges);
+        let connectivity =
+            Connectivity::build(&self.layout, &self.regions, &graph, grid.cell_count());
+        let blocks = Blocks::build(&graph);
+        Hierarchy {
+            layout: self.layout,
+            grid_checksum: grid.checksum(),
+            first_region: self.first_region,
+            regions: self.regions,
             graph,
             connectivity,
             landmarks: Landmarks::default(),
@@ -748,6 +720,101 @@ impl Hierarchy {
             portals: None,
             build_ms: 0.0,
         }
+    }
+}
+
+impl Hierarchy {
+    /// Preprocesses `grid`.
+    pub fn build(grid: &Grid, config: &HierarchyConfig) -> Result<Hierarchy, HierarchyError> {
+        let t0 = Instant::now();
+        if !(4..=256).contains(&config.sector_size) {
+            return Err(HierarchyError::BadConfig(format!(
+                "sector_size {} is outside 4..=256",
+                config.sector_size
+            )));
+        }
+        let parallel = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
+        let cells = grid.cell_count();
+        // Candidates are built without landmarks (a set of Dijkstras over
+        // the region graph); the kept one gets them once, at the end. A
+        // first candidate whose regions and edges alone exceed the budget
+        // is not finished (graph, connectivity, block-cut tree) unless no
+        // larger sector size does better.
+        let first = Partial::new(grid, config.sector_size, parallel);
+        let bound = first.bytes_lower_bound(LANDMARKS);
+        let (first, first_bytes) = if config.fit_memory && bound > cells {
+            (First::Unfinished(first), bound)
+        } else {
+            let h = first.finish(grid);
+            let bytes = h.bytes_with_landmarks(LANDMARKS);
+            (First::Built(Box::new(h)), bytes)
+        };
+        // The smallest larger candidate, and its bytes.
+        let mut larger: Option<(Hierarchy, u64)> = None;
+        if config.fit_memory && first_bytes > cells {
+            // Bytes fall at least as 1 / sector side as sectors grow (as
+            // 1 / side on one-cell mazes, faster on open ground), so start
+            // at the first larger size that this predicts to fit instead of
+            // building every size in between.
+            let base = config.sector_size;
+            let needed = base as f64 * first_bytes as f64 / cells as f64;
+            let ladder = [base + base / 2, base * 2, base * 3, base * 4];
+            let start = ladder
+                .iter()
+                .position(|&s| s as f64 >= needed)
+                .unwrap_or(ladder.len() - 1);
+            for &size in ladder[start..].iter().filter(|&&s| s <= 256) {
+                let h = Partial::new(grid, size, parallel).finish(grid);
+                let bytes = h.bytes_with_landmarks(LANDMARKS);
+                let fits = bytes <= cells;
+                if larger.as_ref().is_none_or(|l| bytes < l.1) {
+                    larger = Some((h, bytes));
+                }
+                if fits {
+                    break;
+                }
+            }
+        }
+        let mut best = match (first, larger) {
+            (First::Built(h), None) => *h,
+            (First::Built(h), Some((l, bytes))) => {
+                if bytes < first_bytes {
+                    l
+                } else {
+                    *h
+                }
+            }
+            (First::Unfinished(p), None) => p.finish(grid),
+            (First::Unfinished(p), Some((l, bytes))) => {
+                // Nothing fitted and the first candidate may be smaller.
+                if bytes <= cells || bytes <= bound {
+                    l
+                } else {
+                    let h = p.finish(grid);
+                    if h.bytes_with_landmarks(LANDMARKS) < bytes {
+                        h
+                    } else {
+                        l
+                    }
+                }
+            }
+        };
+        // Still too large: fewer landmarks (2 bytes each per region).
+        let mut count = LANDMARKS;
+        while config.fit_memory && count > 0 && best.bytes_with_landmarks(count) > cells {
+            count /= 2;
+        }
+        best.landmarks = Landmarks::build(&best.graph, count);
+        let portals = match config.portals {
+            PortalMode::Auto => Portals::worth_building(grid),
+            PortalMode::Always => true,
+            PortalMode::Never => false,
+        };
+        if portals {
+            best.portals = Some(Portals::build(grid, parallel));
+        }
+        best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
+        Ok(best)
     }
 
     /// Width of the grid this hierarchy was built for.
@@ -989,5 +1056,88 @@ mod tests {
             }
         }
         assert!(checked > 5000, "{checked}");
+    }
+
+    /// The bound that lets `build` skip finishing a candidate never
+    /// exceeds the finished candidate's bytes (random maps from open to
+    /// dense, every sector size from 4 to 64, 0 to 8 landmarks), and is
+    /// within a small factor of them.
+    #[test]
+    fn bytes_lower_bound_is_a_lower_bound() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut below = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as u32
+        };
+        let mut closest = f64::MAX;
+        for density in [0, 20, 40, 55] {
+            let (gw, gh) = (150, 97);
+            let mut g = Grid::new(gw, gh, true).unwrap();
+            for y in 0..gh {
+                for x in 0..gw {
+                    if below(100) < density {
+                        g.set_passable(Point::new(x, y), false).unwrap();
+                    }
+                }
+            }
+            for size in [4, 5, 8, 12, 16, 24, 33, 64] {
+                for k in [0, 1, 8] {
+                    let p = Partial::new(&g, size, false);
+                    let bound = p.bytes_lower_bound(k);
+                    let exact = p.finish(&g).bytes_with_landmarks(k);
+                    assert!(
+                        bound <= exact,
+                        "{bound} > {exact} at {density}%, {size}, {k}"
+                    );
+                    closest = closest.min(exact as f64 / bound as f64);
+                }
+            }
+        }
+        assert!(closest < 1.5, "{closest}");
+    }
+
+    /// The paths of `build` that keep a first candidate unfinished: on a
+    /// map of isolated cells (one region per passable cell, far over the
+    /// byte budget at every sector size) a first size with no larger one
+    /// allowed is finished and kept; a small first size is never beaten by
+    /// a larger one that holds more bytes. Each is checked against the
+    /// same size built directly.
+    #[test]
+    fn unfinished_first_candidates_are_finished_when_kept() {
+        let (gw, gh) = (260, 90);
+        let mut g = Grid::new(gw, gh, true).unwrap();
+        for y in 0..gh {
+            for x in 0..gw {
+                if x % 2 == 1 || y % 2 == 1 {
+                    g.set_passable(Point::new(x, y), false).unwrap();
+                }
+            }
+        }
+        let config = |sector_size| HierarchyConfig {
+            sector_size,
+            portals: PortalMode::Never,
+            ..HierarchyConfig::default()
+        };
+        let exact = |size| Partial::new(&g, size, false).finish(&g);
+        let cells = g.cell_count();
+        // 200: 300 is over 256, so no larger candidate exists.
+        let h = Hierarchy::build(&g, &config(200)).unwrap();
+        let direct = exact(200);
+        assert!(Partial::new(&g, 200, false).bytes_lower_bound(LANDMARKS) > cells);
+        assert_eq!(h.stats().sector_size, 200);
+        assert_eq!(h.stats().regions, direct.stats().regions);
+        assert_eq!(h.stats().edges, direct.stats().edges);
+        // 4: skipped unfinished, larger sizes all over budget too; the kept
+        // one holds no more bytes than the first size would have.
+        assert!(Partial::new(&g, 4, false).bytes_lower_bound(LANDMARKS) > cells);
+        let h = Hierarchy::build(&g, &config(4)).unwrap();
+        let kept = h.bytes_with_landmarks(LANDMARKS);
+        assert!(kept > cells, "{kept}");
+        assert!(kept <= exact(4).bytes_with_landmarks(LANDMARKS));
+        let size = h.stats().sector_size;
+        assert!([4, 6, 8, 12, 16].contains(&size), "{size}");
+        assert_eq!(h.stats().regions, exact(size).stats().regions);
     }
 }

@@ -207,10 +207,18 @@ impl Labeler {
             while i < prev.end && j < end {
                 let (a, b) = (self.runs[i], self.runs[j]);
                 if a.x0 < b.x1 && b.x0 < a.x1 {
-                    let (ra, rb) = (find(&mut self.parent, i), find(&mut self.parent, j));
-                    // The earlier run becomes the root.
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    self.parent[hi as usize] = lo;
+                    let ra = find(&mut self.parent, i);
+                    if self.parent[j] == j as u32 {
+                        // `j`'s first join: it is a root of its own, and
+                        // later than every run above.
+                        self.parent[j] = ra;
+                    } else {
+                        // The earlier root becomes the root, so a run's
+                        // parent always precedes it.
+                        let rb = find(&mut self.parent, j);
+                        let (lo, hi) = (ra.min(rb), ra.max(rb));
+                        self.parent[hi as usize] = lo;
+                    }
                 }
                 if a.x1 <= b.x1 {
                     i += 1;
@@ -221,15 +229,19 @@ impl Labeler {
             prev = start..end;
         }
         // A component's root is its first run in row-major order, so
-        // numbering roots in run order numbers regions by first cell.
+        // numbering roots in run order numbers regions by first cell. Every
+        // parent precedes its run, so in run order a parent already points
+        // at its root: one step finds each root.
         let mut next = 0u16;
         for i in 0..self.runs.len() {
-            let r = find(&mut self.parent, i) as usize;
-            self.runs[i].label = if r == i {
+            let p = self.parent[i] as usize;
+            self.runs[i].label = if p == i {
                 next += 1;
                 next
             } else {
-                self.runs[r].label
+                let r = self.parent[p];
+                self.parent[i] = r;
+                self.runs[r as usize].label
             };
         }
         next
