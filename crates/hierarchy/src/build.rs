@@ -4,7 +4,7 @@ use crate::blocks::Blocks;
 use crate::connectivity::Connectivity;
 use crate::landmarks::{Landmarks, LANDMARKS};
 use crate::portals::Portals;
-use crate::sector::{Labeler, Layout, Rect};
+use crate::sector::{count_runs, Labeler, Layout, Rect};
 use crate::HierarchyError;
 use petgraph::csr::Csr;
 use petgraph::Undirected;
@@ -18,9 +18,12 @@ pub struct HierarchyConfig {
     /// Side of the square sectors in cells (4..=256). The default, 16, was
     /// chosen by measurement: see `ARCHITECTURE.md`.
     pub sector_size: u32,
-    /// Build sectors in parallel with rayon. Maps of fewer than 32,768
-    /// cells (about 181×181) build on the calling thread anyway: there,
-    /// waking the pool costs more than it saves.
+    /// Build in parallel with rayon where that pays: sectors are labelled
+    /// in parallel on maps with at least 32,768 horizontal runs of passable
+    /// cells (region-dense maps: one-cell mazes, random obstacles), the
+    /// portal layer on maps of at least 32,768 cells (about 181×181). Below
+    /// those, waking the pool cost more than it saved (measured on 2 cores:
+    /// see `ARCHITECTURE.md`).
     pub parallel: bool,
     /// Keep the hierarchy within 1 byte per cell: when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
@@ -338,12 +341,31 @@ pub struct Hierarchy {
 
 /// Builds the region graph from undirected edges `(a, b, link from a)`.
 pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph {
-    let mut directed: Vec<(u32, u32, Link)> = Vec::with_capacity(edges.len() * 2);
-    for &(a, b, l) in edges {
-        directed.push((a, b, l));
-        directed.push((b, a, l.reversed()));
+    // Both directions of each edge, placed by source (a counting sort:
+    // no comparison sort of the whole list), then each row (a region's few
+    // neighbours) ordered by target.
+    let mut start = vec![0usize; n + 1];
+    for &(a, b, _) in edges {
+        start[a as usize + 1] += 1;
+        start[b as usize + 1] += 1;
     }
-    directed.sort_unstable_by_key(|e| (e.0, e.1));
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut directed: Vec<(u32, u32, Link)> = match edges.first() {
+        Some(&(_, _, l)) => vec![(0, 0, l); start[n]],
+        None => Vec::new(),
+    };
+    let mut next = start.clone();
+    for &(a, b, l) in edges {
+        directed[next[a as usize]] = (a, b, l);
+        next[a as usize] += 1;
+        directed[next[b as usize]] = (b, a, l.reversed());
+        next[b as usize] += 1;
+    }
+    for row in start.windows(2) {
+        directed[row[0]..row[1]].sort_unstable_by_key(|e| e.1);
+    }
     directed.dedup_by_key(|e| (e.0, e.1));
     let mut g = if directed.is_empty() {
         RegionGraph::new()
@@ -364,21 +386,62 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
 /// Per-sector result of the first build pass.
 pub(crate) struct SectorData {
     pub regions: Vec<Region>,
-    /// Labels along the four borders: top row, bottom row, left column,
-    /// right column.
-    pub top: Vec<u16>,
-    pub bottom: Vec<u16>,
-    pub left: Vec<u16>,
-    pub right: Vec<u16>,
+    /// Labels along the four borders, one after another: top row, bottom
+    /// row (`width` each), left column, right column (`height` each).
+    border: Vec<u16>,
+    width: usize,
 }
 
-pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labeler) -> SectorData {
+impl SectorData {
+    /// Labels of the top row.
+    pub fn top(&self) -> &[u16] {
+        &self.border[..self.width]
+    }
+    /// Labels of the bottom row.
+    pub fn bottom(&self) -> &[u16] {
+        &self.border[self.width..2 * self.width]
+    }
+    /// Labels of the left column.
+    pub fn left(&self) -> &[u16] {
+        let h = (self.border.len() - 2 * self.width) / 2;
+        &self.border[2 * self.width..2 * self.width + h]
+    }
+    /// Labels of the right column.
+    pub fn right(&self) -> &[u16] {
+        let h = (self.border.len() - 2 * self.width) / 2;
+        &self.border[2 * self.width + h..]
+    }
+}
+
+/// Per-region sums of one sector: x and y sums, cells, bounding box.
+type Sums = (u64, u64, u32, u32, u32, u32, u32);
+
+/// Reusable buffers for [`sector_data`]: no allocation per sector beyond
+/// its result once they have grown.
+#[derive(Default)]
+pub(crate) struct SectorScratch {
+    lab: Labeler,
+    sums: Vec<Sums>,
+    /// Per region: squared distance (scaled) of the best cell so far, and
+    /// that cell.
+    best: Vec<(u64, u32, u32)>,
+}
+
+pub(crate) fn sector_data(
+    grid: &Grid,
+    layout: &Layout,
+    s: u32,
+    scratch: &mut SectorScratch,
+) -> SectorData {
     let rect = layout.rect(s);
+    let SectorScratch { lab, sums, best } = scratch;
     let n = lab.label_runs(grid, rect) as usize;
     let w = rect.width() as usize;
     let h = rect.height() as usize;
     // Sums for centroids and bounding boxes, a run at a time.
-    let mut acc = vec![(0u64, 0u64, 0u32, u32::MAX, u32::MAX, 0u32, 0u32); n];
+    sums.clear();
+    sums.resize(n, (0, 0, 0, u32::MAX, u32::MAX, 0, 0));
+    let acc = sums;
     for r in &lab.runs {
         let (y, x0, x1) = (r.y as u64, r.x0 as u64, r.x1 as u64);
         let len = x1 - x0;
@@ -395,7 +458,8 @@ pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labele
     // row-major order among equals. Along a run the squared distance is a
     // parabola in x, least at the centroid's column clamped into the run:
     // one of the two columns around it.
-    let mut best = vec![(u64::MAX, 0u32, 0u32); n];
+    best.clear();
+    best.resize(n, (u64::MAX, 0, 0));
     for r in &lab.runs {
         let a = &acc[r.label as usize - 1];
         let c = a.2 as i64;
@@ -415,7 +479,7 @@ pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labele
     }
     let regions = acc
         .iter()
-        .zip(&best)
+        .zip(best.iter())
         .map(|(a, b)| {
             Region::new(
                 s,
@@ -427,8 +491,10 @@ pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labele
         })
         .collect();
     // Border labels, from the runs that touch each border.
-    let (mut top, mut bottom) = (vec![0u16; w], vec![0u16; w]);
-    let (mut left, mut right) = (vec![0u16; h], vec![0u16; h]);
+    let mut border = vec![0u16; 2 * (w + h)];
+    let (top, rest) = border.split_at_mut(w);
+    let (bottom, rest) = rest.split_at_mut(w);
+    let (left, right) = rest.split_at_mut(h);
     for r in &lab.runs {
         let (y, x0, x1) = (r.y as usize, r.x0 as usize, r.x1 as usize);
         if y == 0 {
@@ -446,10 +512,8 @@ pub(crate) fn sector_data(grid: &Grid, layout: &Layout, s: u32, lab: &mut Labele
     }
     SectorData {
         regions,
-        top,
-        bottom,
-        left,
-        right,
+        border,
+        width: w,
     }
 }
 
@@ -555,7 +619,7 @@ pub(crate) fn sector_edges<'a>(
     if sx + 1 < layout.sectors_x {
         let t = s + 1;
         let base = edges.len();
-        border_runs(&me.right, &data(t).left, |a, b, start, len| {
+        border_runs(me.right(), data(t).left(), |a, b, start, len| {
             let y0 = r.y0 + start;
             offer(
                 edges,
@@ -574,7 +638,7 @@ pub(crate) fn sector_edges<'a>(
         // South.
         let t = s + layout.sectors_x;
         let base = edges.len();
-        border_runs(&me.bottom, &data(t).top, |a, b, start, len| {
+        border_runs(me.bottom(), data(t).top(), |a, b, start, len| {
             let x0 = r.x0 + start;
             offer(
                 edges,
@@ -591,16 +655,16 @@ pub(crate) fn sector_edges<'a>(
         // South-east corner: (x1-1, y1-1) -> (x1, y1).
         if sx + 1 < layout.sectors_x {
             let t = s + layout.sectors_x + 1;
-            let a = *me.bottom.last().unwrap_or(&0);
-            let b = data(t).top[0];
+            let a = *me.bottom().last().unwrap_or(&0);
+            let b = data(t).top()[0];
             let (ca, cb) = (Point::new(r.x1 - 1, r.y1 - 1), Point::new(r.x1, r.y1));
             offer_corner(grid, edges, regions, id, (s, a), (t, b), ca, cb);
         }
         // South-west corner: (x0, y1-1) -> (x0-1, y1).
         if sx > 0 {
             let t = s + layout.sectors_x - 1;
-            let a = me.bottom[0];
-            let b = *data(t).top.last().unwrap_or(&0);
+            let a = me.bottom()[0];
+            let b = *data(t).top().last().unwrap_or(&0);
             let (ca, cb) = (Point::new(r.x0, r.y1 - 1), Point::new(r.x0 - 1, r.y1));
             offer_corner(grid, edges, regions, id, (s, a), (t, b), ca, cb);
         }
@@ -613,6 +677,15 @@ pub(crate) fn sector_edges<'a>(
 /// one (about 0.06 ms of it waking the pool), at 128×128 about 2×, and
 /// parallel first won clearly at 192×192 (1.1–1.3×).
 const PARALLEL_MIN_CELLS: u64 = 1 << 15;
+
+/// Sectors are labelled in parallel only on maps with at least this many
+/// horizontal runs of passable cells ([`count_runs`]; labelling costs per
+/// run). Measured on all 26 Moving AI maps (2 cores, median of up to 21
+/// in-process builds): parallel was 6–35 % slower on every map up to
+/// 24,000 runs (Berlin_0_1024: 6,797 runs, 3.70 ms serial, 4.26 parallel;
+/// TheFrozenSea: 17,390 runs, 5.74 / 6.31), and 1.34–1.45× faster from
+/// 38,423 runs up (random512-40, random512-25, maze512-1).
+const PARALLEL_MIN_RUNS: u64 = 32_768;
 
 /// The first candidate of [`Hierarchy::build`]: finished, or left as
 /// regions and edges when those alone exceed the memory budget.
@@ -638,14 +711,14 @@ impl Partial {
         let data: Vec<SectorData> = if parallel {
             (0..n)
                 .into_par_iter()
-                .map_init(Labeler::default, |lab, s| {
-                    sector_data(grid, &layout, s, lab)
+                .map_init(SectorScratch::default, |scratch, s| {
+                    sector_data(grid, &layout, s, scratch)
                 })
                 .collect()
         } else {
-            let mut lab = Labeler::default();
+            let mut scratch = SectorScratch::default();
             (0..n)
-                .map(|s| sector_data(grid, &layout, s, &mut lab))
+                .map(|s| sector_data(grid, &layout, s, &mut scratch))
                 .collect()
         };
         let mut first_region = Vec::with_capacity(data.len() + 1);
@@ -657,8 +730,9 @@ impl Partial {
         first_region.push(total);
         let mut regions: Vec<Region> = Vec::with_capacity(total as usize);
         regions.extend(data.iter().flat_map(|d| d.regions.iter().copied()));
-        let edges_of = |s: u32| {
-            let mut e = Vec::new();
+        // Edges in any order (`region_graph` orders them): one list per
+        // worker, appended to.
+        let edges_of = |mut e: EdgeList, s: u32| {
             sector_edges(
                 grid,
                 &layout,
@@ -670,12 +744,17 @@ impl Partial {
             );
             e
         };
-        let edge_lists: Vec<EdgeList> = if parallel {
-            (0..n).into_par_iter().map(edges_of).collect()
+        let edges: EdgeList = if parallel {
+            (0..n)
+                .into_par_iter()
+                .fold(Vec::new, edges_of)
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                })
         } else {
-            (0..n).map(edges_of).collect()
+            (0..n).fold(Vec::new(), edges_of)
         };
-        let edges: EdgeList = edge_lists.into_iter().flatten().collect();
         Partial {
             layout,
             first_region,
@@ -733,7 +812,8 @@ impl Hierarchy {
                 config.sector_size
             )));
         }
-        let parallel = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
+        let parallel_portals = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
+        let parallel = parallel_portals && count_runs(grid) >= PARALLEL_MIN_RUNS;
         let cells = grid.cell_count();
         // Candidates are built without landmarks (a set of Dijkstras over
         // the region graph); the kept one gets them once, at the end. A
@@ -811,7 +891,7 @@ impl Hierarchy {
             PortalMode::Never => false,
         };
         if portals {
-            best.portals = Some(Portals::build(grid, parallel));
+            best.portals = Some(Portals::build(grid, parallel_portals));
         }
         best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(best)
@@ -997,7 +1077,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as u32
         };
-        let (mut lab, mut cells) = (Labeler::default(), Labeler::default());
+        let (mut lab, mut cells) = (SectorScratch::default(), Labeler::default());
         let mut checked = 0;
         for density in [0, 15, 40, 60] {
             let (gw, gh) = (157, 131);
@@ -1048,10 +1128,10 @@ mod tests {
                     }
                     let row = |y: u32| (0..w).map(|x| label(x, y)).collect::<Vec<_>>();
                     let col = |x: u32| (0..h).map(|y| label(x, y)).collect::<Vec<_>>();
-                    assert_eq!(got.top, row(0));
-                    assert_eq!(got.bottom, row(h - 1));
-                    assert_eq!(got.left, col(0));
-                    assert_eq!(got.right, col(w - 1));
+                    assert_eq!(got.top(), row(0));
+                    assert_eq!(got.bottom(), row(h - 1));
+                    assert_eq!(got.left(), col(0));
+                    assert_eq!(got.right(), col(w - 1));
                 }
             }
         }

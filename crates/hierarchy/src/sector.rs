@@ -93,6 +93,28 @@ impl Layout {
     }
 }
 
+/// The number of horizontal runs of passable cells in `grid` (maximal
+/// rows of adjacent passable cells), counted 64 cells at a time: a measure
+/// of how much work labelling its sectors is.
+pub(crate) fn count_runs(grid: &Grid) -> u64 {
+    let w = grid.width();
+    let mut runs = 0u64;
+    for y in 0..grid.height() {
+        let base = grid.padded_index(Point::new(0, y));
+        // Whether the cell before the current 64 is passable.
+        let mut carry = 0u64;
+        for x in (0..w).step_by(64) {
+            let mut b = grid.padded_bits(base + x as usize);
+            if w - x < 64 {
+                b &= (1u64 << (w - x)) - 1;
+            }
+            runs += (b & !((b << 1) | carry)).count_ones() as u64;
+            carry = b >> 63;
+        }
+    }
+    runs
+}
+
 /// A horizontal run of passable cells of a sector, in local coordinates:
 /// row `y`, columns `x0..x1`, all in region `label`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -463,6 +485,43 @@ mod tests {
             }
         }
         assert!(regions > 1000, "{regions}");
+    }
+
+    /// `count_runs` against the runs the labeller finds over whole maps
+    /// (up to 256 wide: one rect), open to dense.
+    #[test]
+    fn count_runs_matches_the_labeller() {
+        let mut seed = 0x0bad_cafe_f00d_1234u64;
+        let mut below = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as u32
+        };
+        let mut lab = Labeler::default();
+        for (gw, density) in [(256, 0), (200, 30), (129, 60), (64, 45), (63, 100)] {
+            let gh = 40;
+            let mut g = Grid::new(gw, gh, true).unwrap();
+            for y in 0..gh {
+                for x in 0..gw {
+                    if below(100) < density {
+                        g.set_passable(Point::new(x, y), false).unwrap();
+                    }
+                }
+            }
+            let all = Rect {
+                x0: 0,
+                y0: 0,
+                x1: gw,
+                y1: gh,
+            };
+            lab.label_runs(&g, all);
+            assert_eq!(
+                count_runs(&g),
+                lab.runs.len() as u64,
+                "{gw} wide, {density}%"
+            );
+        }
     }
 
     /// `reach` against `label`: with one reused `Labeler` over rects of

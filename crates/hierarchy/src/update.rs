@@ -2,9 +2,9 @@
 
 use crate::build::{
     region_graph, sector_data, sector_edges, BuildStats, EdgeList, Hierarchy, Region, SectorData,
+    SectorScratch,
 };
 use crate::connectivity::Connectivity;
-use crate::sector::Labeler;
 use crate::HierarchyError;
 use regionpath_grid::{Grid, Point};
 use std::time::Instant;
@@ -71,7 +71,7 @@ impl Hierarchy {
         }
         // Fresh border data for every sector a dirty sector reads.
         let mut data: Vec<Option<SectorData>> = (0..n).map(|_| None).collect();
-        let mut lab = Labeler::default();
+        let mut lab = SectorScratch::default();
         for s in 0..n as u32 {
             if dirty[s as usize] {
                 for t in neighbours(s) {

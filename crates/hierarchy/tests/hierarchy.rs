@@ -184,9 +184,9 @@ fn check_regions(g: &Grid, size: u32) -> usize {
 #[test]
 fn regions_partition_the_passable_cells() {
     let mut rng = Rng(7);
-    // 240 × 150 is above the 32,768 cells under which the library builds
-    // serially whatever the config says, so the serial-parallel check in
-    // `check_regions` compares two different code paths there.
+    // The library labels sectors in parallel only on maps of at least
+    // 32,768 runs of passable cells: `serial_and_parallel_builds_agree`
+    // covers that path on a larger map.
     for &(w, h, size) in &[
         (100, 80, 16),
         (64, 64, 8),
@@ -196,6 +196,50 @@ fn regions_partition_the_passable_cells() {
     ] {
         let g = random_grid(&mut rng, w, h, 25);
         check_regions(&g, size);
+    }
+}
+
+/// On maps above the library's thresholds for parallel work (32,768
+/// cells, 32,768 horizontal runs of passable cells: counted here), a
+/// parallel build gives the serial build's regions, edges and sizes, at
+/// the default sector size and at the larger sizes `fit_memory` moves to.
+#[test]
+fn serial_and_parallel_builds_agree() {
+    let mut rng = Rng(41);
+    for (w, h, density) in [(420, 400, 45), (300, 500, 55)] {
+        let g = random_grid(&mut rng, w, h, density);
+        let mut runs = 0;
+        for y in 0..h {
+            let mut prev = false;
+            for x in 0..w {
+                let open = g.is_passable(Point::new(x, y));
+                runs += (open && !prev) as u32;
+                prev = open;
+            }
+        }
+        assert!(runs >= 32_768, "{runs} runs: below the parallel threshold");
+        for size in [16, 24, 48] {
+            let (serial, parallel) = (build_at(&g, size, false), build_at(&g, size, true));
+            assert_eq!(serial.regions(), parallel.regions(), "{w}x{h} at {size}");
+            assert_eq!(
+                serial.edge_list(),
+                parallel.edge_list(),
+                "{w}x{h} at {size}"
+            );
+        }
+        let config = |parallel| HierarchyConfig {
+            parallel,
+            ..HierarchyConfig::default()
+        };
+        let serial = Hierarchy::build(&g, &config(false)).unwrap();
+        let parallel = Hierarchy::build(&g, &config(true)).unwrap();
+        let (a, b) = (serial.stats(), parallel.stats());
+        assert_eq!(
+            (a.sector_size, a.regions, a.edges, a.bytes),
+            (b.sector_size, b.regions, b.edges, b.bytes)
+        );
+        assert_eq!(serial.regions(), parallel.regions());
+        assert_eq!(serial.edge_list(), parallel.edge_list());
     }
 }
 
