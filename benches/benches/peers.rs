@@ -57,14 +57,17 @@ use std::time::{Duration, Instant};
 static ALLOC: CountingAlloc = CountingAlloc;
 
 /// Default maps: Dragon Age (small, 256², 530×481), Baldur's Gate 512²,
-/// maze 512², room 512², StarCraft and street 1024², and a generated
-/// 2048² rooms world.
+/// mazes 512² (8-cell and one-cell corridors: the one-cell maze is the
+/// most region-dense Moving AI map, where the build target is hardest),
+/// room 512², StarCraft and street 1024², and a generated 2048² rooms
+/// world.
 const MAPS: &[&str] = &[
     "arena",
     "den520d",
     "brc202d",
     "AR0044SR",
     "maze512-8-0",
+    "maze512-1-0",
     "8room_000",
     "TheFrozenSea",
     "Berlin_0_1024",
