@@ -672,7 +672,8 @@ pub(crate) fn sector_edges<'a>(
 }
 
 /// Maps with fewer cells than this build serially even when
-/// [`HierarchyConfig::parallel`] is set. Measured on crops of three Moving AI
+/// [`HierarchyConfig::parallel`] is set (portal layer included; sectors
+/// need [`PARALLEL_MIN_RUNS`] as well). Measured on crops of three Moving AI
 /// maps (2 cores): at 48×48 a parallel build took 3–10× as long as a serial
 /// one (about 0.06 ms of it waking the pool), at 128×128 about 2×, and
 /// parallel first won clearly at 192×192 (1.1–1.3×).
