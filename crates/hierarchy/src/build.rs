@@ -464,6 +464,7 @@ pub(crate) fn sector_data(
         let a = &acc[r.label as usize - 1];
         let c = a.2 as i64;
         let dy = r.y as i64 * c - a.1 as i64;
+        // c² · squared distance, in integers.
         let d = |x: i64| {
             let dx = x * c - a.0 as i64;
             (dx * dx + dy * dy) as u64
