@@ -1064,6 +1064,7 @@ impl Hierarchy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{random_grid, xorshift};
 
     /// `sector_data` (a pass over runs) against a scan of every cell of the
     /// cell labelling (itself checked against a flood fill in `sector.rs`):
@@ -1072,25 +1073,12 @@ mod tests {
     /// on random maps of several densities and sector sizes.
     #[test]
     fn sector_data_matches_a_cell_scan() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut below = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as u32
-        };
+        let mut below = xorshift(0x2545_f491_4f6c_dd1du64);
         let (mut lab, mut cells) = (SectorScratch::default(), Labeler::default());
         let mut checked = 0;
         for density in [0, 15, 40, 60] {
             let (gw, gh) = (157, 131);
-            let mut g = Grid::new(gw, gh, true).unwrap();
-            for y in 0..gh {
-                for x in 0..gw {
-                    if below(100) < density {
-                        g.set_passable(Point::new(x, y), false).unwrap();
-                    }
-                }
-            }
+            let g = random_grid(gw, gh, density, &mut below);
             for size in [4, 7, 16, 70, 157] {
                 let layout = Layout::new(gw, gh, size);
                 for s in 0..layout.count() as u32 {
@@ -1146,24 +1134,11 @@ mod tests {
     /// within a small factor of them.
     #[test]
     fn bytes_lower_bound_is_a_lower_bound() {
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut below = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as u32
-        };
+        let mut below = xorshift(0x0123_4567_89ab_cdefu64);
         let mut closest = f64::MAX;
         for density in [0, 20, 40, 55] {
             let (gw, gh) = (150, 97);
-            let mut g = Grid::new(gw, gh, true).unwrap();
-            for y in 0..gh {
-                for x in 0..gw {
-                    if below(100) < density {
-                        g.set_passable(Point::new(x, y), false).unwrap();
-                    }
-                }
-            }
+            let g = random_grid(gw, gh, density, &mut below);
             for size in [4, 5, 8, 12, 16, 24, 33, 64] {
                 for k in [0, 1, 8] {
                     let p = Partial::new(&g, size, false);

@@ -39,6 +39,8 @@ mod persist;
 mod planner;
 mod portals;
 mod sector;
+#[cfg(test)]
+mod testing;
 mod update;
 
 pub use build::{

@@ -366,6 +366,7 @@ impl Labeler {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{random_grid, xorshift};
 
     #[test]
     fn labels_components_in_scan_order() {
@@ -437,25 +438,12 @@ mod tests {
     /// and random rects up to 256 wide, with one reused `Labeler`.
     #[test]
     fn run_labels_match_a_flood_fill() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut below = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as u32
-        };
+        let mut below = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut lab = Labeler::default();
         let mut regions = 0usize;
         for density in [0, 10, 35, 50, 70, 100] {
             let (gw, gh) = (300, 70);
-            let mut g = Grid::new(gw, gh, true).unwrap();
-            for y in 0..gh {
-                for x in 0..gw {
-                    if below(100) < density {
-                        g.set_passable(Point::new(x, y), false).unwrap();
-                    }
-                }
-            }
+            let g = random_grid(gw, gh, density, &mut below);
             for _ in 0..25 {
                 let (x0, y0) = (below(gw - 1), below(gh - 1));
                 let rect = Rect {
@@ -491,24 +479,11 @@ mod tests {
     /// (up to 256 wide: one rect), open to dense.
     #[test]
     fn count_runs_matches_the_labeller() {
-        let mut seed = 0x0bad_cafe_f00d_1234u64;
-        let mut below = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as u32
-        };
+        let mut below = xorshift(0x0bad_cafe_f00d_1234u64);
         let mut lab = Labeler::default();
         for (gw, density) in [(256, 0), (200, 30), (129, 60), (64, 45), (63, 100)] {
             let gh = 40;
-            let mut g = Grid::new(gw, gh, true).unwrap();
-            for y in 0..gh {
-                for x in 0..gw {
-                    if below(100) < density {
-                        g.set_passable(Point::new(x, y), false).unwrap();
-                    }
-                }
-            }
+            let g = random_grid(gw, gh, density, &mut below);
             let all = Rect {
                 x0: 0,
                 y0: 0,
@@ -530,22 +505,9 @@ mod tests {
     /// `None` exactly when that component holds no target.
     #[test]
     fn reach_finds_a_target_of_the_component() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut below = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as u32
-        };
+        let mut below = xorshift(0x2545_f491_4f6c_dd1du64);
         let (gw, gh) = (45, 38);
-        let mut g = Grid::new(gw, gh, true).unwrap();
-        for y in 0..gh {
-            for x in 0..gw {
-                if below(100) < 40 {
-                    g.set_passable(Point::new(x, y), false).unwrap();
-                }
-            }
-        }
+        let g = random_grid(gw, gh, 40, &mut below);
         let (mut flood, mut full) = (Labeler::default(), Labeler::default());
         let mut checked = [0usize; 2];
         for round in 0..60 {
