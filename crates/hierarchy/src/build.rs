@@ -31,7 +31,9 @@ pub struct HierarchyConfig {
     /// 3× or 4× as large (at most 256), starting at the first size that
     /// bytes falling as 1 / side predict to fit (true of one-cell mazes
     /// and random obstacles; open maps fall faster), and keep the first
-    /// that fits (else the smallest); then, if still too large, halve the
+    /// that fits (else the smallest). A quarter of the sectors is labelled
+    /// first: when they estimate `sector_size` at over twice the budget,
+    /// the rest is not labelled at that size. Then, if still too large, halve the
     /// landmarks of the abstract search's heuristic (8 by default) until
     /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
     /// landmarks a slower abstract search.
@@ -694,7 +696,19 @@ const PARALLEL_MIN_RUNS: u64 = 32_768;
 enum First {
     Built(Box<Hierarchy>),
     Unfinished(Partial),
+    /// Not labelled beyond the sample: estimated far over the budget.
+    Skipped,
 }
+
+/// A first candidate whose bytes a sample of its sectors estimates at more
+/// than this many times the budget is skipped: the ladder of larger sizes
+/// starts at once, from the estimate. On the 25 Moving AI maps not skipped
+/// (sector size 16) the estimate was 0.71–1.43 times the exact lower bound
+/// (0.86–0.96 on most; 1.43 on the 49 × 49 arena, whose fixed part
+/// dominates), so a candidate estimated at twice the budget is over it;
+/// maze512-1 is estimated at 2.3 times and skipped, which saves labelling
+/// its 262,144 cells at the size it cannot use (a third of the build).
+const SKIP_OVER_BUDGET: f64 = 2.0;
 
 /// The first half of a build at one sector size: the regions and the
 /// edges between them, before the graph, connectivity and block-cut tree.
@@ -705,24 +719,122 @@ struct Partial {
     edges: EdgeList,
 }
 
+/// [`sector_data`] of the listed sectors, in their order.
+fn sector_pass(grid: &Grid, layout: &Layout, sectors: &[u32], parallel: bool) -> Vec<SectorData> {
+    if parallel {
+        sectors
+            .par_iter()
+            .map_init(SectorScratch::default, |scratch, &s| {
+                sector_data(grid, layout, s, scratch)
+            })
+            .collect()
+    } else {
+        let mut scratch = SectorScratch::default();
+        sectors
+            .iter()
+            .map(|&s| sector_data(grid, layout, s, &mut scratch))
+            .collect()
+    }
+}
+
+/// Whether sector `s` is in the sample [`Hierarchy::build`] estimates a
+/// first candidate's bytes from: the 2 × 2 blocks of sectors at every
+/// fourth sector across and down (a quarter of them, spread evenly over
+/// the map, with the borders inside each block to count edges on).
+fn sampled(layout: &Layout, s: u32) -> bool {
+    let (x, y) = layout.coords(s);
+    x % 4 < 2 && y % 4 < 2
+}
+
+/// [`Hierarchy::bytes_with_landmarks`] as far as `regions` regions and
+/// `edges` edges over `sectors` sectors fix it (see
+/// [`Partial::bytes_lower_bound`]).
+fn bytes_for(regions: f64, edges: f64, sectors: usize, landmarks: usize) -> f64 {
+    let per_region = (std::mem::size_of::<Region>() + std::mem::size_of::<usize>() + 4 + 4) as f64;
+    let per_edge = (2 * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>())) as f64;
+    (std::mem::size_of::<Hierarchy>() + (sectors + 1) * 4 + std::mem::size_of::<usize>()) as f64
+        + regions * (per_region + 2.0 * (landmarks as f64).min(regions))
+        + edges * per_edge
+}
+
+/// An estimate of a build's [`Partial::bytes_lower_bound`] from the
+/// sampled sectors' data alone (`sample[k]` is sector `ids[k]`): their
+/// regions scaled by sectors, and the edges across the borders between
+/// two sampled sectors scaled by borders, to the whole map.
+fn estimate_bytes(
+    grid: &Grid,
+    layout: &Layout,
+    ids: &[u32],
+    sample: &[SectorData],
+    landmarks: usize,
+) -> f64 {
+    let n = layout.count();
+    if ids.is_empty() {
+        return 0.0;
+    }
+    let mut slot = vec![u32::MAX; n];
+    let mut first = vec![0u32; n + 1];
+    let mut regions = Vec::new();
+    for (k, (&s, d)) in ids.iter().zip(sample).enumerate() {
+        slot[s as usize] = k as u32;
+        first[s as usize] = regions.len() as u32;
+        regions.extend_from_slice(&d.regions);
+    }
+    // Sectors outside the sample: no labels, so no edges to them.
+    let side = layout.size as usize;
+    let empty = SectorData {
+        regions: Vec::new(),
+        border: vec![0; 4 * side],
+        width: side,
+    };
+    let data = |t: u32| match slot[t as usize] {
+        u32::MAX => &empty,
+        k => &sample[k as usize],
+    };
+    let mut edges = EdgeList::new();
+    for &s in ids {
+        sector_edges(grid, layout, s, &data, &first, &regions, &mut edges);
+    }
+    // Edges scale with sector borders: the map's against the sample's
+    // (those between two sampled sectors).
+    let (sx, sy) = (layout.sectors_x as usize, layout.sectors_y as usize);
+    let borders = (sx - 1) * sy + sx * (sy - 1);
+    let inside = ids
+        .iter()
+        .map(|&s| {
+            let (x, y) = layout.coords(s);
+            let east = x + 1 < layout.sectors_x && slot[s as usize + 1] != u32::MAX;
+            let south =
+                y + 1 < layout.sectors_y && slot[(s + layout.sectors_x) as usize] != u32::MAX;
+            east as usize + south as usize
+        })
+        .sum::<usize>();
+    let edges = if inside == 0 {
+        0.0
+    } else {
+        edges.len() as f64 * borders as f64 / inside as f64
+    };
+    bytes_for(
+        regions.len() as f64 * n as f64 / ids.len() as f64,
+        edges,
+        n,
+        landmarks,
+    )
+}
+
 impl Partial {
     /// Labels every sector and finds the edges across sector borders.
     fn new(grid: &Grid, sector_size: u32, parallel: bool) -> Partial {
         let layout = Layout::new(grid.width(), grid.height(), sector_size);
+        let all: Vec<u32> = (0..layout.count() as u32).collect();
+        let data = sector_pass(grid, &layout, &all, parallel);
+        Partial::from_data(grid, layout, data, parallel)
+    }
+
+    /// Joins the sectors' data (`data[s]` for sector `s`) into regions and
+    /// finds the edges across sector borders.
+    fn from_data(grid: &Grid, layout: Layout, data: Vec<SectorData>, parallel: bool) -> Partial {
         let n = layout.count() as u32;
-        let data: Vec<SectorData> = if parallel {
-            (0..n)
-                .into_par_iter()
-                .map_init(SectorScratch::default, |scratch, s| {
-                    sector_data(grid, &layout, s, scratch)
-                })
-                .collect()
-        } else {
-            let mut scratch = SectorScratch::default();
-            (0..n)
-                .map(|s| sector_data(grid, &layout, s, &mut scratch))
-                .collect()
-        };
         let mut first_region = Vec::with_capacity(data.len() + 1);
         let mut total = 0u32;
         for d in &data {
@@ -773,14 +885,12 @@ impl Partial {
     /// of regions lies in one pair of sectors, whose edges `sector_edges`
     /// merges.
     fn bytes_lower_bound(&self, landmarks: usize) -> u64 {
-        let (r, e) = (self.regions.len(), self.edges.len());
-        let per_region = std::mem::size_of::<Region>() + std::mem::size_of::<usize>() + 4 + 4;
-        let per_edge = 2 * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
-        (std::mem::size_of::<Hierarchy>()
-            + self.first_region.len() * 4
-            + std::mem::size_of::<usize>()
-            + r * (per_region + landmarks.min(r) * 2)
-            + e * per_edge) as u64
+        bytes_for(
+            self.regions.len() as f64,
+            self.edges.len() as f64,
+            self.first_region.len() - 1,
+            landmarks,
+        ) as u64
     }
 
     /// Builds the graph, connectivity and block-cut tree (no landmarks).
@@ -805,6 +915,37 @@ impl Partial {
 }
 
 impl Hierarchy {
+    /// The first candidate's regions and edges, at the configured sector
+    /// size; with [`HierarchyConfig::fit_memory`], the sampled sectors
+    /// first, and `Err(estimate)` instead when their estimate of the
+    /// candidate's bytes is over [`SKIP_OVER_BUDGET`] times the budget (the
+    /// rest is never labelled). The sample's data is kept otherwise, so
+    /// each sector is labelled once either way.
+    fn first_pass(grid: &Grid, config: &HierarchyConfig, parallel: bool) -> Result<Partial, u64> {
+        if !config.fit_memory {
+            return Ok(Partial::new(grid, config.sector_size, parallel));
+        }
+        let layout = Layout::new(grid.width(), grid.height(), config.sector_size);
+        let (ids, rest): (Vec<u32>, Vec<u32>) =
+            (0..layout.count() as u32).partition(|&s| sampled(&layout, s));
+        let sample = sector_pass(grid, &layout, &ids, parallel);
+        let estimate = estimate_bytes(grid, &layout, &ids, &sample, LANDMARKS);
+        if estimate > SKIP_OVER_BUDGET * grid.cell_count() as f64 {
+            return Err(estimate as u64);
+        }
+        let others = sector_pass(grid, &layout, &rest, parallel);
+        // Both lists ascend: merge them back into sector order.
+        let mut data = Vec::with_capacity(layout.count());
+        let (mut a, mut b) = (ids.iter().zip(sample).peekable(), others.into_iter());
+        for s in 0..layout.count() as u32 {
+            match a.peek() {
+                Some((&t, _)) if t == s => data.extend(a.next().map(|(_, d)| d)),
+                _ => data.extend(b.next()),
+            }
+        }
+        Ok(Partial::from_data(grid, layout, data, parallel))
+    }
+
     /// Preprocesses `grid`.
     pub fn build(grid: &Grid, config: &HierarchyConfig) -> Result<Hierarchy, HierarchyError> {
         let t0 = Instant::now();
@@ -822,14 +963,18 @@ impl Hierarchy {
         // first candidate whose regions and edges alone exceed the budget
         // is not finished (graph, connectivity, block-cut tree) unless no
         // larger sector size does better.
-        let first = Partial::new(grid, config.sector_size, parallel);
-        let bound = first.bytes_lower_bound(LANDMARKS);
-        let (first, first_bytes) = if config.fit_memory && bound > cells {
-            (First::Unfinished(first), bound)
-        } else {
-            let h = first.finish(grid);
-            let bytes = h.bytes_with_landmarks(LANDMARKS);
-            (First::Built(Box::new(h)), bytes)
+        let (first, first_bytes) = match Self::first_pass(grid, config, parallel) {
+            Err(estimate) => (First::Skipped, estimate),
+            Ok(first) => {
+                let bound = first.bytes_lower_bound(LANDMARKS);
+                if config.fit_memory && bound > cells {
+                    (First::Unfinished(first), bound)
+                } else {
+                    let h = first.finish(grid);
+                    let bytes = h.bytes_with_landmarks(LANDMARKS);
+                    (First::Built(Box::new(h)), bytes)
+                }
+            }
         };
         // The smallest larger candidate, and its bytes.
         let mut larger: Option<(Hierarchy, u64)> = None;
@@ -867,9 +1012,24 @@ impl Hierarchy {
                 }
             }
             (First::Unfinished(p), None) => p.finish(grid),
+            (First::Skipped, None) => Partial::new(grid, config.sector_size, parallel).finish(grid),
+            (First::Skipped, Some((l, bytes))) => {
+                // Nothing fitted and the first candidate may be smaller
+                // (its bytes were only estimated): build it after all.
+                if bytes <= cells {
+                    l
+                } else {
+                    let h = Partial::new(grid, config.sector_size, parallel).finish(grid);
+                    if h.bytes_with_landmarks(LANDMARKS) < bytes {
+                        h
+                    } else {
+                        l
+                    }
+                }
+            }
             (First::Unfinished(p), Some((l, bytes))) => {
                 // Nothing fitted and the first candidate may be smaller.
-                if bytes <= cells || bytes <= bound {
+                if bytes <= cells || bytes <= first_bytes {
                     l
                 } else {
                     let h = p.finish(grid);
@@ -1064,7 +1224,7 @@ impl Hierarchy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{random_grid, xorshift};
+    use crate::testing::{maze, random_grid, xorshift};
 
     /// `sector_data` (a pass over runs) against a scan of every cell of the
     /// cell labelling (itself checked against a flood fill in `sector.rs`):
@@ -1161,6 +1321,62 @@ mod tests {
     /// allowed is finished and kept; a small first size is never beaten by
     /// a larger one that holds more bytes. Each is checked against the
     /// same size built directly.
+    /// The sample's estimate against the exact lower bound of the full
+    /// candidate, on random obstacles and one-cell mazes.
+    #[test]
+    fn sampled_estimates_are_within_a_factor_of_the_bound() {
+        let mut below = xorshift(0x005e_ed0f_e571_3a7e);
+        let mut grids: Vec<Grid> = [0, 20, 40, 55]
+            .iter()
+            .map(|&d| random_grid(301, 207, d, &mut below))
+            .collect();
+        grids.push(maze(301, 207, &mut below));
+        for g in &grids {
+            for size in [8, 16, 24] {
+                let layout = Layout::new(g.width(), g.height(), size);
+                let (ids, _): (Vec<u32>, Vec<u32>) =
+                    (0..layout.count() as u32).partition(|&s| sampled(&layout, s));
+                let sample = sector_pass(g, &layout, &ids, false);
+                let estimate = estimate_bytes(g, &layout, &ids, &sample, LANDMARKS);
+                let bound = Partial::new(g, size, false).bytes_lower_bound(LANDMARKS) as f64;
+                let ratio = estimate / bound;
+                assert!(
+                    (0.75..=1.33).contains(&ratio),
+                    "{ratio} at {size}: {estimate} vs {bound}"
+                );
+            }
+        }
+    }
+
+    /// A one-cell maze far over the budget at 16: the first candidate is
+    /// skipped on its estimate, and nothing is lost by it: that candidate
+    /// and the ladder size below the kept one are over the budget, the kept
+    /// one fits and is the plain build at its size.
+    #[test]
+    fn skipped_first_candidates_lose_nothing() {
+        let mut below = xorshift(0x0000_ddba_11c0_ffee);
+        let g = maze(255, 255, &mut below);
+        let cells = g.cell_count();
+        let config = HierarchyConfig {
+            portals: PortalMode::Never,
+            ..HierarchyConfig::default()
+        };
+        assert!(Hierarchy::first_pass(&g, &config, false).is_err());
+        let exact = |size| Partial::new(&g, size, false).finish(&g);
+        assert!(exact(16).bytes_with_landmarks(LANDMARKS) > cells);
+        let h = Hierarchy::build(&g, &config).unwrap();
+        let size = h.stats().sector_size;
+        assert!(h.bytes_with_landmarks(LANDMARKS) <= cells);
+        let ladder = [24, 32, 48, 64];
+        let at = ladder.iter().position(|&s| s == size).unwrap();
+        if at > 0 {
+            let below = exact(ladder[at - 1]).bytes_with_landmarks(LANDMARKS);
+            assert!(below > cells, "{} fits: {below}", ladder[at - 1]);
+        }
+        assert_eq!(h.edge_list(), exact(size).edge_list());
+        assert_eq!(h.stats().regions, exact(size).stats().regions);
+    }
+
     #[test]
     fn unfinished_first_candidates_are_finished_when_kept() {
         let (gw, gh) = (260, 90);
