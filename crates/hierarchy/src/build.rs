@@ -31,8 +31,8 @@ pub struct HierarchyConfig {
     /// 3× or 4× as large (at most 256), starting at the first size that
     /// bytes falling as 1 / side predict to fit (true of one-cell mazes
     /// and random obstacles; open maps fall faster), and keep the first
-    /// that fits (else the smallest). A quarter of the sectors is labelled
-    /// first: when they estimate `sector_size` at over twice the budget,
+    /// that fits (else the smallest). A sample of the sectors is labelled
+    /// first: when it estimates `sector_size` at over 1.75 times the budget,
     /// the rest is not labelled at that size. Then, if still too large, halve the
     /// landmarks of the abstract search's heuristic (8 by default) until
     /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
@@ -700,19 +700,23 @@ enum First {
     Skipped,
 }
 
-/// A first candidate whose bytes a sample of its sectors estimates at more
-/// than this many times the budget is skipped: the ladder of larger sizes
-/// starts at once, from the estimate. On the 25 Moving AI maps not skipped
-/// (sector size 16) the estimate was 0.71–1.43 times the exact lower bound
-/// (0.86–0.96 on most; 1.43 on the 49 × 49 arena, whose fixed part
-/// dominates), so a candidate estimated at twice the budget is over it;
-/// maze512-1 is estimated at 2.3 times and skipped, which saves labelling
-/// its 262,144 cells at the size it cannot use (a third of the build).
-const SKIP_OVER_BUDGET: f64 = 2.0;
+/// A first candidate whose bytes a sample of its sectors ([`sample`])
+/// estimates at more than this many times the budget is skipped: the
+/// ladder of larger sizes starts at once, from the estimate. On the 25
+/// Moving AI maps not skipped (sector size 16) the estimate was 0.49–1.43
+/// times the exact lower bound (0.85–1.07 on most; 1.43 on the 49 × 49
+/// arena, whose fixed part dominates; under-estimates only skip less), so
+/// a candidate estimated at 1.75 times the budget is over it. maze512-1 is
+/// estimated at 2.17 times and skipped, which saves labelling its 262,144
+/// cells at a size it cannot use (a third of its build's instructions).
+const SKIP_OVER_BUDGET: f64 = 1.75;
 
 /// The first half of a build at one sector size: the regions and the
 /// edges between them, before the graph, connectivity and block-cut tree.
 struct Partial {
+    /// Whether the sectors were labelled in parallel: [`Partial::finish`]
+    /// then is too.
+    parallel: bool,
     layout: Layout,
     first_region: Vec<u32>,
     regions: Vec<Region>,
@@ -737,14 +741,27 @@ fn sector_pass(grid: &Grid, layout: &Layout, sectors: &[u32], parallel: bool) ->
     }
 }
 
-/// Whether sector `s` is in the sample [`Hierarchy::build`] estimates a
-/// first candidate's bytes from: the 2 × 2 blocks of sectors at every
-/// fourth sector across and down (a quarter of them, spread evenly over
-/// the map, with the borders inside each block to count edges on).
-fn sampled(layout: &Layout, s: u32) -> bool {
-    let (x, y) = layout.coords(s);
-    x % 4 < 2 && y % 4 < 2
+/// Sectors in the sample [`Hierarchy::build`] estimates a first
+/// candidate's bytes from: 2 × 2 blocks of sectors at every `stride`-th
+/// sector across and down, spread evenly over the map, with borders inside
+/// each block to count edges on. The stride (4, 8, 16, …) is the largest
+/// that keeps at least [`SAMPLE_MIN`] sectors (a quarter of them on small
+/// maps; a 512 × 512 map at 16 samples 64 of 1,024): the sample is all
+/// that is labelled of a skipped candidate.
+fn sample(layout: &Layout) -> (Vec<u32>, Vec<u32>) {
+    let n = layout.count();
+    let mut stride = 4u32;
+    while n / (stride * stride) as usize >= SAMPLE_MIN {
+        stride *= 2;
+    }
+    (0..n as u32).partition(|&s| {
+        let (x, y) = layout.coords(s);
+        x % stride < 2 && y % stride < 2
+    })
 }
+
+/// See [`sample`].
+const SAMPLE_MIN: usize = 64;
 
 /// [`Hierarchy::bytes_with_landmarks`] as far as `regions` regions and
 /// `edges` edges over `sectors` sectors fix it (see
@@ -870,6 +887,7 @@ impl Partial {
             (0..n).fold(Vec::new(), edges_of)
         };
         Partial {
+            parallel,
             layout,
             first_region,
             regions,
@@ -897,8 +915,15 @@ impl Partial {
     fn finish(self, grid: &Grid) -> Hierarchy {
         let graph = region_graph(self.regions.len(), &self.edges);
         let connectivity =
-            Connectivity::build(&self.layout, &self.regions, &graph, grid.cell_count());
-        let blocks = Blocks::build(&graph);
+            || Connectivity::build(&self.layout, &self.regions, &graph, grid.cell_count());
+        let blocks = || Blocks::build(&graph);
+        // Side by side where the sectors were labelled in parallel (the
+        // pool is awake and the graph large).
+        let (connectivity, blocks) = if self.parallel {
+            rayon::join(connectivity, blocks)
+        } else {
+            (connectivity(), blocks())
+        };
         Hierarchy {
             layout: self.layout,
             grid_checksum: grid.checksum(),
@@ -926,8 +951,7 @@ impl Hierarchy {
             return Ok(Partial::new(grid, config.sector_size, parallel));
         }
         let layout = Layout::new(grid.width(), grid.height(), config.sector_size);
-        let (ids, rest): (Vec<u32>, Vec<u32>) =
-            (0..layout.count() as u32).partition(|&s| sampled(&layout, s));
+        let (ids, rest) = sample(&layout);
         let sample = sector_pass(grid, &layout, &ids, parallel);
         let estimate = estimate_bytes(grid, &layout, &ids, &sample, LANDMARKS);
         if estimate > SKIP_OVER_BUDGET * grid.cell_count() as f64 {
@@ -1334,8 +1358,7 @@ mod tests {
         for g in &grids {
             for size in [8, 16, 24] {
                 let layout = Layout::new(g.width(), g.height(), size);
-                let (ids, _): (Vec<u32>, Vec<u32>) =
-                    (0..layout.count() as u32).partition(|&s| sampled(&layout, s));
+                let (ids, _) = sample(&layout);
                 let sample = sector_pass(g, &layout, &ids, false);
                 let estimate = estimate_bytes(g, &layout, &ids, &sample, LANDMARKS);
                 let bound = Partial::new(g, size, false).bytes_lower_bound(LANDMARKS) as f64;
