@@ -1070,15 +1070,26 @@ impl Hierarchy {
         while config.fit_memory && count > 0 && best.bytes_with_landmarks(count) > cells {
             count /= 2;
         }
-        best.landmarks = Landmarks::build(&best.graph, count);
-        let portals = match config.portals {
-            PortalMode::Auto => Portals::worth_building(grid),
-            PortalMode::Always => true,
-            PortalMode::Never => false,
+        let graph = &best.graph;
+        let landmarks = || Landmarks::build(graph, count);
+        let portals = || {
+            let wanted = match config.portals {
+                PortalMode::Auto => Portals::worth_building(grid),
+                PortalMode::Always => true,
+                PortalMode::Never => false,
+            };
+            wanted.then(|| Portals::build(grid, parallel_portals))
         };
-        if portals {
-            best.portals = Some(Portals::build(grid, parallel_portals));
-        }
+        // Side by side where the sectors were labelled in parallel (the
+        // pool is awake): the landmarks' Dijkstras and the portal layer (or
+        // the test of whether it pays) need only the graph and the grid.
+        let (landmarks, portals) = if parallel {
+            rayon::join(landmarks, portals)
+        } else {
+            (landmarks(), portals())
+        };
+        best.landmarks = landmarks;
+        best.portals = portals;
         best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(best)
     }
