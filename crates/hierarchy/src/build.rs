@@ -986,7 +986,8 @@ impl Hierarchy {
         // the region graph); the kept one gets them once, at the end. A
         // first candidate whose regions and edges alone exceed the budget
         // is not finished (graph, connectivity, block-cut tree) unless no
-        // larger sector size does better.
+        // larger sector size does better, and one whose sample estimates
+        // it far over the budget is not even labelled (`first_pass`).
         let (first, first_bytes) = match Self::first_pass(grid, config, parallel) {
             Err(estimate) => (First::Skipped, estimate),
             Ok(first) => {
@@ -1411,6 +1412,39 @@ mod tests {
         assert_eq!(h.stats().regions, exact(size).stats().regions);
     }
 
+    /// Random obstacles a little over the budget at 16: estimated under
+    /// the skip threshold, so labelled in full and left unfinished by its
+    /// lower bound; the kept candidate is the first larger size that fits
+    /// (the size below it does not).
+    #[test]
+    fn first_candidates_over_budget_by_a_little_are_labelled_in_full() {
+        let mut below = xorshift(0x0042_4242_4242_4242);
+        // 28 %: estimated at 1.29 times the budget, bound 1.34 times.
+        let g = random_grid(256, 256, 28, &mut below);
+        let cells = g.cell_count();
+        let config = HierarchyConfig {
+            portals: PortalMode::Never,
+            ..HierarchyConfig::default()
+        };
+        let first = Hierarchy::first_pass(&g, &config, false).expect("not skipped");
+        assert_eq!(
+            first.regions.len(),
+            Partial::new(&g, 16, false).regions.len()
+        );
+        assert!(first.bytes_lower_bound(LANDMARKS) > cells);
+        let h = Hierarchy::build(&g, &config).unwrap();
+        assert!(h.bytes_with_landmarks(LANDMARKS) <= cells);
+        let exact = |size| Partial::new(&g, size, false).finish(&g);
+        let size = h.stats().sector_size;
+        let ladder = [24, 32, 48, 64];
+        let at = ladder.iter().position(|&s| s == size).unwrap();
+        if at > 0 {
+            let below = exact(ladder[at - 1]).bytes_with_landmarks(LANDMARKS);
+            assert!(below > cells, "{} fits: {below}", ladder[at - 1]);
+        }
+        assert_eq!(h.edge_list(), exact(size).edge_list());
+    }
+
     #[test]
     fn unfinished_first_candidates_are_finished_when_kept() {
         let (gw, gh) = (260, 90);
@@ -1429,6 +1463,10 @@ mod tests {
         };
         let exact = |size| Partial::new(&g, size, false).finish(&g);
         let cells = g.cell_count();
+        // Every cell its own region: both sizes are skipped on the sample's
+        // estimate and built after all when kept.
+        assert!(Hierarchy::first_pass(&g, &config(200), false).is_err());
+        assert!(Hierarchy::first_pass(&g, &config(4), false).is_err());
         // 200: 300 is over 256, so no larger candidate exists.
         let h = Hierarchy::build(&g, &config(200)).unwrap();
         let direct = exact(200);
