@@ -1383,6 +1383,19 @@ mod tests {
         }
     }
 
+    /// For a build kept at `size` on the default ladder from 16 (24, 32,
+    /// 48, 64): the rung below it, if any, is over the byte budget, so no
+    /// smaller larger size was passed over.
+    fn assert_rung_below_is_over_budget(g: &Grid, size: u32) {
+        let ladder = [24, 32, 48, 64];
+        let at = ladder.iter().position(|&s| s == size).unwrap();
+        if at > 0 {
+            let h = Partial::new(g, ladder[at - 1], false).finish(g);
+            let below = h.bytes_with_landmarks(LANDMARKS);
+            assert!(below > g.cell_count(), "{} fits: {below}", ladder[at - 1]);
+        }
+    }
+
     /// A one-cell maze far over the budget at 16: the first candidate is
     /// skipped on its estimate, and nothing is lost by it: that candidate
     /// and the ladder size below the kept one are over the budget, the kept
@@ -1402,12 +1415,7 @@ mod tests {
         let h = Hierarchy::build(&g, &config).unwrap();
         let size = h.stats().sector_size;
         assert!(h.bytes_with_landmarks(LANDMARKS) <= cells);
-        let ladder = [24, 32, 48, 64];
-        let at = ladder.iter().position(|&s| s == size).unwrap();
-        if at > 0 {
-            let below = exact(ladder[at - 1]).bytes_with_landmarks(LANDMARKS);
-            assert!(below > cells, "{} fits: {below}", ladder[at - 1]);
-        }
+        assert_rung_below_is_over_budget(&g, size);
         assert_eq!(h.edge_list(), exact(size).edge_list());
         assert_eq!(h.stats().regions, exact(size).stats().regions);
     }
@@ -1436,12 +1444,7 @@ mod tests {
         assert!(h.bytes_with_landmarks(LANDMARKS) <= cells);
         let exact = |size| Partial::new(&g, size, false).finish(&g);
         let size = h.stats().sector_size;
-        let ladder = [24, 32, 48, 64];
-        let at = ladder.iter().position(|&s| s == size).unwrap();
-        if at > 0 {
-            let below = exact(ladder[at - 1]).bytes_with_landmarks(LANDMARKS);
-            assert!(below > cells, "{} fits: {below}", ladder[at - 1]);
-        }
+        assert_rung_below_is_over_budget(&g, size);
         assert_eq!(h.edge_list(), exact(size).edge_list());
     }
 
