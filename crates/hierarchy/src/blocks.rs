@@ -36,6 +36,10 @@ pub(crate) struct Blocks {
     parent: Vec<u32>,
     /// Depth of each tree node below its root.
     depth: Vec<u32>,
+    /// Regions none of whose edges lies on a cycle: every edge is a bridge
+    /// and the only place where its two regions touch (see
+    /// [`Blocks::tree_like`]).
+    tree_like: FixedBitSet,
 }
 
 /// One frame of the iterative depth-first search.
@@ -235,12 +239,22 @@ impl Blocks {
         for (b, &e) in block_edges.iter().enumerate() {
             bridge.set(b, e == 1);
         }
+        let mut tree_like = FixedBitSet::with_capacity(n);
+        for v in 0..n {
+            let ends = row[v] as usize..row[v + 1] as usize;
+            let ok = edge_block[ends]
+                .iter()
+                .zip(graph.edges_slice(v as u32))
+                .all(|(&b, link)| b != NONE && bridge[b as usize] && link.is_only_crossing());
+            tree_like.set(v, ok);
+        }
         Blocks {
             blocks,
             bridge,
             home,
             parent,
             depth,
+            tree_like,
         }
     }
 
@@ -249,10 +263,20 @@ impl Blocks {
         self.parent.len()
     }
 
+    /// Whether no edge of region `r` lies on a cycle of cells through
+    /// other regions: each is a bridge of the region graph and the only run
+    /// where its two regions touch. A path that leaves such a region must
+    /// come back over the cells it left by, so a shortest path between two
+    /// of its cells stays inside it.
+    pub(crate) fn tree_like(&self, r: u32) -> bool {
+        self.tree_like.contains(r as usize)
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         (self.home.capacity() + self.parent.capacity() + self.depth.capacity()) * 4
             + self.bridge.len().div_ceil(8)
+            + self.tree_like.len().div_ceil(8)
     }
 
     /// Whether region `r` lies in a block marked by [`Blocks::mark_path`]

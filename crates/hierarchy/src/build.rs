@@ -166,11 +166,16 @@ pub struct Link {
     /// Cost in units of 1 / `LINK_COST_SCALE` cell.
     cost: u16,
     from: [u16; 2],
-    /// Index in `Dir::ALL` of the step from `from` to `to`.
+    /// Index in `Dir::ALL` of the step from `from` to `to` (bits 0–2);
+    /// bit 3 ([`MORE_CROSSINGS`]): the two regions also touch elsewhere.
     step: u8,
     /// Run length minus one.
     len_m1: u8,
 }
+
+/// [`Link`] `step` bit: the regions touch along more than one run, and
+/// the link keeps the cheapest.
+const MORE_CROSSINGS: u8 = 8;
 
 impl Link {
     pub(crate) fn new(cost: f32, from: Point, to: Point, len: u32) -> Link {
@@ -224,9 +229,27 @@ impl Link {
         false
     }
 
+    /// Whether this run is the only place where the two regions touch.
+    /// When they touch along several separate runs (a region pair has one
+    /// edge), the link keeps the cheapest and this is false.
+    #[inline]
+    pub fn is_only_crossing(&self) -> bool {
+        self.step & MORE_CROSSINGS == 0
+    }
+
+    /// The same link, marked as one of several crossings between its
+    /// regions.
+    pub(crate) fn with_more_crossings(mut self, more: bool) -> Link {
+        if more {
+            self.step |= MORE_CROSSINGS;
+        }
+        self
+    }
+
     /// The same edge seen from the other end.
     pub fn reversed(&self) -> Link {
         Link::new(self.cost(), self.to(), self.from(), self.len())
+            .with_more_crossings(!self.is_only_crossing())
     }
 
     /// The crossing runs as `(exit on this side, entry on the other)`.
@@ -547,6 +570,7 @@ fn offer(
             if link.cost() < e.2.cost() {
                 e.2 = link;
             }
+            e.2 = e.2.with_more_crossings(true);
             return;
         }
     }

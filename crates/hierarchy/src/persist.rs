@@ -13,7 +13,8 @@
 //!     min x, min y, max x, max y (u32 each)
 //!   edge count u32, then per edge: a u32, b u32, cost f32, first
 //!     crossing cell in a (x u32, y u32), first crossing cell in b (x, y),
-//!     run length u32
+//!     run length u32, its top bit set when a and b also touch along
+//!     another run (format 4)
 //! ```
 //! All little-endian. The connectivity matrix, the landmark distances,
 //! the portal layer (when the file says it was built) and
@@ -33,7 +34,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -112,7 +113,8 @@ impl Hierarchy {
             p.extend_from_slice(&b.to_le_bytes());
             p.extend_from_slice(&l.cost().to_le_bytes());
             let (from, to) = (l.from(), l.to());
-            for v in [from.x, from.y, to.x, to.y, l.len()] {
+            let more = (!l.is_only_crossing() as u32) << 31;
+            for v in [from.x, from.y, to.x, to.y, l.len() | more] {
                 p.extend_from_slice(&v.to_le_bytes());
             }
         }
@@ -243,7 +245,8 @@ impl Hierarchy {
             let (a, b, w) = (r.u32()?, r.u32()?, r.f32()?);
             let from = Point::new(r.u32()?, r.u32()?);
             let to = Point::new(r.u32()?, r.u32()?);
-            let len = r.u32()?;
+            let len_more = r.u32()?;
+            let (len, more) = (len_more & !(1 << 31), len_more >> 31 != 0);
             let ok = (a as usize) < n
                 && (b as usize) < n
                 && w.is_finite()
@@ -260,7 +263,7 @@ impl Hierarchy {
             if !ok {
                 return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
             }
-            edges.push((a, b, Link::new(w, from, to, len)));
+            edges.push((a, b, Link::new(w, from, to, len).with_more_crossings(more)));
         }
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));

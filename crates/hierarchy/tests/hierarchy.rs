@@ -6,7 +6,9 @@ mod common;
 
 use common::{dijkstra, maze_grid, movingai_dir, passable_cells};
 use regionpath_grid::{Grid, Point, SQRT2};
-use regionpath_hierarchy::{Hierarchy, HierarchyConfig, HierarchyError, PathError, Planner};
+use regionpath_hierarchy::{
+    Hierarchy, HierarchyConfig, HierarchyError, PathError, Planner, PortalMode,
+};
 
 /// Small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -753,6 +755,176 @@ fn dead_ends_off_the_block_path_are_never_searched() {
     }
     let best = dijkstra(&grid, s)[(g.y * w + g.x) as usize];
     assert!((st.cost - best).abs() < 1e-6, "{} vs {best}", st.cost);
+}
+
+/// One-cell mazes: in a perfect maze every route is the only one and
+/// crosses each border through one pair of cells, so it is refined region
+/// by region and flagged exact; with loops knocked out, queries that claim
+/// exactness must still cost exactly Dijkstra's optimum, and every path is
+/// valid and never shorter than the optimum.
+#[test]
+fn maze_routes_are_refined_region_by_region_and_exact_where_claimed() {
+    let mut rng = Rng(29);
+    for (loops, size) in [(0, 16), (0, 24), (8, 16), (25, 16)] {
+        let g = maze_grid(&mut |n| rng.below(n), 161, 121, loops);
+        let hi = build_at(&g, size, true);
+        let passable = passable_cells(&g);
+        let mut planner = Planner::new();
+        let mut path = Vec::new();
+        let (mut routed, mut by_region, mut exact) = (0, 0, 0);
+        for _ in 0..12 {
+            let s = passable[rng.below(passable.len() as u64) as usize];
+            let dist = dijkstra(&g, s);
+            for _ in 0..12 {
+                let t = passable[rng.below(passable.len() as u64) as usize];
+                let opt = dist[t.y as usize * g.width() as usize + t.x as usize];
+                let st = planner.find_path_into(&hi, &g, s, t, &mut path).unwrap();
+                let cost = validate(&g, &path, s, t);
+                assert!(cost >= opt - 1e-6, "{s} -> {t}: shorter than optimal");
+                if st.exact {
+                    assert!((cost - opt).abs() < 1e-6, "{s} -> {t}: {cost} vs {opt}");
+                }
+                if st.route_len >= 2 {
+                    routed += 1;
+                    by_region += st.by_region as u32;
+                    exact += (st.by_region && st.exact) as u32;
+                }
+                if loops == 0 && st.route_len >= 2 {
+                    assert!(st.by_region && st.exact, "{s} -> {t} in a perfect maze");
+                }
+            }
+        }
+        assert!(routed > 100, "loops {loops}: {routed} routed queries");
+        if loops > 0 {
+            // Loops make some routes ambiguous and some regions lie on
+            // cycles: both kinds of query must occur.
+            assert!(
+                by_region > 0 && by_region < routed,
+                "loops {loops}: {by_region}/{routed}"
+            );
+            assert!(exact < routed, "loops {loops}: {exact}/{routed} exact");
+        }
+    }
+}
+
+/// A serial build at sector 16 without the exact portal layer (which
+/// would answer these small maps itself).
+fn region_planner_at_16(g: &Grid) -> Hierarchy {
+    let config = HierarchyConfig {
+        sector_size: 16,
+        parallel: false,
+        fit_memory: false,
+        portals: PortalMode::Never,
+    };
+    Hierarchy::build(g, &config).unwrap()
+}
+
+/// A row of 16-cell sectors, 96 × 32, for hand-made routes: all of the
+/// bottom row and sector 1 (columns 16..32) blocked; sectors 2 to 5 open,
+/// each joined to the next by a one-cell door in row 15 (walls in columns
+/// 48, 64 and 80).
+fn sector_row() -> Grid {
+    let mut g = Grid::new(96, 32, true).unwrap();
+    for y in 0..32 {
+        for x in 0..96 {
+            let wall = [48, 64, 80].contains(&x) && y != 15;
+            if y >= 16 || (16..32).contains(&x) || wall {
+                g.set_passable(Point::new(x, y), false).unwrap();
+            }
+        }
+    }
+    g
+}
+
+/// Two regions that touch through two separate doors have one edge, whose
+/// link keeps one door and says there are more (also after a save and
+/// load); the route is then not forced through the kept door, so the path
+/// through the other one is found.
+#[test]
+fn regions_touching_through_two_doors_are_not_forced_through_one() {
+    // Sector 1 open but for column 16, a wall with doors at rows 1 and 14,
+    // and column 31, a wall with a door at row 15.
+    let mut g = sector_row();
+    for y in 0..16 {
+        for x in 16..32 {
+            if (17..31).contains(&x) || (x == 16 && (y == 1 || y == 14)) || (x == 31 && y == 15) {
+                g.set_passable(Point::new(x, y), true).unwrap();
+            }
+        }
+    }
+    let hi = region_planner_at_16(&g);
+    let links = hi.edge_list();
+    let door = links
+        .iter()
+        .find(|l| hi.regions()[l.0 as usize].sector() == 0)
+        .expect("the edge between sectors 0 and 1");
+    assert!(
+        !door.2.is_only_crossing(),
+        "the link knows of the other door"
+    );
+    assert!(links
+        .iter()
+        .filter(|l| l != &door)
+        .all(|l| l.2.is_only_crossing()));
+    let back = Hierarchy::from_bytes(&hi.to_bytes(), &g).unwrap();
+    assert_eq!(back.edge_list(), links, "the flag survives a round trip");
+    let mut planner = Planner::new();
+    let mut path = Vec::new();
+    // Far apart (the route is planned), each start next to one door.
+    for (s, t) in [
+        (Point::new(2, 8), Point::new(95, 15)),
+        (Point::new(2, 8), Point::new(95, 0)),
+    ] {
+        let st = planner.find_path_into(&hi, &g, s, t, &mut path).unwrap();
+        let opt = dijkstra(&g, s)[t.y as usize * 96 + t.x as usize];
+        let cost = validate(&g, &path, s, t);
+        assert!(st.route_len >= 2 && !st.by_region, "{s} -> {t}");
+        assert!((cost - opt).abs() < 1e-6, "{s} -> {t}: {cost} vs {opt}");
+    }
+    // With one door the link is the only crossing, and the route is
+    // refined region by region, exactly.
+    g.set_passable(Point::new(16, 1), false).unwrap();
+    let one = region_planner_at_16(&g);
+    assert!(one.edge_list().iter().all(|l| l.2.is_only_crossing()));
+    let (s, t) = (Point::new(2, 8), Point::new(95, 15));
+    let st = planner.find_path_into(&one, &g, s, t, &mut path).unwrap();
+    let opt = dijkstra(&g, s)[t.y as usize * 96 + t.x as usize];
+    assert!(st.by_region && st.exact);
+    assert!((validate(&g, &path, s, t) - opt).abs() < 1e-6);
+}
+
+/// A route region on a cycle: a ∩-shaped corridor in sector 1, entered
+/// and left at its feet, whose feet also open onto a short corridor in
+/// the sector below (one edge, touching at two runs). The route is unique
+/// and crosses through single doors, so it is refined region by region,
+/// but it is not flagged exact, and the recheck finds the way below.
+#[test]
+fn route_regions_on_a_cycle_are_refined_but_not_claimed_exact() {
+    let mut g = sector_row();
+    let mut open = |x: u32, y: u32| g.set_passable(Point::new(x, y), true).unwrap();
+    for y in 0..16 {
+        open(17, y);
+        open(30, y);
+    }
+    for x in 17..31 {
+        open(x, 0);
+        open(x, 16);
+    }
+    open(16, 15);
+    open(31, 15);
+    let hi = region_planner_at_16(&g);
+    let (s, t) = (Point::new(0, 15), Point::new(95, 15));
+    let mut planner = Planner::new();
+    let mut path = Vec::new();
+    let st = planner.find_path_into(&hi, &g, s, t, &mut path).unwrap();
+    let opt = dijkstra(&g, s)[t.y as usize * 96 + t.x as usize];
+    let cost = validate(&g, &path, s, t);
+    assert!(st.by_region && !st.exact, "{st:?}");
+    assert!(
+        st.rechecked && st.recheck_improved,
+        "the way below is found"
+    );
+    assert!((cost - opt).abs() < 1e-6, "{cost} vs {opt}");
 }
 
 /// Bytes the default build holds without the optional portal layer.
