@@ -58,13 +58,17 @@ fn random_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
 /// A hierarchy with the given sector size, built serially or in parallel,
 /// without the memory fitting (so the sector size is the one asked for).
 fn build_at(g: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
-    let config = HierarchyConfig {
+    Hierarchy::build(g, &config_at(sector_size, parallel)).unwrap()
+}
+
+/// The configuration of [`build_at`].
+fn config_at(sector_size: u32, parallel: bool) -> HierarchyConfig {
+    HierarchyConfig {
         sector_size,
         parallel,
         fit_memory: false,
         ..HierarchyConfig::default()
-    };
-    Hierarchy::build(g, &config).unwrap()
+    }
 }
 
 /// Checks a path independently; returns its cost.
@@ -811,10 +815,8 @@ fn maze_routes_are_refined_region_by_region_and_exact_where_claimed() {
 /// would answer these small maps itself).
 fn region_planner_at_16(g: &Grid) -> Hierarchy {
     let config = HierarchyConfig {
-        sector_size: 16,
-        parallel: false,
-        fit_memory: false,
         portals: PortalMode::Never,
+        ..config_at(16, false)
     };
     Hierarchy::build(g, &config).unwrap()
 }
