@@ -31,23 +31,24 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod blocks;
 mod build;
-mod connectivity;
-mod landmarks;
+mod config;
+mod derived;
+mod graph;
+mod model;
 mod persist;
-mod planner;
-mod portals;
+mod portal;
+mod query;
 mod sector;
 #[cfg(test)]
 mod testing;
 mod update;
 
-pub use build::{
-    BuildStats, Hierarchy, HierarchyConfig, Link, PortalMode, Region, RegionGraph, Run,
-};
+pub use config::{HierarchyConfig, PortalMode};
+pub use graph::{Link, Region, RegionGraph, Run};
+pub use model::{BuildStats, Hierarchy};
 pub use persist::FORMAT_VERSION;
-pub use planner::{PathError, PlanStats, Planner, PlannerConfig};
+pub use query::{PathError, PlanStats, Planner, PlannerConfig};
 
 use thiserror::Error;
 

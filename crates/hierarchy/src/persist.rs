@@ -25,8 +25,9 @@
 //! allocated, and every index is range-checked, so a truncated or corrupted
 //! file gives an error, never a panic.
 
-use crate::build::{region_graph, Hierarchy, Link, Region};
-use crate::connectivity::Connectivity;
+use crate::derived::connectivity::Connectivity;
+use crate::graph::{region_graph, Link, Region};
+use crate::model::Hierarchy;
 use crate::sector::Layout;
 use crate::HierarchyError;
 use regionpath_grid::{Grid, Point};
@@ -181,7 +182,7 @@ impl Hierarchy {
         let (width, height, size) = (r.u32()?, r.u32()?, r.u32()?);
         let build_ms = r.f64()?;
         let landmark_count = r.u32()? as usize;
-        if landmark_count > crate::landmarks::LANDMARKS {
+        if landmark_count > crate::derived::landmarks::LANDMARKS {
             return Err(HierarchyError::Corrupt(format!(
                 "landmark count {landmark_count}"
             )));
@@ -270,8 +271,8 @@ impl Hierarchy {
         }
         let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let landmarks = crate::landmarks::Landmarks::build(&graph, landmark_count);
-        let blocks = crate::blocks::Blocks::build(&graph);
+        let landmarks = crate::derived::landmarks::Landmarks::build(&graph, landmark_count);
+        let blocks = crate::derived::blocks::Blocks::build(&graph);
         Ok(Hierarchy {
             layout,
             grid_checksum: checksum,
@@ -281,7 +282,7 @@ impl Hierarchy {
             connectivity,
             landmarks,
             blocks,
-            portals: portals.then(|| crate::portals::Portals::build(grid, true)),
+            portals: portals.then(|| crate::portal::Portals::build(grid, true)),
             build_ms,
         })
     }

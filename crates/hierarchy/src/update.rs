@@ -1,10 +1,9 @@
 //! Incremental update after cells change.
 
-use crate::build::{
-    region_graph, sector_data, sector_edges, BuildStats, EdgeList, Hierarchy, Region, SectorData,
-    SectorScratch,
-};
-use crate::connectivity::Connectivity;
+use crate::build::sectors::{sector_data, sector_edges, EdgeList, SectorData, SectorScratch};
+use crate::derived::connectivity::Connectivity;
+use crate::graph::{region_graph, Region};
+use crate::model::{BuildStats, Hierarchy};
 use crate::HierarchyError;
 use regionpath_grid::{Grid, Point};
 use std::time::Instant;
@@ -125,8 +124,9 @@ impl Hierarchy {
         }
         let graph = region_graph(regions.len(), &edges);
         self.connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        self.landmarks = crate::landmarks::Landmarks::build(&graph, self.landmarks.count());
-        self.blocks = crate::blocks::Blocks::build(&graph);
+        self.landmarks =
+            crate::derived::landmarks::Landmarks::build(&graph, self.landmarks.count());
+        self.blocks = crate::derived::blocks::Blocks::build(&graph);
         self.regions = regions;
         self.first_region = first;
         self.graph = graph;

@@ -13,7 +13,7 @@
 //! Built offline with the graph, and again after every update or load
 //! (O(regions + edges), no file format change).
 
-use crate::build::RegionGraph;
+use crate::graph::RegionGraph;
 use fixedbitset::FixedBitSet;
 
 /// No block or tree node.
@@ -354,7 +354,7 @@ impl Blocks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::{region_graph, Link};
+    use crate::graph::{region_graph, Link};
     use regionpath_grid::Point;
 
     fn graph(n: usize, pairs: &[(u32, u32)]) -> RegionGraph {

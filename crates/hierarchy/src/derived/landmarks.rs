@@ -15,7 +15,7 @@
 //! negligible amount, never a path. `u16::MAX` marks a region the landmark cannot
 //! reach (that landmark then gives no bound for the pair).
 
-use crate::build::RegionGraph;
+use crate::graph::RegionGraph;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -11,7 +11,7 @@
 //! A query asks: same cluster → reachable; either closed → unreachable;
 //! else the bit. O(1), no search.
 
-use crate::build::{Region, RegionGraph};
+use crate::graph::{Region, RegionGraph};
 use crate::sector::Layout;
 use fixedbitset::FixedBitSet;
 use regionpath_grid::Point;

@@ -1,0 +1,285 @@
+//! The region graph's data: [`Region`], [`Link`], [`Run`], and the
+//! compressed-sparse-row graph that holds them.
+
+use petgraph::csr::Csr;
+use petgraph::Undirected;
+use regionpath_grid::{Dir, Point};
+
+/// One region: a connected piece of one sector's passable cells.
+///
+/// Stored in 20 bytes (cell coordinates as `u16`: grids are at most 65,535
+/// cells a side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    sector: u32,
+    cells: u32,
+    rep: [u16; 2],
+    pub(crate) min: [u16; 2],
+    pub(crate) max: [u16; 2],
+}
+
+#[inline]
+fn pack(p: Point) -> [u16; 2] {
+    [p.x as u16, p.y as u16]
+}
+
+#[inline]
+fn unpack(p: [u16; 2]) -> Point {
+    Point::new(p[0] as u32, p[1] as u32)
+}
+
+impl Region {
+    pub(crate) fn new(
+        sector: u32,
+        representative: Point,
+        cells: u32,
+        min: Point,
+        max: Point,
+    ) -> Self {
+        Region {
+            sector,
+            cells,
+            rep: pack(representative),
+            min: pack(min),
+            max: pack(max),
+        }
+    }
+
+    /// The sector it lies in.
+    #[inline]
+    pub fn sector(&self) -> u32 {
+        self.sector
+    }
+
+    /// A cell of the region: the one nearest the region's centroid.
+    #[inline]
+    pub fn representative(&self) -> Point {
+        unpack(self.rep)
+    }
+
+    /// Number of cells.
+    #[inline]
+    pub fn cells(&self) -> u32 {
+        self.cells
+    }
+
+    /// Bounding box, top-left cell.
+    #[inline]
+    pub fn min(&self) -> Point {
+        unpack(self.min)
+    }
+
+    /// Bounding box, bottom-right cell (inclusive).
+    #[inline]
+    pub fn max(&self) -> Point {
+        unpack(self.max)
+    }
+}
+
+/// Link costs are stored in units of `1 / LINK_COST_SCALE` cell (a `u16`:
+/// up to 1,023 cells, far above any link between two sectors of at most
+/// 256 cells).
+const LINK_COST_SCALE: f32 = 64.0;
+
+/// A region-graph edge as seen from one end: its estimated travel cost and
+/// where it crosses from this region into the other, a run of `len` cell
+/// pairs along the shared sector border starting with `from` (on this side)
+/// next to `to` (one step away, on the other side). A crossing at a sector
+/// corner is a single diagonal pair. Stored in 8 bytes (the cost in 1/64
+/// cell units: 12 bytes with an `f32` kept maze512-1 from fitting any
+/// landmark under one byte per cell); each undirected edge is kept once per
+/// direction, each copy oriented.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link {
+    /// Cost in units of 1 / `LINK_COST_SCALE` cell.
+    cost: u16,
+    from: [u16; 2],
+    /// Index in `Dir::ALL` of the step from `from` to `to` (bits 0–2);
+    /// bit 3 ([`MORE_CROSSINGS`]): the two regions also touch elsewhere.
+    step: u8,
+    /// Run length minus one.
+    len_m1: u8,
+}
+
+/// [`Link`] `step` bit: the regions touch along more than one run, and
+/// the link keeps the cheapest.
+const MORE_CROSSINGS: u8 = 8;
+
+impl Link {
+    pub(crate) fn new(cost: f32, from: Point, to: Point, len: u32) -> Link {
+        let step = Dir::from_delta(to.x as i32 - from.x as i32, to.y as i32 - from.y as i32)
+            .map(|d| d as u8)
+            .unwrap_or(0);
+        Link {
+            cost: (cost.max(0.0) * LINK_COST_SCALE)
+                .round()
+                .min(u16::MAX as f32) as u16,
+            from: pack(from),
+            step,
+            len_m1: (len.clamp(1, 256) - 1) as u8,
+        }
+    }
+
+    /// Estimated cost from this region's representative, through the middle
+    /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`).
+    /// Stored to 1/64 of a cell.
+    #[inline]
+    pub fn cost(&self) -> f32 {
+        self.cost as f32 * (1.0 / LINK_COST_SCALE)
+    }
+
+    /// First crossing cell on this side.
+    #[inline]
+    pub fn from(&self) -> Point {
+        unpack(self.from)
+    }
+
+    /// First crossing cell on the other side.
+    #[inline]
+    pub fn to(&self) -> Point {
+        let (dx, dy) = Dir::ALL[self.step as usize & 7].delta();
+        let f = self.from();
+        Point::new(
+            (f.x as i64 + dx as i64) as u32,
+            (f.y as i64 + dy as i64) as u32,
+        )
+    }
+
+    /// Number of cell pairs in the run.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.len_m1 as u32 + 1
+    }
+
+    /// Always false: a crossing has at least one cell pair.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Whether this run is the only place where the two regions touch.
+    /// When they touch along several separate runs (a region pair has one
+    /// edge), the link keeps the cheapest and this is false.
+    #[inline]
+    pub fn is_only_crossing(&self) -> bool {
+        self.step & MORE_CROSSINGS == 0
+    }
+
+    /// The same link, marked as one of several crossings between its
+    /// regions.
+    pub(crate) fn with_more_crossings(mut self, more: bool) -> Link {
+        if more {
+            self.step |= MORE_CROSSINGS;
+        }
+        self
+    }
+
+    /// The same edge seen from the other end.
+    pub fn reversed(&self) -> Link {
+        Link::new(self.cost(), self.to(), self.from(), self.len())
+            .with_more_crossings(!self.is_only_crossing())
+    }
+
+    /// The crossing runs as `(exit on this side, entry on the other)`.
+    #[inline]
+    pub fn crossing(&self) -> (Run, Run) {
+        let (from, to) = (self.from(), self.to());
+        // A horizontal step between the sides means the border is vertical.
+        let vertical = from.y == to.y;
+        (
+            Run {
+                start: from,
+                len: self.len(),
+                vertical,
+            },
+            Run {
+                start: to,
+                len: self.len(),
+                vertical,
+            },
+        )
+    }
+}
+
+/// The region graph: a petgraph compressed-sparse-row graph; node `i` is
+/// region `i`, and every undirected edge is stored once from each end with
+/// its [`Link`] oriented away from that end.
+pub type RegionGraph = Csr<(), Link, Undirected, u32>;
+
+/// A straight run of cells on one side of a region border.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// First cell.
+    pub start: Point,
+    /// Number of cells.
+    pub len: u32,
+    /// Whether the run goes down (else right).
+    pub vertical: bool,
+}
+
+impl Run {
+    /// Whether `p` is one of the run's cells.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        if self.vertical {
+            p.x == self.start.x && p.y >= self.start.y && p.y - self.start.y < self.len
+        } else {
+            p.y == self.start.y && p.x >= self.start.x && p.x - self.start.x < self.len
+        }
+    }
+
+    /// The middle cell.
+    #[inline]
+    pub fn mid(&self) -> Point {
+        let k = (self.len.max(1) - 1) / 2;
+        if self.vertical {
+            Point::new(self.start.x, self.start.y + k)
+        } else {
+            Point::new(self.start.x + k, self.start.y)
+        }
+    }
+}
+
+/// Builds the region graph from undirected edges `(a, b, link from a)`.
+pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph {
+    // Both directions of each edge, placed by source (a counting sort:
+    // no comparison sort of the whole list), then each row (a region's few
+    // neighbours) ordered by target.
+    let mut start = vec![0usize; n + 1];
+    for &(a, b, _) in edges {
+        start[a as usize + 1] += 1;
+        start[b as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut directed: Vec<(u32, u32, Link)> = match edges.first() {
+        Some(&(_, _, l)) => vec![(0, 0, l); start[n]],
+        None => Vec::new(),
+    };
+    let mut next = start.clone();
+    for &(a, b, l) in edges {
+        directed[next[a as usize]] = (a, b, l);
+        next[a as usize] += 1;
+        directed[next[b as usize]] = (b, a, l.reversed());
+        next[b as usize] += 1;
+    }
+    for row in start.windows(2) {
+        directed[row[0]..row[1]].sort_unstable_by_key(|e| e.1);
+    }
+    directed.dedup_by_key(|e| (e.0, e.1));
+    let mut g = if directed.is_empty() {
+        RegionGraph::new()
+    } else {
+        // Sorted and unique by construction, so this cannot fail.
+        RegionGraph::from_sorted_edges(&directed).unwrap_or_default()
+    };
+    // Regions after the last one with an edge have no row yet.
+    while g.node_count() < n {
+        g.add_node(());
+    }
+    // The CSR grew its arrays by doubling; a clone holds exactly what is
+    // used (up to a third less memory, measured by the bench's counting
+    // allocator).
+    g.clone()
+}

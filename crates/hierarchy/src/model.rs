@@ -1,0 +1,225 @@
+//! The hierarchy's data model: [`Hierarchy`] and its read-only accessors.
+//! Everything here is built by [`crate::build`], kept current by
+//! [`crate::update`], stored by [`crate::persist`] and read by
+//! [`crate::query`].
+
+use crate::derived::{Blocks, Connectivity, Landmarks};
+use crate::graph::{Link, Region, RegionGraph};
+use crate::portal::Portals;
+use crate::sector::{Labeler, Layout, Rect};
+use regionpath_grid::{Grid, Point};
+
+/// What a build produced and cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildStats {
+    /// Cells in the grid.
+    pub cells: u64,
+    /// Side of the sectors in cells (may exceed the configured size: see
+    /// [`HierarchyConfig::fit_memory`]).
+    pub sector_size: u32,
+    /// Sectors.
+    pub sectors: usize,
+    /// Regions.
+    pub regions: usize,
+    /// Region-graph edges.
+    pub edges: usize,
+    /// Top-level clusters the connectivity matrix is built over.
+    pub clusters: usize,
+    /// Landmarks of the abstract search's heuristic (see
+    /// [`HierarchyConfig::fit_memory`]).
+    pub landmarks: usize,
+    /// Bytes held by the hierarchy (regions, graph, connectivity,
+    /// landmark distances, block-cut tree, portal layer).
+    pub bytes: usize,
+    /// Portals of the exact portal layer (0: not built; see
+    /// [`PortalMode`]).
+    pub portals: usize,
+    /// Bytes of the portal layer (included in `bytes`).
+    pub portal_bytes: usize,
+    /// Wall time of the build or last update, in milliseconds.
+    pub build_ms: f64,
+}
+
+/// The preprocessed hierarchy of one grid. Immutable during queries and
+/// `Sync`: share one between threads, give each thread its own
+/// [`crate::Planner`].
+#[derive(Clone, Debug)]
+pub struct Hierarchy {
+    pub(crate) layout: Layout,
+    pub(crate) grid_checksum: u64,
+    /// `first_region[s] .. first_region[s + 1]` are sector `s`'s regions,
+    /// in the order of their labels.
+    pub(crate) first_region: Vec<u32>,
+    pub(crate) regions: Vec<Region>,
+    pub(crate) graph: RegionGraph,
+    pub(crate) connectivity: Connectivity,
+    pub(crate) landmarks: Landmarks,
+    /// Biconnected blocks of `graph` (see [`crate::derived::blocks`]).
+    pub(crate) blocks: Blocks,
+    /// The exact portal layer, where it was built (see [`PortalMode`]).
+    pub(crate) portals: Option<Portals>,
+    pub(crate) build_ms: f64,
+}
+
+impl Hierarchy {
+    /// Width of the grid this hierarchy was built for.
+    pub fn width(&self) -> u32 {
+        self.layout.width
+    }
+
+    /// Height of the grid this hierarchy was built for.
+    pub fn height(&self) -> u32 {
+        self.layout.height
+    }
+
+    /// Sector side in cells.
+    pub fn sector_size(&self) -> u32 {
+        self.layout.size
+    }
+
+    /// The regions, by id.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// The region graph: node `i` is region `i`; edge weights estimate the
+    /// travel cost between the two regions' representatives (see
+    /// `ARCHITECTURE.md`).
+    pub fn graph(&self) -> &RegionGraph {
+        &self.graph
+    }
+
+    /// The checksum of the grid it was built from ([`Grid::checksum`]).
+    pub fn grid_checksum(&self) -> u64 {
+        self.grid_checksum
+    }
+
+    /// Whether `grid` is the grid this hierarchy was built for (size and
+    /// checksum; O(cells)).
+    pub fn matches(&self, grid: &Grid) -> bool {
+        grid.width() == self.layout.width
+            && grid.height() == self.layout.height
+            && grid.checksum() == self.grid_checksum
+    }
+
+    /// Whether two regions are connected, from the connectivity matrix in
+    /// O(1).
+    pub fn regions_connected(&self, a: u32, b: u32) -> bool {
+        self.connectivity.connected(a, b)
+    }
+
+    /// The region containing a passable cell (`None` if blocked or out of
+    /// bounds). O(regions in the sector) when one region's bounding box
+    /// holds the cell, else O(regions in the sector + cells of its region).
+    pub fn region_of(&self, grid: &Grid, p: Point) -> Option<u32> {
+        let mut lab = Labeler::default();
+        self.region_of_with(grid, p, &mut lab)
+    }
+
+    pub(crate) fn region_of_with(&self, grid: &Grid, p: Point, lab: &mut Labeler) -> Option<u32> {
+        if !grid.is_passable(p) || p.x >= self.layout.width || p.y >= self.layout.height {
+            return None;
+        }
+        let s = self.layout.sector_of(p);
+        // Usually one region of the sector has `p` in its bounding box:
+        // that one holds it, no labelling needed (on 8room_000 and the
+        // random maps labelling was 11-20% of the time to the first leg).
+        let (lo, hi) = (
+            self.first_region[s as usize],
+            self.first_region[s as usize + 1],
+        );
+        let inside = |r: &u32| {
+            let (a, b) = (self.regions[*r as usize].min, self.regions[*r as usize].max);
+            (a[0] as u32..=b[0] as u32).contains(&p.x) && (a[1] as u32..=b[1] as u32).contains(&p.y)
+        };
+        let mut candidates = (lo..hi).filter(inside);
+        if let (Some(r), None) = (candidates.next(), candidates.next()) {
+            return Some(r);
+        }
+        // Several boxes hold `p`: flood `p`'s component in the sector until
+        // it reaches one candidate's representative. Each representative is
+        // a cell of its own region and regions are the sector's components,
+        // so the one reached is `p`'s region (on maze512-1 this floods part
+        // of one region instead of labelling all of the sector's cells).
+        let rect = self.layout.rect(s);
+        let reps = (lo..hi)
+            .filter(inside)
+            .map(|r| (self.regions[r as usize].representative(), r));
+        if let Some(r) = lab.reach(grid, rect, p, reps) {
+            return Some(r);
+        }
+        // Unreachable for a hierarchy that matches `grid` (`p`'s region is
+        // a candidate); label the sector as a fallback.
+        lab.label(grid, rect);
+        let l = lab.labels[rect.local(p)];
+        (l != 0).then(|| self.first_region[s as usize] + l as u32 - 1)
+    }
+
+    pub(crate) fn sector_rect(&self, s: u32) -> Rect {
+        self.layout.rect(s)
+    }
+
+    /// Bytes held (as [`Hierarchy::stats`] counts them, portal layer
+    /// excluded) were the landmarks `count` instead of the ones built.
+    pub(crate) fn bytes_with_landmarks(&self, count: usize) -> u64 {
+        let held = self.stats().bytes - self.portals.as_ref().map_or(0, Portals::bytes);
+        let k = count.min(self.regions.len());
+        (held - self.landmarks.bytes() + self.regions.len() * k * 2) as u64
+    }
+
+    /// Build statistics, including bytes held.
+    pub fn stats(&self) -> BuildStats {
+        let n = self.graph.node_count();
+        let directed = (0..n as u32)
+            .map(|a| self.graph.out_degree(a))
+            .sum::<usize>();
+        let graph_bytes = (n + 1) * std::mem::size_of::<usize>()
+            + directed * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
+        let bytes = std::mem::size_of::<Self>()
+            + self.first_region.len() * 4
+            + self.regions.len() * std::mem::size_of::<Region>()
+            + graph_bytes
+            + self.connectivity.bytes()
+            + self.landmarks.bytes()
+            + self.blocks.bytes();
+        let portal_bytes = self.portals.as_ref().map_or(0, Portals::bytes);
+        BuildStats {
+            portals: self.portals.as_ref().map_or(0, Portals::len),
+            portal_bytes,
+            cells: self.layout.width as u64 * self.layout.height as u64,
+            sector_size: self.layout.size,
+            sectors: self.layout.count(),
+            regions: self.regions.len(),
+            edges: directed / 2,
+            clusters: self.connectivity.cluster_count(),
+            landmarks: self.landmarks.count(),
+            bytes: bytes + portal_bytes,
+            build_ms: self.build_ms,
+        }
+    }
+
+    /// Calls `f(a, b, link)` once per undirected edge, with `a < b` and the
+    /// link oriented from `a`.
+    pub fn for_each_edge(&self, mut f: impl FnMut(u32, u32, &Link)) {
+        for a in 0..self.graph.node_count() as u32 {
+            for (b, l) in self
+                .graph
+                .neighbors_slice(a)
+                .iter()
+                .zip(self.graph.edges_slice(a))
+            {
+                if a < *b {
+                    f(a, *b, l);
+                }
+            }
+        }
+    }
+
+    /// The edges as `(a, b, link from a)` with `a < b`, sorted: for
+    /// comparisons and tools.
+    pub fn edge_list(&self) -> Vec<(u32, u32, Link)> {
+        let mut v = Vec::new();
+        self.for_each_edge(|a, b, l| v.push((a, b, *l)));
+        v
+    }
+}

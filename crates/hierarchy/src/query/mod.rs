@@ -1,0 +1,833 @@
+//! Queries: abstract route over regions, leg refinement in 60×60 windows,
+//! stitching.
+
+mod legs;
+mod polish;
+mod route;
+mod straight;
+
+use crate::graph::Run;
+use crate::model::Hierarchy;
+use crate::portal::PortalSearch;
+use crate::sector::{Labeler, Rect};
+use legs::{LegMemo, Memo};
+use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
+use regionpath_search::{
+    octile_cost, Cost, SearchError, SearchStats, Status, Window, WindowedAStar, WindowedJps,
+    COST_DIAGONAL, COST_ONE,
+};
+use route::ANode;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use straight::{straight_order, StepOrder};
+use thiserror::Error;
+
+/// Why a path could not be planned.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum PathError {
+    /// The start lies outside the grid.
+    #[error("start {0} is outside the grid")]
+    StartOutOfBounds(Point),
+    /// The goal lies outside the grid.
+    #[error("goal {0} is outside the grid")]
+    GoalOutOfBounds(Point),
+    /// The start cell is blocked.
+    #[error("start {0} is on a blocked cell")]
+    StartBlocked(Point),
+    /// The goal cell is blocked.
+    #[error("goal {0} is on a blocked cell")]
+    GoalBlocked(Point),
+    /// No path exists (answered from the connectivity matrix, no search).
+    #[error("goal {goal} cannot be reached from {start}")]
+    Unreachable {
+        /// Start.
+        start: Point,
+        /// Goal.
+        goal: Point,
+    },
+    /// The grid is not the size the hierarchy was built for.
+    #[error("grid is {grid_width}x{grid_height} but the hierarchy was built for {width}x{height}")]
+    GridMismatch {
+        /// Grid width.
+        grid_width: u32,
+        /// Grid height.
+        grid_height: u32,
+        /// Hierarchy width.
+        width: u32,
+        /// Hierarchy height.
+        height: u32,
+    },
+    /// `next_leg` without a query in progress.
+    #[error("no query in progress: call start_query first")]
+    NoQuery,
+    /// The hierarchy and grid disagree (the grid changed without an update).
+    #[error("hierarchy is stale for this grid: {0}")]
+    Stale(String),
+    /// A window search rejected its input (a bug if it happens).
+    #[error("window search failed: {0}")]
+    Search(#[from] SearchError),
+}
+
+/// Query settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlannerConfig {
+    /// Side of the square leg-search window (default 60).
+    pub window: u32,
+    /// How far (Chebyshev distance, cells) a leg aims ahead: the farthest
+    /// route region whose representative is within `reach` of the current
+    /// position (default 40: window minus a 10-cell buffer on each side).
+    pub reach: u32,
+    /// How far back along the path (in cells, default 20; 0: not at all)
+    /// a full query's legs after the first start: each such leg searches
+    /// from up to this many cells before the previous leg's end, as far as
+    /// its window (at most `window` a side) can take in, so its own search
+    /// straightens the join of the two legs. (Lazy queries, whose cells
+    /// are handed out leg by leg, start each leg where the last one ended.)
+    pub join_radius: u32,
+    /// Quality check after stitching: when the path costs more than this
+    /// factor times a lower-bound estimate of the optimum (the octile
+    /// distance, raised by the landmark bound between the start's and the
+    /// goal's regions), one more jump point search looks for a strictly
+    /// cheaper path in the box where one can lie (see
+    /// [`PlannerConfig::recheck_window`]). Catches routes that went round an
+    /// obstacle on the wrong side. Default 1.04; 0 disables.
+    pub recheck: f32,
+    /// Largest side of the recheck's search box (default 160 cells: about
+    /// 0.4 MB of extra scratch, allocated on the first recheck that needs
+    /// it). Boxes are cut to the region where a cheaper path can lie, so
+    /// most are far smaller.
+    pub recheck_window: u32,
+    /// Node budget of the recheck search per cell of the stitched path
+    /// (default 2; 0: no budget, the recheck is then exact within its
+    /// box). Most wrong-side detours are found within the budget; on
+    /// random-obstacle maps, where the estimate is loose and jump point
+    /// search expands many nodes, an unbudgeted recheck cost 13–17% of the
+    /// query time for little gain (random512-40: 385 → 449 µs unbudgeted,
+    /// 400 µs with 2 per cell; Paris_1_256-random-1 mean suboptimality
+    /// 1.18% → 0.55% unbudgeted, 0.58% with 2 per cell). A path counts as
+    /// at least 1,000 cells here, so short detours get 2,000 nodes: on all
+    /// Moving AI rows that took the largest suboptimality from 31.6% to
+    /// 23.4% and the mean from 0.60% to 0.57% for 1.3% more expansions.
+    pub recheck_budget: u32,
+    /// Before anything else, try a few straight octile paths from start to
+    /// goal (diagonal and straight steps in fixed orders, a bit test per
+    /// cell) and return the first whose cells are all free: optimal, with
+    /// no region lookup and no search (see [`PlanStats::straight`]). Default
+    /// on; off makes every query go through the hierarchy.
+    pub straight: bool,
+    /// Immediate start for lazy queries ([`Planner::start_query`] and
+    /// [`Planner::next_leg`]; [`Planner::find_path_into`] always plans the
+    /// whole route first). When start and goal lie in different clusters
+    /// (the connected pieces of the region graph in one super-sector of the
+    /// connectivity matrix, 128 cells a side on most maps), `start_query`
+    /// routes over the small cluster graph first, then plans regions only
+    /// inside the first three clusters of that route, up to the first
+    /// region of the third; the first leg follows that partial route and
+    /// the second `next_leg` plans the rest of the region route from where
+    /// the first leg ended. The first leg then costs the same on any map
+    /// size instead of growing with the route (see [`PlanStats::quick_start`]).
+    /// Default on.
+    pub quick_start: bool,
+    /// A second route for full paths ([`Planner::find_path_into`]) that
+    /// still cost more than [`PlannerConfig::recheck`] times the estimate
+    /// after the recheck: the abstract search runs again, pricing routes by
+    /// the straight lines between the cells where they cross from region to
+    /// region instead of through each region's representative, the legs
+    /// refine that route too, and the shorter path is returned. Through
+    /// representatives, a chain of rooms joined by doors costs the same
+    /// along an L as along the diagonal, and the legs cannot undo an L
+    /// (8room_000 rows up to 22% longer than optimal). Lazy queries
+    /// ([`Planner::start_query`]) keep their first route. Default on.
+    pub second_route: bool,
+}
+
+impl Default for PlannerConfig {
+    fn default() -> Self {
+        PlannerConfig {
+            window: 60,
+            reach: 40,
+            join_radius: 20,
+            recheck: 1.04,
+            recheck_window: 160,
+            recheck_budget: 2,
+            straight: true,
+            quick_start: true,
+            second_route: true,
+        }
+    }
+}
+
+/// Figures about one query.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlanStats {
+    /// Cost of the returned path (1 per straight step, √2 per diagonal).
+    pub cost: f64,
+    /// Region-graph nodes expanded by the abstract search.
+    pub abstract_expanded: u32,
+    /// Nodes expanded by all window searches (jump points, or cells for
+    /// the A* fallback).
+    pub expanded: u32,
+    /// Legs refined.
+    pub legs: u32,
+    /// Legs that jump point search could not refine and windowed A* did
+    /// (never expected: both search the same window; a safety net).
+    pub fallbacks: u32,
+    /// Regions on the abstract route.
+    pub route_len: u32,
+    /// Whether the quality check ran a recheck search
+    /// ([`PlannerConfig::recheck`]).
+    pub rechecked: bool,
+    /// Whether that search found a cheaper path (which was returned).
+    pub recheck_improved: bool,
+    /// Whether a second route was refined ([`PlannerConfig::second_route`]).
+    pub second_route: bool,
+    /// Whether its path was shorter (and returned).
+    pub second_improved: bool,
+    /// Legs of the second route copied from the first route's (the same
+    /// start, box and target: no search).
+    pub legs_reused: u32,
+    /// Whether the query was answered by a straight octile path (start and
+    /// goal joined by diagonal and straight steps in one of a few fixed
+    /// orders, all cells free): optimal, with no region lookup and no
+    /// search at all.
+    pub straight: bool,
+    /// Whether the first leg followed a partial route planned through the
+    /// cluster graph ([`PlannerConfig::quick_start`]); `abstract_expanded`
+    /// then counts both region searches, `route_len` the last route.
+    pub quick_start: bool,
+    /// Clusters expanded by the cluster-graph search of a quick start.
+    pub cluster_expanded: u32,
+    /// Whether the path is known to be optimal: the exact portal layer
+    /// answered (see [`crate::PortalMode`]; `expanded` then counts portals
+    /// and no window search ran), or the route was refined region by
+    /// region ([`PlanStats::by_region`]) through regions none of which
+    /// lies on a cycle (no recheck runs then).
+    pub exact: bool,
+    /// Whether the route was refined one region at a time (the route is
+    /// the only one and crosses every border through one pair of cells;
+    /// see [`PlanStats::legs`], one per region searched).
+    pub by_region: bool,
+}
+
+/// Where a lazily refined query stands.
+#[derive(Clone, Copy)]
+struct Progress {
+    goal: Point,
+    pos: Point,
+    /// Index into the route of the region containing `pos`.
+    at: usize,
+    done: bool,
+    started: bool,
+    /// Start and goal regions, for a route planned only when needed.
+    from: u32,
+    to: u32,
+    /// Whether the abstract route is planned (a query whose start and goal
+    /// fit in one window first tries one window search without it).
+    routed: bool,
+    /// The step order of a free straight octile path from start to goal,
+    /// when there is one (the whole answer, written by the first leg).
+    straight: Option<StepOrder>,
+    /// Whether the route is partial (see [`PlannerConfig::quick_start`]):
+    /// it ends short of the goal's region, and the next leg after the first
+    /// plans the rest.
+    partial: bool,
+    /// Whether the query is lazy ([`Planner::start_query`] with
+    /// [`PlannerConfig::quick_start`]): its first leg is kept short.
+    quick: bool,
+}
+
+impl Progress {
+    /// A query from `start` to `goal` (regions `from`, `to`) before its
+    /// first leg.
+    fn new(
+        start: Point,
+        goal: Point,
+        (from, to): (u32, u32),
+        routed: bool,
+        straight: Option<StepOrder>,
+    ) -> Progress {
+        Progress {
+            goal,
+            pos: start,
+            at: 0,
+            done: false,
+            started: false,
+            from,
+            to,
+            routed,
+            straight,
+            partial: false,
+            quick: false,
+        }
+    }
+}
+
+/// Per-thread query scratch. Reuse one per thread: once warm, a query
+/// allocates nothing but the growth of the caller's output `Vec`. Holds
+/// 20 bytes per region (abstract search) and per cluster (the quick
+/// start's cluster route), one bit per map cell (loop
+/// check) and window-sized scratch for the leg searches (about 90 KB for
+/// 60×60, growing to about 0.45 MB the first time a quality recheck searches
+/// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
+pub struct Planner {
+    config: PlannerConfig,
+    anodes: Vec<ANode>,
+    /// Open list of the abstract search: `f` as `f32` bits (which order
+    /// like the values for non-negative floats) above the region id, in one
+    /// `u64` (8-byte entries: the abstract heap grows large, and halving
+    /// the entry made the abstract search about a third cheaper).
+    aheap: BinaryHeap<Reverse<u64>>,
+    agen: u32,
+    /// Cluster-graph search scratch (quick start), stamped like `anodes`.
+    cnodes: Vec<ANode>,
+    cgen: u32,
+    /// The cluster route of a quick start, start's cluster first.
+    corridor: Vec<u32>,
+    route: Vec<u32>,
+    /// `cross[m]`, `m >= 1`: the cells where the route leaves `route[m - 1]`
+    /// and enters `route[m]`; `cross[0]` is the start twice.
+    cross: Vec<(Run, Run)>,
+    /// Window-local goal bits (the exit run) for the current leg.
+    goal_bits: Vec<u64>,
+    /// The leg search (jump point search in the window).
+    jps: WindowedJps,
+    /// Fallback leg search (windowed A*), a safety net.
+    window: WindowedAStar,
+    leg: Vec<Point>,
+    /// The second route's path ([`PlannerConfig::second_route`]).
+    alt: Vec<Point>,
+    /// The first route, to skip a second route that is the same.
+    first_route: Vec<u32>,
+    /// The first route's legs while a full path is planned, for a second
+    /// route to reuse (see [`LegMemo`]); their cells are in `leg_cells`.
+    legs_done: Vec<LegMemo>,
+    leg_cells: Vec<Point>,
+    memo: Memo,
+    /// Expansions the next abstract search may make (`u32::MAX`: no limit).
+    abstract_budget: u32,
+    /// `bmark[t] == bgen`: block-cut tree node `t` is marked for the path
+    /// of `marked` (see [`crate::derived::blocks`]); the abstract searches skip
+    /// regions outside the marked blocks.
+    bmark: Vec<u32>,
+    bgen: u32,
+    /// The regions whose blocks are marked (`None`: none yet this query).
+    marked: Option<(u32, u32)>,
+    /// The marks are valid (both regions have edges and are connected).
+    restrict: bool,
+    /// Every block on the path is a bridge: the route is the only one.
+    unique_route: bool,
+    /// Each link of the route is the only run where its regions touch
+    /// ([`crate::Link::is_only_crossing`]).
+    only_crossings: bool,
+    lab: Labeler,
+    /// One bit per map cell, all clear between queries (loop detection).
+    seen: Vec<u64>,
+    progress: Option<Progress>,
+    stats: PlanStats,
+    /// Scratch of the exact portal layer's queries.
+    portal: PortalSearch,
+}
+
+impl Default for Planner {
+    fn default() -> Self {
+        Planner::new()
+    }
+}
+
+/// Steps cost of a cell path.
+fn path_cost(cells: &[Point]) -> f64 {
+    let mut straight = 0u64;
+    let mut diagonal = 0u64;
+    for w in cells.windows(2) {
+        if w[0].x != w[1].x && w[0].y != w[1].y {
+            diagonal += 1;
+        } else {
+            straight += 1;
+        }
+    }
+    straight as f64 + diagonal as f64 * SQRT2
+}
+
+/// Cost of a cell path in the searchers' fixed-point units.
+fn fixed_cost(cells: &[Point]) -> Cost {
+    cells
+        .windows(2)
+        .map(|w| {
+            if w[0].x != w[1].x && w[0].y != w[1].y {
+                COST_DIAGONAL
+            } else {
+                COST_ONE
+            }
+        })
+        .sum()
+}
+
+#[inline]
+fn cheb(a: Point, b: Point) -> u32 {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
+}
+
+impl Planner {
+    /// A planner with the default configuration.
+    pub fn new() -> Planner {
+        Planner::with_config(PlannerConfig::default())
+    }
+
+    /// A planner with the given configuration.
+    pub fn with_config(config: PlannerConfig) -> Planner {
+        let window = config.window.max(3);
+        Planner {
+            config: PlannerConfig {
+                window,
+                reach: config.reach.clamp(1, window),
+                join_radius: config.join_radius,
+                recheck: config.recheck,
+                recheck_window: config.recheck_window.max(window),
+                recheck_budget: config.recheck_budget,
+                straight: config.straight,
+                quick_start: config.quick_start,
+                second_route: config.second_route,
+            },
+            anodes: Vec::new(),
+            aheap: BinaryHeap::new(),
+            agen: 0,
+            cnodes: Vec::new(),
+            cgen: 0,
+            corridor: Vec::new(),
+            route: Vec::new(),
+            cross: Vec::new(),
+            goal_bits: Vec::new(),
+            jps: WindowedJps::new(),
+            window: WindowedAStar::with_size(window, window),
+            leg: Vec::new(),
+            alt: Vec::new(),
+            first_route: Vec::new(),
+            legs_done: Vec::new(),
+            leg_cells: Vec::new(),
+            memo: Memo::Off,
+            abstract_budget: u32::MAX,
+            bmark: Vec::new(),
+            bgen: 0,
+            marked: None,
+            restrict: false,
+            unique_route: false,
+            only_crossings: false,
+            lab: Labeler::default(),
+            seen: Vec::new(),
+            progress: None,
+            stats: PlanStats::default(),
+            portal: PortalSearch::default(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PlannerConfig {
+        &self.config
+    }
+
+    /// Figures about the last query (complete once it finished).
+    pub fn stats(&self) -> PlanStats {
+        self.stats
+    }
+
+    /// The abstract route (region ids) of the current or last query; empty
+    /// when a query whose start and goal fit in one window was answered by
+    /// one window search (the route is then never planned).
+    pub fn route(&self) -> &[u32] {
+        &self.route
+    }
+
+    /// Plans a full path from `start` to `goal`, written into `out` (cleared
+    /// first). Unreachable goals are answered from the connectivity matrix
+    /// without any search.
+    pub fn find_path_into(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<PlanStats, PathError> {
+        out.clear();
+        if self.begin(h, grid, start, goal, false, true)? {
+            if let Some(layer) = &h.portals {
+                if let Some(found) = self.portal.find(layer, grid, start, goal, out) {
+                    self.stats.exact = true;
+                    self.stats.expanded = found.expanded;
+                    self.stats.cost = path_cost(out);
+                    return Ok(self.stats);
+                }
+            }
+            // Never expected (the matrix said the goal is reachable): the
+            // region planner answers instead.
+            out.clear();
+            self.begin(h, grid, start, goal, false, false)?;
+        }
+        self.legs_done.clear();
+        self.leg_cells.clear();
+        if self.config.second_route {
+            self.memo = Memo::Record;
+        }
+        let legs = self.refine_all(h, grid, out);
+        self.memo = Memo::Off;
+        legs?;
+        // A straight answer is optimal and has no loops; a path refined
+        // region by region has none either (each region's piece stays in
+        // that region, and the route has no repeated region).
+        if !self.stats.straight {
+            if !self.stats.by_region {
+                self.remove_loops(grid, out);
+            }
+            if !self.stats.exact {
+                self.recheck(h, grid, out);
+            }
+            self.second_route(h, grid, out);
+        }
+        self.stats.cost = path_cost(out);
+        Ok(self.stats)
+    }
+
+    /// Refines every remaining leg into `out`, each after the first
+    /// starting back along the path ([`PlannerConfig::join_radius`]).
+    fn refine_all(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        out: &mut Vec<Point>,
+    ) -> Result<(), PathError> {
+        while self.leg_into(h, grid, out, true)? {}
+        Ok(())
+    }
+
+    /// Starts a query for lazy refinement: checks the input, answers
+    /// reachability from the matrix and plans the abstract route. Then call
+    /// [`Planner::next_leg`] to refine leg by leg (the first leg is ready
+    /// after one window search: an immediate start for the unit).
+    ///
+    /// With [`PlannerConfig::quick_start`] (the default), a long route is
+    /// planned only as far as the first leg needs; the rest is planned when
+    /// the second leg is asked for.
+    pub fn start_query(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), PathError> {
+        let quick = self.config.quick_start;
+        self.begin(h, grid, start, goal, quick, false)?;
+        Ok(())
+    }
+
+    /// [`Planner::start_query`], with a partial route when `quick`. With
+    /// `exact`, stops before planning any route and returns `true` when the
+    /// hierarchy's portal layer should answer (a full query that is not a
+    /// straight line, on a map with the layer).
+    fn begin(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        quick: bool,
+        exact: bool,
+    ) -> Result<bool, PathError> {
+        self.progress = None;
+        self.stats = PlanStats::default();
+        self.marked = None;
+        self.route.clear();
+        self.cross.clear();
+        if grid.width() != h.width() || grid.height() != h.height() {
+            return Err(PathError::GridMismatch {
+                grid_width: grid.width(),
+                grid_height: grid.height(),
+                width: h.width(),
+                height: h.height(),
+            });
+        }
+        if !grid.in_bounds(start) {
+            return Err(PathError::StartOutOfBounds(start));
+        }
+        if !grid.in_bounds(goal) {
+            return Err(PathError::GoalOutOfBounds(goal));
+        }
+        if !grid.is_passable(start) {
+            return Err(PathError::StartBlocked(start));
+        }
+        if !grid.is_passable(goal) {
+            return Err(PathError::GoalBlocked(goal));
+        }
+        // A free straight octile path is optimal: no region lookup, no
+        // matrix check, no search (open ground, short hops, units in sight
+        // of their goal).
+        let straight = if self.config.straight {
+            straight_order(grid, start, goal)
+        } else {
+            None
+        };
+        if let Some(order) = straight {
+            self.stats.straight = true;
+            let regions = (u32::MAX, u32::MAX);
+            self.progress = Some(Progress::new(start, goal, regions, false, Some(order)));
+            return Ok(false);
+        }
+        let stale = || PathError::Stale("a cell's sector has no matching region".into());
+        let rs = h
+            .region_of_with(grid, start, &mut self.lab)
+            .ok_or_else(stale)?;
+        let rg = h
+            .region_of_with(grid, goal, &mut self.lab)
+            .ok_or_else(stale)?;
+        if (rs as usize) >= h.regions.len() || (rg as usize) >= h.regions.len() {
+            return Err(stale());
+        }
+        if !h.regions_connected(rs, rg) {
+            return Err(PathError::Unreachable { start, goal });
+        }
+        if exact && h.portals.is_some() {
+            return Ok(true);
+        }
+        // Start and goal in different regions but within one window (with
+        // a cell to spare each side): the first leg tries one unrestricted
+        // window search, usually the optimal path outright (a region route
+        // might go round an obstacle on the wrong side), so the abstract
+        // route waits until that search fails.
+        let direct = rs != rg && cheb(start, goal) <= self.config.window.saturating_sub(2);
+        let mut partial = false;
+        if !direct {
+            match quick
+                .then(|| self.plan_partial(h, rs, rg, start, goal))
+                .flatten()
+            {
+                Some(p) => partial = p,
+                None => self.plan_route(h, rs, rg, start, goal)?,
+            }
+        }
+        let mut pr = Progress::new(start, goal, (rs, rg), !direct, None);
+        pr.partial = partial;
+        pr.quick = quick;
+        self.stats.quick_start = partial;
+        self.progress = Some(pr);
+        Ok(false)
+    }
+}
+
+impl Hierarchy {
+    /// Answers many queries in parallel with rayon, one [`Planner`] per
+    /// worker thread. Each result is the cell path and its cost.
+    pub fn find_paths_par(
+        &self,
+        grid: &Grid,
+        queries: &[(Point, Point)],
+    ) -> Vec<Result<(Vec<Point>, f64), PathError>> {
+        use rayon::prelude::*;
+        queries
+            .par_iter()
+            .map_init(Planner::new, |planner, &(s, g)| {
+                let mut out = Vec::new();
+                planner
+                    .find_path_into(self, grid, s, g, &mut out)
+                    .map(|st| (out, st.cost))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route::{best_point, euclid};
+    use super::*;
+
+    fn assert_legal(grid: &Grid, path: &[Point]) {
+        for w in path.windows(2) {
+            let d = Dir::from_delta(w[1].x as i32 - w[0].x as i32, w[1].y as i32 - w[0].y as i32)
+                .expect("adjacent");
+            assert!(grid.can_step(w[0], d), "{} -> {}", w[0], w[1]);
+        }
+    }
+
+    /// Straight octile paths: the evenly spread order first, the others
+    /// when it is blocked, none through a cut corner; each answer is a legal
+    /// path of octile cost with no search.
+    #[test]
+    fn straight_paths_answer_without_search() {
+        let mut grid = Grid::new(40, 30, true).unwrap();
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        let mut planner = Planner::new();
+        let mut path = Vec::new();
+        let (s, g) = (Point::new(1, 1), Point::new(31, 11));
+        assert_eq!(straight_order(&grid, s, g), Some(StepOrder::Even));
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert!(st.straight);
+        assert_eq!((st.expanded, st.abstract_expanded), (0, 0));
+        assert_eq!(path.len(), 31);
+        assert_eq!((path.first(), path.last()), (Some(&s), Some(&g)));
+        assert_legal(&grid, &path);
+        assert!((st.cost - octile(s, g)).abs() < 1e-9);
+        // Even steps: the path stays within a cell of the straight line.
+        for p in &path {
+            let along = (p.x - s.x) as f64 / 30.0;
+            assert!(
+                (p.y as f64 - (s.y as f64 + 10.0 * along)).abs() <= 1.0,
+                "{p}"
+            );
+        }
+        // Block the middle of that line: the diagonal-first path is free.
+        grid.set_passable(path[15], false).unwrap();
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        assert_eq!(straight_order(&grid, s, g), Some(StepOrder::DiagonalFirst));
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert!(st.straight);
+        assert_legal(&grid, &path);
+        assert!((st.cost - octile(s, g)).abs() < 1e-9);
+        // Block the diagonal-first path too: straight-first remains.
+        grid.set_passable(Point::new(6, 6), false).unwrap();
+        assert_eq!(straight_order(&grid, s, g), Some(StepOrder::StraightFirst));
+        // And that one: no straight path; the hierarchy answers.
+        grid.set_passable(Point::new(25, 5), false).unwrap();
+        assert_eq!(straight_order(&grid, s, g), None);
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert!(!st.straight);
+        assert_legal(&grid, &path);
+        assert!(st.cost < octile(s, g) + 1.0);
+        // A diagonal past a blocked corner is not a straight path.
+        let grid = Grid::from_rows(&[".@.", "...", "..."]).unwrap();
+        let (s, g) = (Point::new(0, 0), Point::new(1, 1));
+        assert_eq!(straight_order(&grid, s, g), None);
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert_eq!(path, vec![s, Point::new(0, 1), g]);
+        assert!(!st.straight && (st.cost - 2.0).abs() < 1e-9);
+        // Lazily: the first leg is the whole straight path.
+        let (s, g) = (Point::new(0, 1), Point::new(2, 2));
+        planner.start_query(&h, &grid, s, g).unwrap();
+        path.clear();
+        assert!(!planner.next_leg(&h, &grid, &mut path).unwrap());
+        assert_eq!(path, vec![s, Point::new(1, 2), g]);
+        assert!(planner.stats().straight);
+    }
+
+    /// A short query whose window holds no path: the window search fails,
+    /// the abstract route is planned then, and the path goes round the
+    /// wall far outside the window. A short query with a path in its window
+    /// never plans a route.
+    #[test]
+    fn short_query_falls_back_to_the_route_when_its_window_has_no_path() {
+        let mut grid = Grid::new(150, 100, true).unwrap();
+        for y in 0..99 {
+            grid.set_passable(Point::new(75, y), false).unwrap();
+        }
+        let h = Hierarchy::build(&grid, &Default::default()).unwrap();
+        let mut planner = Planner::new();
+        let mut path = Vec::new();
+        let (s, g) = (Point::new(70, 10), Point::new(80, 10));
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert!(st.route_len > 1, "the route was planned");
+        assert_eq!((path.first(), path.last()), (Some(&s), Some(&g)));
+        assert_legal(&grid, &path);
+        assert!(path.iter().any(|p| p.y == 99), "goes through the gap");
+        // The optimum: down 89 rows to the gap and back up, 10 across.
+        let optimal = 2.0 * 89.0 - 10.0 + 10.0 * SQRT2 - 0.0;
+        assert!(
+            st.cost >= optimal - 1e-9 && st.cost <= optimal * 1.05,
+            "{}",
+            st.cost
+        );
+        // Same side of the wall: one window search, no route.
+        let (s, g) = (Point::new(10, 10), Point::new(60, 50));
+        let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        assert_eq!(st.route_len, 0);
+        assert!(planner.route().is_empty());
+        assert!((st.cost - octile(s, g)).abs() < 1e-9);
+    }
+
+    /// Loops are cut back to each cell's first visit, leaving a contiguous
+    /// path without repeats, and the loop bitset is left clear.
+    #[test]
+    fn remove_loops_cuts_back_to_the_first_visit() {
+        let grid = Grid::new(8, 8, true).unwrap();
+        let p = |x, y| Point::new(x, y);
+        // (0,0) -> (3,0), a loop back through (1,1) to (1,0), then on; and
+        // a second loop later at (5,2).
+        let mut path = vec![
+            p(0, 0),
+            p(1, 0),
+            p(2, 0),
+            p(3, 0),
+            p(2, 1),
+            p(1, 1),
+            p(1, 0),
+            p(2, 1),
+            p(3, 2),
+            p(4, 2),
+            p(5, 2),
+            p(6, 3),
+            p(5, 3),
+            p(5, 2),
+            p(6, 2),
+        ];
+        let mut planner = Planner::new();
+        planner.remove_loops(&grid, &mut path);
+        assert_eq!(
+            path,
+            vec![
+                p(0, 0),
+                p(1, 0),
+                p(2, 1),
+                p(3, 2),
+                p(4, 2),
+                p(5, 2),
+                p(6, 2)
+            ]
+        );
+        assert!(planner.seen.iter().all(|&w| w == 0));
+        // A path without loops is left as it is.
+        let mut straight: Vec<Point> = (0..8).map(|x| p(x, 3)).collect();
+        let copy = straight.clone();
+        planner.remove_loops(&grid, &mut straight);
+        assert_eq!(straight, copy);
+        assert!(planner.seen.iter().all(|&w| w == 0));
+    }
+
+    /// The crossing cell is (within rounding) the run cell on the shortest
+    /// way from `a` to `b`, found here by trying every cell of the run.
+    #[test]
+    fn best_point_is_the_shortest_way_through_the_run() {
+        let mut seed = 7u64;
+        let mut next = |n: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % n as u64) as u32
+        };
+        for _ in 0..2000 {
+            let vertical = next(2) == 0;
+            let run = Run {
+                start: Point::new(20 + next(20), 20 + next(20)),
+                len: 1 + next(16),
+                vertical,
+            };
+            let a = Point::new(next(80), next(80));
+            let b = Point::new(next(80), next(80));
+            let via = |q: Point| euclid(a, q) + euclid(q, b);
+            let q = best_point(run, a, b);
+            assert!(run.contains(q), "{q:?} is not on {run:?}");
+            let best = (0..run.len)
+                .map(|k| {
+                    let c = if vertical {
+                        Point::new(run.start.x, run.start.y + k)
+                    } else {
+                        Point::new(run.start.x + k, run.start.y)
+                    };
+                    via(c)
+                })
+                .fold(f32::INFINITY, f32::min);
+            assert!(
+                via(q) <= best + 0.05,
+                "{a:?} -> {b:?} via {run:?}: {q:?} costs {} > {best}",
+                via(q)
+            );
+        }
+    }
+}

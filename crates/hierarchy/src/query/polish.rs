@@ -1,0 +1,216 @@
+//! After stitching: loop removal, the quality recheck and the second
+//! route of a full query.
+
+use super::route::{crossing_cost, RouteCosts};
+use super::*;
+
+/// A second route is refined only when its [`RouteCosts::Crossings`] cost
+/// is at least this fraction below the first route's (every 8th row:
+/// 0.03 cost 8room_000 +67% instructions for mean suboptimality 4.73% ->
+/// 3.17%, 0 cost +93% for 2.91%; Berlin_0_1024 +80% / +135%).
+pub(super) const SECOND_ROUTE_GAIN: f32 = 0.03;
+
+/// The [`RouteCosts::Crossings`] search of a second route may expand this
+/// many times the first search's regions (at least 64 each) before giving
+/// up: on open maps with large obstacles its straight-line heuristic is far
+/// weaker than the first search's landmarks (TheFrozenSea, every 8th row:
+/// instructions -9% at 2x for the same quality to 0.01%; 8room_000 and
+/// random512-40 unchanged).
+pub(super) const SECOND_ROUTE_BUDGET: u32 = 2;
+
+/// The recheck's node budget counts a stitched path as at least this many
+/// cells, so a short detour still gets a search that can find the way
+/// round (`RECHECK_MIN_CELLS` × [`PlannerConfig::recheck_budget`] nodes).
+pub(super) const RECHECK_MIN_CELLS: u32 = 1000;
+
+impl Planner {
+    /// [`PlannerConfig::second_route`]: when `out` still costs more than
+    /// the recheck factor times the estimate, plans the route again with
+    /// [`RouteCosts::Crossings`], refines and stitches it like the first,
+    /// and keeps the shorter path.
+    pub(super) fn second_route(&mut self, h: &Hierarchy, grid: &Grid, out: &mut Vec<Point>) {
+        let Some(pr) = self.progress else {
+            return;
+        };
+        let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
+            return;
+        };
+        if !self.config.second_route || !pr.routed || self.route.len() < 3 {
+            return;
+        }
+        // A path within the recheck factor of the straight-line (octile)
+        // distance cannot gain enough to pay for another route.
+        let old = path_cost(out);
+        if old <= self.config.recheck.max(1.0) as f64 * octile(start, goal) {
+            return;
+        }
+        let (from, to) = (pr.from, pr.to);
+        // Only one route: the crossing search would find it again.
+        if self.mark_blocks(h, from, to) && self.unique_route {
+            return;
+        }
+        let first_cost = crossing_cost(&self.cross, start, goal);
+        self.first_route.clear();
+        self.first_route.extend_from_slice(&self.route);
+        self.route.clear();
+        self.cross.clear();
+        self.abstract_budget = self
+            .stats
+            .abstract_expanded
+            .max(64)
+            .saturating_mul(SECOND_ROUTE_BUDGET);
+        let found = self.abstract_route(h, (from, to), start, goal, None, RouteCosts::Crossings);
+        self.abstract_budget = u32::MAX;
+        if !found
+            || self.route == self.first_route
+            || crossing_cost(&self.cross, start, goal) > (1.0 - SECOND_ROUTE_GAIN) * first_cost
+        {
+            std::mem::swap(&mut self.route, &mut self.first_route);
+            return;
+        }
+        self.stats.second_route = true;
+        self.progress = Some(Progress::new(start, goal, (from, to), true, None));
+        let mut alt = std::mem::take(&mut self.alt);
+        alt.clear();
+        // An error here would mean the hierarchy is stale, which the first
+        // route's legs would have reported: keep the first path then.
+        // Legs the first route already searched are copied.
+        self.memo = Memo::Reuse;
+        let ok = self.refine_all(h, grid, &mut alt).is_ok();
+        self.memo = Memo::Off;
+        let mut improved = false;
+        if ok {
+            self.remove_loops(grid, &mut alt);
+            improved = path_cost(&alt) < old - 1e-9;
+        }
+        if improved {
+            self.stats.second_improved = true;
+            std::mem::swap(out, &mut alt);
+        } else {
+            std::mem::swap(&mut self.route, &mut self.first_route);
+        }
+        self.alt = alt;
+    }
+
+    /// The quality check (see [`PlannerConfig::recheck`]).
+    pub(super) fn recheck(&mut self, h: &Hierarchy, grid: &Grid, out: &mut Vec<Point>) {
+        let Some(pr) = self.progress else { return };
+        let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
+            return;
+        };
+        if self.config.recheck <= 0.0 || !pr.routed || out.len() < 3 {
+            return;
+        }
+        // Without landmarks the only estimate is the octile distance, which
+        // on the maze-like maps that drop them is far below every path:
+        // the check would fire on every query and gain nothing.
+        if h.landmarks.count() == 0 {
+            return;
+        }
+        let old = path_cost(out);
+        let bound = self.lower_estimate(h, start, goal, pr.from, pr.to);
+        if old <= self.config.recheck as f64 * bound {
+            return;
+        }
+        // Every cell of a strictly cheaper path lies within (old - span) / 2
+        // columns (rows) of the span of start and goal: every step moves at
+        // most one column (row) for a cost of at least 1.
+        let cap = self.config.recheck_window;
+        let span = |u: u32, v: u32| {
+            let d = u.abs_diff(v);
+            let margin = ((old - d as f64) / 2.0).max(0.0) as u32 + 1;
+            (d + 1 + 2 * margin).min(cap)
+        };
+        let win = Window::around(
+            grid,
+            start,
+            goal,
+            span(start.x, goal.x),
+            span(start.y, goal.y),
+        );
+        if !win.contains(start) || !win.contains(goal) {
+            return;
+        }
+        self.stats.rechecked = true;
+        self.jps.set_cost_bound(Some(fixed_cost(out)));
+        let per = self.config.recheck_budget;
+        if per > 0 {
+            let cells = u32::try_from(out.len())
+                .unwrap_or(u32::MAX)
+                .max(RECHECK_MIN_CELLS);
+            self.jps.set_node_budget(Some(per.saturating_mul(cells)));
+        }
+        let res = self
+            .jps
+            .find_path_into(grid, win, start, goal, &mut self.leg);
+        self.jps.set_cost_bound(None);
+        self.jps.set_node_budget(None);
+        let Ok(s) = res else { return };
+        self.stats.expanded += s.expanded;
+        if s.status == Status::Found && s.cost < old - 1e-9 {
+            self.stats.recheck_improved = true;
+            out.clear();
+            out.extend_from_slice(&self.leg);
+        }
+    }
+
+    /// An estimate of the optimal cost from `start` (in region `from`) to
+    /// `goal` (in region `to`) that is rarely above it: the octile
+    /// distance, or the landmark bound between the two regions less the
+    /// distances from the cells to their regions' representatives.
+    pub(super) fn lower_estimate(
+        &self,
+        h: &Hierarchy,
+        start: Point,
+        goal: Point,
+        from: u32,
+        to: u32,
+    ) -> f64 {
+        let direct = octile(start, goal);
+        let lm = h.landmarks.bound_to(from, h.landmarks.row(to)) as f64;
+        let slack = octile(start, h.regions[from as usize].representative())
+            + octile(goal, h.regions[to as usize].representative());
+        direct.max(lm - slack)
+    }
+
+    /// Cuts any loop (a cell visited twice) out of the stitched path: in one
+    /// pass, each cell met again cuts the path back to its earlier visit
+    /// (loop erasure in path order). O(path), no sort, no allocation; the
+    /// per-cell bitset is left clear for the next query.
+    pub(super) fn remove_loops(&mut self, grid: &Grid, out: &mut Vec<Point>) {
+        let words = (grid.cell_count() as usize).div_ceil(64);
+        if self.seen.len() != words {
+            self.seen.clear();
+            self.seen.resize(words, 0);
+        }
+        let w = grid.width() as usize;
+        let index = |p: Point| {
+            let i = p.y as usize * w + p.x as usize;
+            (i >> 6, 1u64 << (i & 63))
+        };
+        // `out[..kept]` is the loop-free path so far; its cells are marked.
+        let mut kept = 0;
+        for r in 0..out.len() {
+            let p = out[r];
+            let (word, bit) = index(p);
+            if self.seen[word] & bit != 0 {
+                // Back to the earlier visit of p (still kept: every kept
+                // cell is marked and every marked cell is kept).
+                while kept > 0 && out[kept - 1] != p {
+                    let (wd, b) = index(out[kept - 1]);
+                    self.seen[wd] &= !b;
+                    kept -= 1;
+                }
+            } else {
+                self.seen[word] |= bit;
+                out[kept] = p;
+                kept += 1;
+            }
+        }
+        for p in &out[..kept] {
+            let (word, bit) = index(*p);
+            self.seen[word] &= !bit;
+        }
+        out.truncate(kept);
+    }
+}

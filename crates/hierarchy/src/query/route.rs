@@ -1,0 +1,469 @@
+//! The abstract route: A* over the region graph (landmark heuristic,
+//! restricted to the block-cut tree path), the cluster route of a quick
+//! start, and the crossings between route regions.
+
+use super::*;
+
+/// Clusters of the cluster route that a quick start's partial region route
+/// spans (the start's and the next two).
+pub(super) const QUICK_CLUSTERS: usize = 3;
+
+/// Heuristic weight of the abstract search. Above 1 it expands far fewer
+/// regions on long routes; the refinement does not follow the route
+/// region by region anyway, so the small loss in route quality is
+/// recovered below.
+pub(super) const ABSTRACT_WEIGHT: f32 = 1.0;
+
+/// How the abstract search prices a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RouteCosts {
+    /// The links' stored costs (through each region's representative),
+    /// with the landmark heuristic: cheap and tight.
+    Representatives,
+    /// The straight-line distance between the cells where the route enters
+    /// successive regions (the middle of each crossing run; the start and
+    /// goal at the ends). Where every monotone chain of regions costs the
+    /// same through representatives (rooms joined by doors: the costs are
+    /// Manhattan-like), this prefers the chain along the straight line, the
+    /// one the legs can turn into a near-optimal path. The search stays
+    /// over regions (each region keeps the entry of its first best
+    /// relaxation), so it costs about as much as the other.
+    Crossings,
+}
+
+/// Landmark bounds are distances through representatives, longer than the
+/// straight lines between crossings; scaled by this in the
+/// [`RouteCosts::Crossings`] heuristic (1.0 let the heuristic overestimate
+/// and spoilt routes: all rows, every 4th, mean suboptimality 0.54% at 0.8,
+/// 0.63% at 1.0; 0.7 and 0.6 gained little for more expansions).
+pub(super) const CROSSING_LANDMARK_FACTOR: f32 = 0.8;
+
+/// Length of the polyline from `start` through the middle of each entry run
+/// of `cross` (a route's crossings, `cross[0]` the start's) to `goal`: the
+/// [`RouteCosts::Crossings`] cost of a route.
+pub(super) fn crossing_cost(cross: &[(Run, Run)], start: Point, goal: Point) -> f32 {
+    let mut at = start;
+    let mut sum = 0.0;
+    for c in cross.iter().skip(1) {
+        let q = best_point(c.1, at, goal);
+        sum += euclid(at, q);
+        at = q;
+    }
+    sum + euclid(at, goal)
+}
+
+/// The cell of `run` on the shortest straight-line way from `a` to `b`
+/// through the run's line (mirroring `b` across it when both lie on the
+/// same side), clamped to the run.
+pub(super) fn best_point(run: Run, a: Point, b: Point) -> Point {
+    if run.len <= 1 {
+        return run.start;
+    }
+    // Work in (across, along) coordinates of the run's line.
+    let (line, lo, hi, a_across, a_along, b_across, b_along) = if run.vertical {
+        (
+            run.start.x as f32,
+            run.start.y,
+            run.start.y + run.len - 1,
+            a.x as f32,
+            a.y as f32,
+            b.x as f32,
+            b.y as f32,
+        )
+    } else {
+        (
+            run.start.y as f32,
+            run.start.x,
+            run.start.x + run.len - 1,
+            a.y as f32,
+            a.x as f32,
+            b.y as f32,
+            b.x as f32,
+        )
+    };
+    let da = a_across - line;
+    let mut db = b_across - line;
+    if da * db > 0.0 {
+        db = -db;
+    }
+    let along = if (da - db).abs() < 1e-6 {
+        a_along
+    } else {
+        let t = da / (da - db);
+        a_along + t * (b_along - a_along)
+    };
+    let k = (along.round().max(lo as f32).min(hi as f32)) as u32;
+    if run.vertical {
+        Point::new(run.start.x, k)
+    } else {
+        Point::new(k, run.start.y)
+    }
+}
+
+/// Heuristic weight of the [`RouteCosts::Crossings`] search
+/// ([`PlannerConfig::second_route`]). 1.3 expanded fewer regions but left
+/// two of the six Moving AI files whose worst smoothed path was above 1.05
+/// times the optimum there (1.0 fixed all six).
+pub(super) const CROSSING_WEIGHT: f32 = 1.0;
+
+#[derive(Clone, Copy)]
+pub(super) struct ANode {
+    g: f32,
+    stamp: u32,
+    parent: u32,
+    /// Position of the link to this node in `parent`'s graph row.
+    via: u32,
+    /// Where the route enters this region ([`RouteCosts::Crossings`]).
+    at: Point,
+    /// The landmark bound to the goal's region, negative until computed.
+    lm: f32,
+    closed: bool,
+}
+
+impl ANode {
+    /// A node not reached in the current search.
+    const BLANK: ANode = ANode {
+        g: f32::INFINITY,
+        stamp: 0,
+        parent: u32::MAX,
+        via: u32::MAX,
+        at: Point { x: 0, y: 0 },
+        lm: -1.0,
+        closed: false,
+    };
+}
+
+/// Starts a search over `nodes` (at least `n` of them): a fresh stamp, so
+/// nodes stamped earlier count as unreached without clearing them (all
+/// stamps are cleared only when the counter wraps).
+pub(super) fn next_generation(nodes: &mut Vec<ANode>, gen: &mut u32, n: usize) -> u32 {
+    if nodes.len() < n {
+        nodes.resize(n, ANode::BLANK);
+    }
+    *gen = gen.wrapping_add(1);
+    if *gen == 0 {
+        nodes.iter_mut().for_each(|a| a.stamp = 0);
+        *gen = 1;
+    }
+    *gen
+}
+
+/// Open-list key of the abstract searches: `f` as `f32` bits (ordered like
+/// the values for non-negative floats) above the node id.
+#[inline]
+pub(super) fn heap_key(f: f32, id: u32) -> Reverse<u64> {
+    Reverse((f.to_bits() as u64) << 32 | id as u64)
+}
+
+/// Straight-line distance between two cells.
+#[inline]
+pub(super) fn euclid(a: Point, b: Point) -> f32 {
+    let dx = a.x as f32 - b.x as f32;
+    let dy = a.y as f32 - b.y as f32;
+    (dx * dx + dy * dy).sqrt()
+}
+
+impl Planner {
+    /// The quick start's partial route (see [`PlannerConfig::quick_start`]):
+    /// a cluster route from the start's cluster to the goal's, then regions
+    /// within its first three clusters up to the first region of the third
+    /// (or the goal's region). Returns whether `self.route` now holds a
+    /// route that ends short of the goal's region (`Some(false)`: the whole
+    /// route); `None` leaves the route empty for a full plan (same cluster,
+    /// or a search failed).
+    pub(super) fn plan_partial(
+        &mut self,
+        h: &Hierarchy,
+        rs: u32,
+        rg: u32,
+        start: Point,
+        goal: Point,
+    ) -> Option<bool> {
+        let conn = &h.connectivity;
+        let (Some(&cs), Some(&cg)) = (
+            conn.cluster_of_region.get(rs as usize),
+            conn.cluster_of_region.get(rg as usize),
+        ) else {
+            return None;
+        };
+        if cs == cg || !self.cluster_route(h, cs, cg) {
+            return None;
+        }
+        let t = self.corridor.len().min(QUICK_CLUSTERS) - 1;
+        let allowed = [self.corridor[0], self.corridor[1.min(t)], self.corridor[t]];
+        self.route.clear();
+        self.cross.clear();
+        if !self.abstract_route(
+            h,
+            (rs, rg),
+            start,
+            goal,
+            Some(allowed),
+            RouteCosts::Representatives,
+        ) {
+            self.route.clear();
+            self.cross.clear();
+            return None;
+        }
+        self.stats.route_len = self.route.len() as u32;
+        // Reached the goal's region: the route is complete after all.
+        Some(self.route.last() != Some(&rg))
+    }
+
+    /// A* over the cluster graph from cluster `from` to `to`, edges and
+    /// heuristic the octile distance between cluster centres; fills
+    /// `self.corridor`.
+    pub(super) fn cluster_route(&mut self, h: &Hierarchy, from: u32, to: u32) -> bool {
+        let conn = &h.connectivity;
+        let n = conn.centre.len();
+        if (from as usize) >= n || (to as usize) >= n {
+            return false;
+        }
+        let gen = next_generation(&mut self.cnodes, &mut self.cgen, n);
+        let target = conn.centre[to as usize];
+        let hf = |c: u32| octile(conn.centre[c as usize], target) as f32;
+        self.aheap.clear();
+        self.cnodes[from as usize] = ANode {
+            g: 0.0,
+            stamp: gen,
+            ..ANode::BLANK
+        };
+        self.aheap.push(heap_key(hf(from), from));
+        let mut found = false;
+        while let Some(Reverse(entry)) = self.aheap.pop() {
+            let id = entry as u32;
+            let node = &mut self.cnodes[id as usize];
+            if node.closed {
+                continue;
+            }
+            node.closed = true;
+            let g = node.g;
+            self.stats.cluster_expanded += 1;
+            if id == to {
+                found = true;
+                break;
+            }
+            let here = conn.centre[id as usize];
+            for &other in conn.cluster_neighbours(id) {
+                let o = &mut self.cnodes[other as usize];
+                if o.stamp != gen {
+                    *o = ANode {
+                        stamp: gen,
+                        ..ANode::BLANK
+                    };
+                }
+                let ng = g + octile(here, conn.centre[other as usize]) as f32;
+                if ng < o.g && !o.closed {
+                    o.g = ng;
+                    o.parent = id;
+                    self.aheap.push(heap_key(ng + hf(other), other));
+                }
+            }
+        }
+        self.corridor.clear();
+        if !found {
+            return false;
+        }
+        let mut c = to;
+        while c != u32::MAX {
+            self.corridor.push(c);
+            c = self.cnodes[c as usize].parent;
+        }
+        self.corridor.reverse();
+        self.corridor.first() == Some(&from)
+    }
+
+    pub(super) fn plan_route(
+        &mut self,
+        h: &Hierarchy,
+        rs: u32,
+        rg: u32,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), PathError> {
+        if !self.abstract_route(h, (rs, rg), start, goal, None, RouteCosts::Representatives) {
+            return Err(PathError::Stale(
+                "the connectivity matrix and the region graph disagree".into(),
+            ));
+        }
+        self.stats.route_len = self.route.len() as u32;
+        Ok(())
+    }
+
+    /// Marks the blocks on the block-cut tree path from region `from` to
+    /// `to` (once per query and pair); returns whether the marks hold.
+    pub(super) fn mark_blocks(&mut self, h: &Hierarchy, from: u32, to: u32) -> bool {
+        if self.marked == Some((from, to)) {
+            return self.restrict;
+        }
+        let count = h.blocks.nodes();
+        if self.bmark.len() != count {
+            self.bmark.clear();
+            self.bmark.resize(count, 0);
+        }
+        self.bgen = self.bgen.wrapping_add(1);
+        if self.bgen == 0 {
+            self.bmark.fill(0);
+            self.bgen = 1;
+        }
+        let path = h.blocks.mark_path(from, to, &mut self.bmark, self.bgen);
+        self.marked = Some((from, to));
+        self.restrict = path.is_some();
+        self.unique_route = path == Some(true);
+        self.restrict
+    }
+
+    /// A* over the region graph from `from` to `to`, priced by `costs`;
+    /// fills `self.route` and `self.cross`. With `corridor`, only regions of
+    /// those clusters are searched and the search also ends at the first
+    /// region of the last of them. Only edges of the blocks on the
+    /// block-cut tree path between the two are followed: every route uses
+    /// those and no others (see [`crate::derived::blocks`]).
+    pub(super) fn abstract_route(
+        &mut self,
+        h: &Hierarchy,
+        (from, to): (u32, u32),
+        start: Point,
+        goal: Point,
+        corridor: Option<[u32; 3]>,
+        costs: RouteCosts,
+    ) -> bool {
+        let crossings = costs == RouteCosts::Crossings;
+        let restrict = self.mark_blocks(h, from, to);
+        let cluster_of = &h.connectivity.cluster_of_region;
+        let in_corridor = |r: u32| match corridor {
+            None => true,
+            Some(c) => cluster_of
+                .get(r as usize)
+                .is_some_and(|x| *x == c[0] || *x == c[1] || *x == c[2]),
+        };
+        let at_end = |r: u32| match corridor {
+            None => false,
+            Some(c) => cluster_of.get(r as usize) == Some(&c[2]),
+        };
+        let gen = next_generation(&mut self.anodes, &mut self.agen, h.regions.len());
+        self.aheap.clear();
+        // Straight-line distance from the representative, raised by the
+        // landmark bound where walls make the way longer.
+        // (all rows, every 8th: abstract expansions 2-5x fewer, abstract
+        // time per query 25 -> 12 us, median first leg 12.6 -> 8.6 us).
+        let goal_row = h.landmarks.row(to);
+        let hf = |r: u32| {
+            let o = octile(h.regions[r as usize].representative(), goal) as f32;
+            o.max(h.landmarks.bound_to(r, goal_row))
+        };
+        self.anodes[from as usize] = ANode {
+            g: 0.0,
+            stamp: gen,
+            ..ANode::BLANK
+        };
+        self.aheap.push(heap_key(ABSTRACT_WEIGHT * hf(from), from));
+        let aw = if crossings {
+            CROSSING_WEIGHT
+        } else {
+            ABSTRACT_WEIGHT
+        };
+        let mut found = None;
+        while let Some(Reverse(entry)) = self.aheap.pop() {
+            let id = entry as u32;
+            let node = &mut self.anodes[id as usize];
+            if node.closed {
+                continue;
+            }
+            node.closed = true;
+            let g = node.g;
+            self.stats.abstract_expanded += 1;
+            if self.abstract_budget == 0 {
+                break;
+            }
+            self.abstract_budget -= 1;
+            if id == to || at_end(id) {
+                found = Some(id);
+                break;
+            }
+            // Where the route enters this region (crossing costs only).
+            let here = if id == from || !crossings {
+                start
+            } else {
+                self.anodes[id as usize].at
+            };
+            let targets = h.graph.neighbors_slice(id);
+            let links = h.graph.edges_slice(id);
+            for (k, (&other, link)) in targets.iter().zip(links).enumerate() {
+                if !in_corridor(other) {
+                    continue;
+                }
+                let (ng, q) = if crossings {
+                    let q = best_point(link.crossing().1, here, goal);
+                    let mut ng = g + euclid(here, q);
+                    if other == to {
+                        // The goal's region is priced to the goal itself.
+                        ng += euclid(q, goal);
+                    }
+                    (ng, q)
+                } else {
+                    (g + link.cost(), start)
+                };
+                let o = &mut self.anodes[other as usize];
+                if o.stamp != gen {
+                    // Checked on first touch only: an edge between two
+                    // regions of marked blocks is itself in a marked block.
+                    if restrict && !h.blocks.allowed(other, &self.bmark, self.bgen) {
+                        continue;
+                    }
+                    *o = ANode {
+                        stamp: gen,
+                        ..ANode::BLANK
+                    };
+                }
+                if ng < o.g && !o.closed {
+                    o.g = ng;
+                    o.parent = id;
+                    o.via = k as u32;
+                    o.at = q;
+                    // The landmark bound once per region and search.
+                    if o.lm < 0.0 {
+                        o.lm = h.landmarks.bound_to(other, goal_row);
+                    }
+                    let hh = if !crossings {
+                        let rep = h.regions[other as usize].representative();
+                        (octile(rep, goal) as f32).max(o.lm)
+                    } else if other == to {
+                        0.0
+                    } else {
+                        euclid(q, goal).max(CROSSING_LANDMARK_FACTOR * o.lm)
+                    };
+                    let f = ng + aw * hh;
+                    self.aheap.push(heap_key(f, other));
+                }
+            }
+        }
+        let Some(mut r) = found else {
+            return false;
+        };
+        self.only_crossings = true;
+        loop {
+            self.route.push(r);
+            if r == from {
+                let here = Run {
+                    start,
+                    len: 1,
+                    vertical: false,
+                };
+                self.cross.push((here, here));
+                break;
+            }
+            let node = self.anodes[r as usize];
+            // The link from the parent into r, oriented from the parent.
+            let Some(link) = h.graph.edges_slice(node.parent).get(node.via as usize) else {
+                return false;
+            };
+            self.cross.push(link.crossing());
+            self.only_crossings &= link.is_only_crossing();
+            r = node.parent;
+        }
+        self.route.reverse();
+        self.cross.reverse();
+        true
+    }
+}
