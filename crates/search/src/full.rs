@@ -1018,8 +1018,9 @@ mod tests {
         assert_eq!(q.pop(), Some(((9 << COARSE_SHIFT) + 3, 9)));
         assert_eq!(q.pop(), Some(((9 << COARSE_SHIFT) + 3, 7)));
         assert_eq!(q.pop(), None);
-        // A reset forgets everything, at any base.
-        q.push(1 << 40, 10);
+        // A reset forgets everything, at any base. (The key pushed first
+        // keeps to `push`'s bound: under `COARSE` buckets above the last.)
+        q.push(20 << COARSE_SHIFT, 10);
         q.reset(3 << 50);
         assert_eq!(q.pop(), None);
         q.push(3 << 50, 11);
