@@ -3,169 +3,20 @@
 use crate::cost::{distance_cost, Cost, COST_DIAGONAL, COST_ONE};
 use crate::full::FullAStar;
 use crate::heap::{OpenEntry, OpenList};
+use crate::moves::{DELTAS, NO_PARENT, WINDOW_MOVES};
+use crate::types::{Found, SearchError, SearchOptions, SearchStats, Status};
 use crate::window::Window;
 use regionpath_grid::{Connectivity, Dir, Grid, Point, SQRT2};
-use thiserror::Error;
 
-/// Search settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchOptions {
-    /// 4- or 8-connected moves (default 8, no corner cutting).
-    pub connectivity: Connectivity,
-    /// Stop after expanding this many nodes and return
-    /// [`Status::BudgetExhausted`] with the best partial path.
-    pub node_budget: Option<u32>,
-    /// Heuristic weight `w` in `f = g + w·h`; 1.0 (the default) is optimal,
-    /// larger trades path length for speed. Must be finite and ≥ 0.
-    pub heuristic_weight: f64,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            connectivity: Connectivity::Eight,
-            node_budget: None,
-            heuristic_weight: 1.0,
-        }
-    }
-}
-
-/// How a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// The path reaches the goal.
-    Found,
-    /// The node budget ran out; the path ends at the expanded node nearest
-    /// the goal by heuristic (a partial path toward it).
-    BudgetExhausted,
-    /// The goal cannot be reached (inside the window, for windowed search).
-    /// The path is empty.
-    NoPath,
-}
-
-/// What a search reports besides the path.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchStats {
-    /// How the search ended.
-    pub status: Status,
-    /// Cost of the returned path (straight steps 1, diagonal √2), 0 when
-    /// empty.
-    pub cost: f64,
-    /// Nodes expanded.
-    pub expanded: u32,
-}
-
-impl SearchStats {
-    /// A search that found no path after `expanded` expansions.
-    pub(crate) fn no_path(expanded: u32) -> SearchStats {
-        SearchStats {
-            status: Status::NoPath,
-            cost: 0.0,
-            expanded,
-        }
-    }
-
-    /// A search that found a path of `straight` straight and `diagonal`
-    /// diagonal steps after `expanded` expansions.
-    pub(crate) fn found(straight: u64, diagonal: u64, expanded: u32) -> SearchStats {
-        SearchStats {
-            status: Status::Found,
-            cost: straight as f64 + diagonal as f64 * SQRT2,
-            expanded,
-        }
-    }
-}
-
-/// A search result with an owned path.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Found {
-    /// How the search ended.
-    pub status: Status,
-    /// The cells from start to goal (or to the best partial end), inclusive.
-    pub path: Vec<Point>,
-    /// Cost of `path`.
-    pub cost: f64,
-    /// Nodes expanded.
-    pub expanded: u32,
-}
-
-/// Bad search input.
-#[derive(Debug, Error, Clone, PartialEq)]
-pub enum SearchError {
-    /// The start lies outside the grid.
-    #[error("start {0} is outside the grid")]
-    StartOutOfBounds(Point),
-    /// The goal lies outside the grid.
-    #[error("goal {0} is outside the grid")]
-    GoalOutOfBounds(Point),
-    /// The start cell is blocked.
-    #[error("start {0} is on a blocked cell")]
-    StartBlocked(Point),
-    /// The goal cell is blocked.
-    #[error("goal {0} is on a blocked cell")]
-    GoalBlocked(Point),
-    /// The start lies outside the search window.
-    #[error("start {0} is outside the search window {1:?}")]
-    StartOutsideWindow(Point, Window),
-    /// The goal lies outside the search window.
-    #[error("goal {0} is outside the search window {1:?}")]
-    GoalOutsideWindow(Point, Window),
-    /// The window is empty or reaches past the grid.
-    #[error("window {0:?} is empty or not inside the grid")]
-    BadWindow(Window),
-    /// The heuristic weight is negative or not finite.
-    #[error("heuristic weight {0} must be finite and non-negative")]
-    BadWeight(f64),
-}
-
-/// Per-cell scratch, 16 bytes (this engine's and the fast path's in
-/// `full.rs`).
+/// Per-cell scratch of the engine, 16 bytes.
 #[derive(Clone, Copy)]
-pub(crate) struct Node {
-    pub(crate) g: Cost,
+struct Node {
+    g: Cost,
     /// Generation that last touched this node; other values mean "fresh".
-    pub(crate) stamp: u32,
+    stamp: u32,
     /// Direction of the move that reached this node (8 = none: the start).
-    pub(crate) parent: u8,
-    pub(crate) closed: bool,
-}
-
-pub(crate) const NO_PARENT: u8 = 8;
-
-/// `(dx, dy)` of each direction, indexed like [`Dir::ALL`].
-pub(crate) const DELTAS: [(i32, i32); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
-
-/// Directions allowed by the window for each combination of open sides
-/// (bit 0 north, 1 east, 2 south, 3 west).
-const WINDOW_MOVES: [u8; 16] = window_moves();
-
-const fn window_moves() -> [u8; 16] {
-    let mut t = [0u8; 16];
-    let mut s = 0;
-    while s < 16 {
-        let (n, e, so, w) = (s & 1 != 0, s & 2 != 0, s & 4 != 0, s & 8 != 0);
-        let ok = [n, e, so, w, n && e, so && e, so && w, n && w];
-        let mut m = 0u8;
-        let mut d = 0;
-        while d < 8 {
-            if ok[d] {
-                m |= 1 << d;
-            }
-            d += 1;
-        }
-        t[s] = m;
-        s += 1;
-    }
-    t
+    parent: u8,
+    closed: bool,
 }
 
 /// Scratch and engine. Indexes nodes by position inside the window.

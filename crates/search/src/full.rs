@@ -38,8 +38,9 @@
 //!   even (Berlin_0_1024 59.1 → 59.9 ms, AR0044SR 256 → 266 µs), where the
 //!   branches were well predicted and the eight reads are extra work.
 
-use crate::core::{SearchStats, DELTAS, NO_PARENT};
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
+use crate::moves::{DELTAS, NO_PARENT, STEP};
+use crate::types::SearchStats;
 use regionpath_grid::{Grid, Point};
 
 /// Per padded cell scratch of the fast path, 16 bytes: the search state
@@ -659,17 +660,6 @@ pub(crate) struct FullAStar {
     base: Cost,
 }
 
-/// Step cost of each direction, indexed like [`regionpath_grid::Dir::ALL`].
-const STEP: [Cost; 8] = {
-    let mut t = [COST_ONE; 8];
-    let mut i = 4;
-    while i < 8 {
-        t[i] = COST_DIAGONAL;
-        i += 1;
-    }
-    t
-};
-
 /// Whether the cell at offset `(dx, dy)` of `p`'s 3×3 block is passable in
 /// the 9-bit `hood` of [`Grid::neighborhood_padded`].
 const fn open_at(hood: usize, dx: i32, dy: i32) -> bool {
@@ -908,7 +898,7 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Status;
+    use crate::types::Status;
     use regionpath_grid::{Dir, SQRT2};
 
     /// A small linear congruential generator: `rnd(n)` is below `n`.

@@ -25,11 +25,10 @@
 //! keeps the grid's passability twice, row-major and column-major (2 bits
 //! per cell), so vertical jumps scan words as horizontal ones do.
 
-use crate::core::{SearchError, SearchStats, Status};
 use crate::cost::{octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 use crate::heap::{OpenEntry, OpenList};
+use crate::types::{Found, SearchError, SearchStats, Status};
 use crate::window::Window;
-use crate::Found;
 use regionpath_grid::{transpose64, Grid, Point};
 
 /// Passability one bit per cell in both orientations, each line padded by a
