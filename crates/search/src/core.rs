@@ -2,8 +2,8 @@
 
 use crate::cost::{distance_cost, Cost, COST_DIAGONAL, COST_ONE};
 use crate::full::FullAStar;
-use crate::heap::{OpenEntry, OpenList};
 use crate::moves::{DELTAS, NO_PARENT, WINDOW_MOVES};
+use crate::queue::{OpenEntry, OpenList};
 use crate::types::{Found, SearchError, SearchOptions, SearchStats, Status};
 use crate::window::Window;
 use regionpath_grid::{Connectivity, Dir, Grid, Point, SQRT2};

@@ -26,7 +26,7 @@
 //! per cell), so vertical jumps scan words as horizontal ones do.
 
 use crate::cost::{octile_cost, Cost, COST_DIAGONAL, COST_ONE};
-use crate::heap::{OpenEntry, OpenList};
+use crate::queue::{OpenEntry, OpenList};
 use crate::types::{Found, SearchError, SearchStats, Status};
 use crate::window::Window;
 use regionpath_grid::{transpose64, Grid, Point};

@@ -35,15 +35,17 @@
 mod core;
 mod cost;
 mod full;
-mod heap;
 mod jps;
 mod moves;
+mod queue;
+#[cfg(test)]
+mod testing;
 mod types;
 mod window;
 
 pub use crate::core::{AStar, WindowedAStar};
 pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
-pub use heap::{OpenEntry, OpenList};
 pub use jps::{JumpPointSearch, WindowedJps};
+pub use queue::{OpenEntry, OpenList};
 pub use types::{Found, SearchError, SearchOptions, SearchStats, Status};
 pub use window::Window;

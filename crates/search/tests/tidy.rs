@@ -22,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     // Result and error types; direction tables.
     &["types", "moves"],
     // Priority queues.
-    &["heap"],
+    &["queue"],
     // The full-grid A* fast path.
     &["full"],
     // A*.
