@@ -32,9 +32,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod core;
+mod astar;
 mod cost;
-mod full;
 mod jps;
 mod moves;
 mod queue;
@@ -43,7 +42,7 @@ mod testing;
 mod types;
 mod window;
 
-pub use crate::core::{AStar, WindowedAStar};
+pub use astar::{AStar, WindowedAStar};
 pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 pub use jps::{JumpPointSearch, WindowedJps};
 pub use queue::{OpenEntry, OpenList};

@@ -23,10 +23,8 @@ const LAYERS: &[&[&str]] = &[
     &["types", "moves"],
     // Priority queues.
     &["queue"],
-    // The full-grid A* fast path.
-    &["full"],
-    // A*.
-    &["core"],
+    // A* (the generic engine, the full-grid fast path, the windowed one).
+    &["astar"],
     // Jump point search (its tests use A* as the oracle).
     &["jps"],
 ];

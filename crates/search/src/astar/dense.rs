@@ -1,7 +1,7 @@
 //! The full-grid A* fast path: 8-connected moves, heuristic weight 1, no
 //! node budget (the settings of [`crate::AStar::new`]).
 //!
-//! The generic engine in `core.rs` serves windows, masks, budgets, weights
+//! The generic engine in `engine.rs` serves windows, masks, budgets, weights
 //! and 4-connectivity; this loop does one thing. What makes it cheaper:
 //!
 //! * Nodes are indexed by the grid's padded index, so a move is one added
@@ -38,6 +38,7 @@
 //!   even (Berlin_0_1024 59.1 → 59.9 ms, AR0044SR 256 → 266 µs), where the
 //!   branches were well predicted and the eight reads are extra work.
 
+use super::successors::SUCCESSORS;
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
 use crate::moves::{DELTAS, NO_PARENT, STEP};
 use crate::queue::BucketQueue;
@@ -50,14 +51,14 @@ use regionpath_grid::{Grid, Point};
 #[derive(Clone, Copy)]
 struct Node {
     /// `base + g` for the `base` of the search that last reached this
-    /// node ([`FullAStar::base`]). Each search's base lies below every
+    /// node ([`DenseAStar::base`]). Each search's base lies below every
     /// value an earlier search wrote, by more than any `g` of a search can
     /// reach, so a node no search of this base has reached compares above
     /// every cost of this one: "fresh or cheaper" is one comparison.
     g: Cost,
     /// The cell's 3×3 passability ([`Grid::neighborhood_padded`]) once an
     /// expansion has needed it, [`UNKNOWN`] before; valid for the grid
-    /// revision [`FullAStar::hoods_of`] whatever the search (a node reset
+    /// revision [`DenseAStar::hoods_of`] whatever the search (a node reset
     /// for a new search keeps it).
     hood: u16,
     /// Direction of the move that reached this node (8 = none: the start).
@@ -78,7 +79,7 @@ const UNKNOWN: u16 = u16::MAX;
 
 /// Scratch of the fast path: a node per padded cell and the open list.
 #[derive(Default)]
-pub(crate) struct FullAStar {
+pub(crate) struct DenseAStar {
     /// The grid revision the nodes' [`Node::hood`]s were read from (0:
     /// none, all unknown).
     hoods_of: u64,
@@ -86,69 +87,6 @@ pub(crate) struct FullAStar {
     queue: BucketQueue,
     /// The base of the last search (see [`Node::g`]).
     base: Cost,
-}
-
-/// Whether the cell at offset `(dx, dy)` of `p`'s 3×3 block is passable in
-/// the 9-bit `hood` of [`Grid::neighborhood_padded`].
-const fn open_at(hood: usize, dx: i32, dy: i32) -> bool {
-    (hood >> ((dy + 1) * 3 + (dx + 1))) & 1 == 1
-}
-
-/// Whether the move between two cells of the 3×3 block, at offsets `a`
-/// and `b` (one step apart), is legal: `b` passable and, for a diagonal,
-/// both cells beside it (no corner cutting). All of them lie in the block.
-const fn legal_in_block(hood: usize, a: (i32, i32), b: (i32, i32)) -> bool {
-    if !open_at(hood, b.0, b.1) {
-        return false;
-    }
-    if a.0 != b.0 && a.1 != b.1 {
-        open_at(hood, b.0, a.1) && open_at(hood, a.0, b.1)
-    } else {
-        true
-    }
-}
-
-/// `SUCCESSORS[parent][hood]`: the moves from a cell with passability block
-/// `hood` that can improve a neighbour, when the cell was reached by move
-/// `parent` (8: the start). A neighbour `n` that the parent cell `q` could
-/// step to directly is left out: `q` was expanded before this cell, so it
-/// already offered `n` the cost `g(q) + c(q, n)`, which is at most
-/// `g(q) + c(q, p) + c(p, n)` (one or two steps of cost ≥ 1 against one of
-/// cost ≤ √2), the most this cell can offer; a node is only updated on a
-/// strictly lower cost, so leaving those out changes nothing but the work
-/// (the parent itself is one of them).
-static SUCCESSORS: [[u8; 512]; 9] = successor_table();
-
-const fn successor_table() -> [[u8; 512]; 9] {
-    let mut t = [[0u8; 512]; 9];
-    let mut parent = 0;
-    while parent < 9 {
-        let mut hood = 0;
-        while hood < 512 {
-            let mut m = 0u8;
-            let mut e = 0;
-            while e < 8 {
-                let n = DELTAS[e];
-                let legal = legal_in_block(hood, (0, 0), n);
-                let covered = if parent < 8 {
-                    let q = (-DELTAS[parent].0, -DELTAS[parent].1);
-                    let (ddx, ddy) = (n.0 - q.0, n.1 - q.1);
-                    let adjacent = ddx >= -1 && ddx <= 1 && ddy >= -1 && ddy <= 1;
-                    (ddx == 0 && ddy == 0) || (adjacent && legal_in_block(hood, q, n))
-                } else {
-                    false
-                };
-                if legal && !covered {
-                    m |= 1 << e;
-                }
-                e += 1;
-            }
-            t[parent][hood] = m;
-            hood += 1;
-        }
-        parent += 1;
-    }
-    t
 }
 
 /// Octile distance in cost units from `(x, y)` to `(gx, gy)`.
@@ -160,7 +98,7 @@ fn octile(x: u32, y: u32, gx: u32, gy: u32) -> Cost {
     hi * COST_ONE + lo * (COST_DIAGONAL - COST_ONE)
 }
 
-impl FullAStar {
+impl DenseAStar {
     /// Bytes of scratch held.
     pub(crate) fn bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>() + self.queue.bytes()
@@ -210,7 +148,7 @@ impl FullAStar {
     }
 }
 
-/// The search loop of [`FullAStar::run`].
+/// The search loop of [`DenseAStar::run`].
 fn search(
     (nodes, queue): (&mut [Node], &mut BucketQueue),
     base: Cost,
@@ -330,68 +268,6 @@ mod tests {
     use crate::types::Status;
     use regionpath_grid::{Dir, SQRT2};
 
-    #[test]
-    fn successor_table_omits_only_moves_the_parent_could_make() {
-        // Every 3×3 block (the centre passable) as a real 5×5 grid, with
-        // `Grid::can_step` as the oracle: a move is kept exactly when it is
-        // legal from the centre and the parent cell cannot step to its
-        // target directly (or is the target).
-        let c = Point::new(2, 2);
-        let at = |p: Point, (dx, dy): (i32, i32)| {
-            Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy))
-        };
-        let mut kept_total = 0u32;
-        let mut legal_total = 0u32;
-        for hood in 0..512usize {
-            if hood & (1 << 4) == 0 {
-                continue;
-            }
-            let mut grid = Grid::new(5, 5, false).unwrap();
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if (hood >> ((dy + 1) * 3 + (dx + 1))) & 1 == 1 {
-                        grid.set_passable(at(c, (dx, dy)), true).unwrap();
-                    }
-                }
-            }
-            assert_eq!(
-                grid.neighborhood_padded(grid.padded_index(c)) as usize,
-                hood
-            );
-            for (parent, kept_by_hood) in SUCCESSORS.iter().enumerate() {
-                if parent < 8 && !grid.is_passable(at(c, (-DELTAS[parent].0, -DELTAS[parent].1))) {
-                    continue; // no cell could have been reached that way
-                }
-                let kept = kept_by_hood[hood];
-                for (e, d) in Dir::ALL.into_iter().enumerate() {
-                    let legal = grid.can_step(c, d);
-                    let n = at(c, DELTAS[e]);
-                    let covered = parent < 8 && {
-                        let q = at(c, (-DELTAS[parent].0, -DELTAS[parent].1));
-                        q == n
-                            || Dir::ALL
-                                .into_iter()
-                                .any(|d2| at(q, d2.delta()) == n && grid.can_step(q, d2))
-                    };
-                    let want = legal && !covered;
-                    assert_eq!(
-                        kept >> e & 1 == 1,
-                        want,
-                        "hood {hood:09b} parent {parent} move {e}"
-                    );
-                    kept_total += want as u32;
-                    legal_total += legal as u32;
-                }
-            }
-        }
-        // The pruning removes a real share of the legal moves (1,984 of
-        // 3,648 kept over all blocks and parents).
-        assert!(
-            kept_total * 4 < legal_total * 3,
-            "{kept_total} of {legal_total}"
-        );
-    }
-
     /// Exact octile Dijkstra by `Grid::can_step`, in `f64`: the oracle.
     fn dijkstra(grid: &Grid, s: Point, g: Point) -> Option<f64> {
         let (w, h) = (grid.width() as usize, grid.height() as usize);
@@ -445,7 +321,7 @@ mod tests {
             .flat_map(|y| (0..w).map(move |x| Point::new(x, y)))
             .filter(|&p| grid.is_passable(p))
             .collect();
-        let mut a = FullAStar::default();
+        let mut a = DenseAStar::default();
         let mut path = Vec::new();
         let span = (grid.stride() * (h as usize + 2)) as Cost * COST_DIAGONAL + 1;
         let (mut found, mut refills) = (0, 0);
@@ -497,7 +373,7 @@ mod tests {
         // One searcher across an edit and across a second grid of the
         // same size: each answer must be the one for the grid as it is.
         let mut grid = Grid::from_rows(&[".....", ".....", "....."]).unwrap();
-        let mut a = FullAStar::default();
+        let mut a = DenseAStar::default();
         let mut path = Vec::new();
         let (s, g) = (Point::new(0, 1), Point::new(4, 1));
         let st = a.run(&grid, s, g, &mut path);
