@@ -14,11 +14,8 @@
 //!   a pop usually unlinks the newest entry of the current bucket. Entries
 //!   of equal `f` pop newest first, which keeps the search deep (near the
 //!   goal) on open ground, as the binary heap's "smaller `h` first" rule
-//!   does. Instructions per expanded cell (callgrind, every 20th row):
-//!   generic engine with a 4-ary heap about 710; this loop with an 8-bit
-//!   radix heap den520d 353, brc202d 345; with the bucket queue 323 and 300
-//!   (and fewer mispredicted branches: criterion, brc202d's longest rows
-//!   20.6 → 17.0 ms).
+//!   does. It costs fewer instructions per expansion than the 4-ary heap or
+//!   a radix heap, and mispredicts fewer branches.
 //! * Queue entries carry the cell's coordinates (the heuristic of a
 //!   successor needs them), so no division recovers them from an index.
 //! * With a consistent heuristic a closed node already has its optimal `g`,
@@ -30,13 +27,9 @@
 //!   predictor on cave and maze maps, and a mispredicted branch costs as
 //!   much as dozens of instructions. An expansion compares all eight cells
 //!   of its block (the cells are in the padded grid, so the reads are
-//!   safe) into a bit set, and then loops over the moves that improve.
-//!   Criterion, the astar group's longest rows, with the coarse buckets
-//!   widened from 1/1024 to 1/256 of a step at the same time (fewer bucket
-//!   changes, each of which may mispredict): brc202d 16.6 → 14.1 ms,
-//!   maze512-8-0 117 → 99 ms, den520d 4.25 → 3.98 ms; open maps about
-//!   even (Berlin_0_1024 59.1 → 59.9 ms, AR0044SR 256 → 266 µs), where the
-//!   branches were well predicted and the eight reads are extra work.
+//!   safe) into a bit set, and then loops over the moves that improve. On
+//!   open maps, where those branches predict well, the eight reads are
+//!   extra work.
 
 use super::successors::SUCCESSORS;
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};

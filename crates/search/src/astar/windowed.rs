@@ -6,8 +6,15 @@ use crate::types::{Found, SearchError, SearchOptions, SearchStats};
 use crate::window::Window;
 use regionpath_grid::{Grid, Point};
 
-/// A* confined to a [`Window`], with scratch sized to the window (16 bytes
-/// per window cell: 57.6 KB for the default 60×60).
+/// A* confined to a [`Window`], with scratch sized to the window.
+///
+/// Promises the best path that never leaves the window (optimal within it
+/// at weight 1 and no budget; a budget returns a partial path towards the
+/// goal). Costs O(n log n) time in the n cells expanded and 16 bytes of
+/// scratch per window cell (57.6 KB for the default 60×60) plus the open
+/// list, reset in O(1) per query. Why: legs of a hierarchical route are
+/// short, so scratch the size of the map would be paid for in cache misses
+/// and memory per searcher.
 pub struct WindowedAStar {
     engine: Engine,
     size: (u32, u32),
@@ -62,7 +69,10 @@ impl WindowedAStar {
         Window::around(grid, a, b, self.size.0, self.size.1)
     }
 
-    /// Searches from `start` to `goal` without leaving `window`.
+    /// Searches from `start` to `goal` without leaving `window`, writing the
+    /// cells into `path` (cleared first). Errors when an end is out of the
+    /// grid, blocked or outside the window, or the window does not fit the
+    /// grid. Allocates nothing once warm.
     pub fn find_path_into(
         &mut self,
         grid: &Grid,

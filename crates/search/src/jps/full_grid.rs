@@ -35,7 +35,8 @@ pub struct JumpPointSearch {
 }
 
 impl JumpPointSearch {
-    /// A searcher for `grid` (copies its passability).
+    /// A searcher for `grid`: copies its passability, O(cells / 64) words
+    /// and 2 bits per cell held.
     pub fn new(grid: &Grid) -> JumpPointSearch {
         JumpPointSearch {
             planes: Planes::from_grid(grid),
@@ -44,7 +45,8 @@ impl JumpPointSearch {
     }
 
     /// Re-reads the passability of `grid` (after edits, or for another grid
-    /// of any size). Keeps the scratch.
+    /// of any size), O(cells / 64) words. Keeps the scratch. Until it is
+    /// called, searches see the grid as it was at the last copy.
     pub fn refresh(&mut self, grid: &Grid) {
         self.planes
             .fill_area(grid, 0, 0, grid.width(), grid.height());
@@ -67,7 +69,10 @@ impl JumpPointSearch {
     }
 
     /// Searches from `start` to `goal`, writing every cell of the path (not
-    /// only the jump points) into `path`, which is cleared first.
+    /// only the jump points) into `path`, which is cleared first. The path
+    /// is optimal (the same cost as [`AStar`](crate::AStar)'s, perhaps
+    /// another path of that cost). Errors when an end lies outside the
+    /// snapshot or on a blocked cell. Allocates nothing once warm.
     pub fn find_path_into(
         &mut self,
         start: Point,

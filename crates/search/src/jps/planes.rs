@@ -68,14 +68,9 @@ impl Planes {
     /// plane is read straight from the grid's row-major or column-major
     /// copy ([`Grid::area_rows_padded`], [`Grid::area_columns_padded`]), a
     /// word at a time, with no per-chunk bounds logic and no transpose.
-    /// Window loads were a quarter of the short maze queries' instructions
-    /// (maze512-8, short bucket); one-word lines for windows of up to 62
-    /// cells halved that, and reading the grid's column copy instead of
-    /// transposing the rows saved another 5 % of those queries. Larger
-    /// areas (the planner's recheck, up to 160 cells a side, and whole
-    /// grids) went through [`Planes::fill`] and a transpose before: reading
-    /// them this way took 2.2 % off maze512-8's short queries and 1.7 % off
-    /// 8room_000's (callgrind, every row of the bucket).
+    /// O(height × width / 64) words; no allocation once the buffers have
+    /// grown to the area. Window loads are a large share of a short leg
+    /// search, which is why this path avoids the transpose.
     pub(super) fn fill_area(&mut self, grid: &Grid, x0: u32, y0: u32, width: u32, height: u32) {
         self.reset(width, height);
         let (w, h) = (width as usize, height as usize);

@@ -29,7 +29,8 @@ use regionpath_grid::{Grid, Point};
 /// path's cells inside); the start may lie outside the mask.
 ///
 /// With a node budget, a search that spends it returns
-/// [`Status::BudgetExhausted`](crate::Status::BudgetExhausted) with an empty path (no partial path, unlike
+/// [`Status::BudgetExhausted`](crate::Status::BudgetExhausted) with an
+/// empty path (no partial path, unlike
 /// [`WindowedAStar`](crate::WindowedAStar)).
 pub struct WindowedJps {
     planes: Planes,
@@ -58,8 +59,9 @@ impl WindowedJps {
     }
 
     /// Only paths cheaper than `bound` (fixed-point cost units, see
-    /// [`COST_ONE`](crate::COST_ONE)) are of interest: later searches prune every node whose
-    /// `g + h` reaches it and report [`Status::NoPath`](crate::Status::NoPath) when no cheaper path
+    /// [`COST_ONE`](crate::COST_ONE)) are of interest: later searches prune
+    /// every node whose `g + h` reaches it and report
+    /// [`Status::NoPath`](crate::Status::NoPath) when no cheaper path
     /// exists. `None` lifts the bound. A cheap way to ask "is there a
     /// shorter way than this one?".
     pub fn set_cost_bound(&mut self, bound: Option<Cost>) {
@@ -141,7 +143,10 @@ impl WindowedJps {
     }
 
     /// Searches from `start` to `goal` inside `window`, writing the cells
-    /// into `path` (cleared first).
+    /// into `path` (cleared first): an optimal path among those inside the
+    /// window. Costs O(window area / 64) words to copy the window, then the
+    /// search; allocates nothing once warm. Errors as
+    /// [`WindowedAStar::find_path_into`](crate::WindowedAStar::find_path_into).
     pub fn find_path_into(
         &mut self,
         grid: &Grid,
