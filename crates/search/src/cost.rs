@@ -6,8 +6,8 @@
 //! and diagonal steps gets exactly the same cost whatever the order of its
 //! steps, and `g + h` stays exactly constant along an unobstructed optimal
 //! path. With `f64` costs those ties come out a few ulps apart, which
-//! defeats tie-breaking: on open maps A* then expanded up to 50 times more
-//! nodes. The rounding of √2 (under 5·10⁻¹⁰ per diagonal step) cannot
+//! defeats tie-breaking (on open maps A* then expands many times more
+//! nodes). The rounding of √2 (under 5·10⁻¹⁰ per diagonal step) cannot
 //! reorder two paths of different real length unless they have tens of
 //! thousands of diagonal steps; reported costs are recomputed exactly from
 //! the step counts.

@@ -1,22 +1,36 @@
-//! A* over regionpath grids, with reusable scratch.
+//! A* and jump point search over regionpath grids, with reusable scratch.
 //!
-//! * [`AStar`] searches the whole grid.
-//! * [`JumpPointSearch`] is exact A* over the whole grid that expands only
-//!   jump points (usually far fewer nodes): the fastest full-grid search.
-//! * [`WindowedAStar`] searches inside a [`Window`] (default 60×60) with
-//!   scratch sized to the window, not the map.
-//! * [`WindowedJps`] is jump point search inside a window, towards a cell
-//!   or a set of cells: the leg planner of the hierarchy.
+//! * [`AStar`] searches the whole grid; [`JumpPointSearch`] does too, exact
+//!   and usually with far fewer expansions (it expands only jump points).
+//! * [`WindowedAStar`] and [`WindowedJps`] search inside a [`Window`]
+//!   (default 60×60) with scratch sized to the window, not the map;
+//!   [`WindowedJps`] also searches towards a set of cells through a corridor
+//!   mask (the hierarchy's leg search).
 //!
-//! All keep their per-cell scratch between queries and reset it in O(1)
-//! (a generation stamp; `AStar`'s fast path offsets each search's costs
-//! instead, with one fill of its scratch every 47,000 searches on a 512×512
-//! map, 11,000 on a 1024×1024 one), so once warm a query allocates nothing
-//! (write the path into a reused `Vec` with the `*_into` methods). Ties on
-//! `f` go to the deeper node, which keeps expansions close to the path
-//! length on open ground: the heap-based searches pop the smaller heuristic
-//! first, `AStar`'s full-grid fast path the entry pushed last (and, in the
-//! rare bucket holding two keys, ties in any order).
+//! Every searcher keeps its scratch between queries and resets it in O(1),
+//! so a warm query allocates nothing when it writes into a reused `Vec`
+//! (the `*_into` methods). Costs are fixed point ([`Cost`]), so equal-length
+//! paths tie exactly; ties on `f` go to the deeper node (the heap searches
+//! pop the smaller heuristic first, the full-grid A* fast path the newest
+//! entry), which keeps expansions near the path length on open ground.
+//!
+//! Code map (a module imports only modules listed before it; the test
+//! `tests/tidy.rs` keeps it so):
+//!
+//! * `cost`: fixed-point costs ([`Cost`], [`octile_cost`], ...).
+//! * `window`: the [`Window`] rectangle.
+//! * `types`: what searches take and return ([`SearchOptions`], [`Status`],
+//!   [`SearchStats`], [`Found`], [`SearchError`]).
+//! * `moves`: direction tables (deltas, step costs, moves a window allows).
+//! * `queue/`: priority queues: `heap` ([`OpenList`]), `bucket` and `radix`
+//!   (the fast path's bucket queue and its fine level), `chunks` (their
+//!   arena).
+//! * `astar/`: `mod` ([`AStar`]), `windowed` ([`WindowedAStar`]), `engine`
+//!   (the generic heap-based A* both use), `dense` (the full-grid fast path
+//!   for the default options), `successors` (its pruning table).
+//! * `jps/`: `full_grid` ([`JumpPointSearch`]), `windowed` ([`WindowedJps`]),
+//!   `engine` (the search loop both use), `scan` (jumps), `planes` (the
+//!   bit planes they scan).
 //!
 //! ```
 //! use regionpath_grid::{Grid, Point};
@@ -32,17 +46,19 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod core;
+mod astar;
 mod cost;
-mod full;
-mod heap;
 mod jps;
+mod moves;
+mod queue;
+#[cfg(test)]
+mod testing;
+mod types;
 mod window;
 
-pub use crate::core::{
-    AStar, Found, SearchError, SearchOptions, SearchStats, Status, WindowedAStar,
-};
+pub use astar::{AStar, WindowedAStar};
 pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
-pub use heap::{OpenEntry, OpenList};
 pub use jps::{JumpPointSearch, WindowedJps};
+pub use queue::{OpenEntry, OpenList};
+pub use types::{Found, SearchError, SearchOptions, SearchStats, Status};
 pub use window::Window;
