@@ -6,14 +6,14 @@
 //!   1-thread and a 2-thread pool; throughput in cells.
 //! * `update/<map>`: `Hierarchy::update` after toggling 16 scattered cells
 //!   (toggled back between iterations, so every iteration does the same work).
-//! * `batch/<map>`: `Hierarchy::find_paths_par` on 256 scenario queries, 1 vs
+//! * `batch/<map>`: `Planner::find_paths` on 256 scenario queries, 1 vs
 //!   2 threads; throughput in queries.
 //!
 //! Without the Moving AI data the bench prints a message and exits.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use regionpath::grid::Point;
-use regionpath::{Hierarchy, HierarchyConfig};
+use regionpath::{Hierarchy, HierarchyConfig, Planner};
 use regionpath_benches::data::{missing_data_message, movingai_dir, MapCase, Rng};
 
 const MAPS: &[&str] = &["TheFrozenSea", "Berlin_0_1024", "maze512-8-0"];
@@ -97,10 +97,12 @@ fn benches(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("batch/{name}"));
         g.sample_size(10);
         g.throughput(Throughput::Elements(queries.len() as u64));
+        let planner = Planner::default();
+        let planner = Planner::default();
         for threads in [1usize, 2] {
             let p = pool(threads);
             g.bench_function(format!("{threads} thread(s)"), |b| {
-                b.iter(|| p.install(|| hierarchy.find_paths_par(grid, black_box(&queries))))
+                b.iter(|| p.install(|| planner.find_paths(&hierarchy, grid, black_box(&queries))))
             });
         }
         g.finish();

@@ -13,9 +13,9 @@
 //!   facade [`regionpath::Planner`] with smoothing on, radius 0.
 
 use crate::paths::octile_length;
-use regionpath::{PlannerOptions, Vec2};
+use regionpath::{Config, Vec2};
 use regionpath_grid::{Grid, Point};
-use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, Query};
 use regionpath_search::{AStar, JumpPointSearch, Status};
 
 /// How far a contender's moves follow the Moving AI rules.
@@ -218,14 +218,16 @@ pub fn length_of(path: &[Point]) -> f64 {
 }
 
 /// regionpath's hierarchical planner: [`Hierarchy::build`] in
-/// [`prepare`](Contender::prepare), [`Planner::find_path_into`] per query
+/// [`prepare`](Contender::prepare), [`CellPlanner::find_path_into`] per query
 /// (region route, window-bounded legs, stitched), and
-/// [`Planner::start_query`] + one [`Planner::next_leg`] for the time to
+/// [`CellPlanner::start`] + one [`CellPlanner::next_leg`] for the time to
 /// first leg.
 pub struct RegionpathHierarchical {
     config: HierarchyConfig,
     hierarchy: Option<Hierarchy>,
-    planner: Planner,
+    planner: CellPlanner,
+    /// Reused by the first-leg measurement ([`CellPlanner::restart`]).
+    query: Option<Query>,
     path: Vec<Point>,
 }
 
@@ -242,7 +244,8 @@ impl RegionpathHierarchical {
         RegionpathHierarchical {
             config,
             hierarchy: None,
-            planner: Planner::new(),
+            planner: CellPlanner::new(),
+            query: None,
             path: Vec::new(),
         }
     }
@@ -292,14 +295,22 @@ impl Contender for RegionpathHierarchical {
     fn first_leg(&mut self, grid: &Grid, start: Point, goal: Point) -> Option<usize> {
         let h = self.hierarchy.as_ref().expect("prepare() first");
         self.path.clear();
-        self.planner.start_query(h, grid, start, goal).ok()?;
-        self.planner.next_leg(h, grid, &mut self.path).ok()?;
+        let q = match &mut self.query {
+            Some(q) => {
+                self.planner.restart(q, h, grid, start, goal).ok()?;
+                q
+            }
+            None => self
+                .query
+                .insert(self.planner.start(h, grid, start, goal).ok()?),
+        };
+        self.planner.next_leg(q, h, grid, &mut self.path).ok()?;
         Some(self.path.len())
     }
 }
 
 /// regionpath's facade [`regionpath::Planner`] with
-/// [`PlannerOptions::smooth`] on and a unit radius of 0: the hierarchical
+/// [`Config::smooth`] on and a unit radius of 0: the hierarchical
 /// planner's cell path, then any-angle smoothing of it, both inside the
 /// timed query. [`path`](Contender::path) is the cell path (checked for
 /// corner cuts and illegal steps like every other contender's);
@@ -311,8 +322,8 @@ impl Contender for RegionpathHierarchical {
 /// 0 every segment is clear of blocked cells, corners included).
 ///
 /// It has no first-leg mode of its own: smoothing runs on the whole path,
-/// and its first leg is [`RegionpathHierarchical`]'s
-/// (`planner.legs()` is that same planner).
+/// and its first leg is [`RegionpathHierarchical`]'s (the same planner
+/// underneath).
 pub struct RegionpathSmoothed {
     config: HierarchyConfig,
     hierarchy: Option<Hierarchy>,
@@ -333,11 +344,8 @@ impl RegionpathSmoothed {
         RegionpathSmoothed {
             config,
             hierarchy: None,
-            planner: regionpath::Planner::with_options(PlannerOptions {
-                smooth: true,
-                unit_radius,
-                ..PlannerOptions::default()
-            }),
+            planner: regionpath::Planner::new(Config::new().smooth(true).unit_radius(unit_radius))
+                .expect("a unit radius within bounds"),
             path: regionpath::Path::default(),
         }
     }

@@ -98,11 +98,11 @@ fn jump_point_search_allocates_nothing_once_warm() {
 /// query allocates nothing when the output `Vec` has room.
 #[test]
 fn hierarchical_planner_allocates_nothing_once_warm() {
-    use regionpath::hierarchy::{Hierarchy, Planner};
+    use regionpath::hierarchy::{CellPlanner, Hierarchy};
     for map in ["rooms-512.map", "caves-256.map"] {
         let (grid, rows) = shipped(map);
         let h = Hierarchy::build(&grid, &Default::default()).unwrap();
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         let mut path = Vec::new();
         for &(s, g, _) in &rows {
             planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
@@ -129,22 +129,27 @@ fn hierarchical_planner_allocates_nothing_once_warm() {
             rows.len()
         );
         // Lazy queries (quick start: cluster route, partial region route,
-        // the rest on the second leg) reuse the same buffers.
-        let lazy = |planner: &mut Planner, path: &mut Vec<_>, s, g| {
+        // the rest on the second leg) restarted into one reused query value
+        // allocate nothing either.
+        let (s0, g0, _) = rows[0];
+        let mut query = planner.start(&h, &grid, s0, g0).unwrap();
+        let mut lazy = |planner: &mut CellPlanner, path: &mut Vec<_>, s, g| {
             path.clear();
-            planner.start_query(&h, &grid, s, g).unwrap();
-            while planner.next_leg(&h, &grid, path).unwrap() {}
-            path.first() == Some(&s) && path.last() == Some(&g)
+            planner.restart(&mut query, &h, &grid, s, g).unwrap();
+            while planner.next_leg(&mut query, &h, &grid, path).unwrap() {}
+            (
+                path.first() == Some(&s) && path.last() == Some(&g),
+                query.stats().quick_start,
+            )
         };
         let mut quick = 0;
         for &(s, g, _) in &rows {
-            lazy(&mut planner, &mut path, s, g);
-            quick += planner.stats().quick_start as usize;
+            quick += lazy(&mut planner, &mut path, s, g).1 as usize;
         }
         let (checked, usage) = common::measure(|| {
             rows.iter()
                 .rev()
-                .filter(|&&(s, g, _)| lazy(&mut planner, &mut path, s, g))
+                .filter(|&&(s, g, _)| lazy(&mut planner, &mut path, s, g).0)
                 .count()
         });
         assert_eq!(checked, rows.len(), "{map}: lazy answers");

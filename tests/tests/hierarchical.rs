@@ -14,7 +14,7 @@
 
 use rayon::prelude::*;
 use regionpath::grid::{read_map, read_scen};
-use regionpath::{Hierarchy, HierarchyConfig, Planner, PlannerOptions};
+use regionpath::{Config, Hierarchy, HierarchyConfig, Planner};
 use regionpath_tests::{check_route, files_ending, movingai_or_skip, Area, Moves};
 
 fn step() -> usize {
@@ -42,10 +42,7 @@ fn hierarchical_paths_are_valid_complete_and_near_optimal() {
             let name = scen.rows[0].map_file_name().to_string();
             let grid = read_map(dir.join("maps").join(&name)).expect("map parses");
             let h = Hierarchy::build(&grid, &HierarchyConfig::default()).expect("build");
-            let mut planner = Planner::with_options(PlannerOptions {
-                smooth: true,
-                ..PlannerOptions::default()
-            });
+            let mut planner = Planner::new(Config::new().smooth(true)).expect("valid settings");
             let (mut subs, mut smooth) = (Vec::new(), Vec::new());
             let n = scen.rows.len();
             for (i, row) in scen.rows.iter().enumerate() {

@@ -227,10 +227,11 @@ proptest! {
         // With the straight-path shortcut (default) and without it, so the
         // hierarchy answers every pair at least once.
         let mut planners = [true, false].map(|straight| {
-            hierarchy::Planner::with_config(hierarchy::PlannerConfig {
+            hierarchy::CellPlanner::with_config(hierarchy::PlannerConfig {
                 straight,
                 ..Default::default()
             })
+            .expect("valid settings")
         });
         let mut path = Vec::new();
         for (s, t) in pairs(&g, &picks).into_iter().flat_map(|p| [p, p]) {
@@ -250,7 +251,7 @@ proptest! {
                     }
                 }
                 None => prop_assert!(
-                    matches!(result, Err(hierarchy::PathError::Unreachable { .. })),
+                    matches!(result, Err(hierarchy::PlanError::Unreachable { .. })),
                     "{} -> {}: expected Unreachable, got {:?}", s, t, result
                 ),
             }
@@ -359,13 +360,14 @@ proptest! {
     ) {
         let config = HierarchyConfig { sector_size: 16, parallel: false, fit_memory: false, ..HierarchyConfig::default() };
         let h = Hierarchy::build(&g, &config).unwrap();
-        let mut planner = hierarchy::Planner::with_config(hierarchy::PlannerConfig {
+        let mut planner = hierarchy::CellPlanner::with_config(hierarchy::PlannerConfig {
             recheck: 1e-6,
             recheck_window: 160,
             recheck_budget: 0,
             straight: false,
             ..Default::default()
-        });
+        })
+        .expect("valid settings");
         let mut path = Vec::new();
         for (s, t) in pairs(&g, &picks) {
             let result = planner.find_path_into(&h, &g, s, t, &mut path);

@@ -162,7 +162,9 @@ impl Algo for JpsAlgo {
 /// leg with windowed A*. One planner is reused for every query.
 pub struct HierarchicalAlgo {
     hierarchy: Option<Hierarchy>,
-    planner: hierarchy::Planner,
+    planner: hierarchy::CellPlanner,
+    /// Reused by every first-leg query ([`hierarchy::CellPlanner::restart`]).
+    query: Option<hierarchy::Query>,
     build: HierarchyConfig,
 }
 
@@ -172,7 +174,10 @@ impl HierarchicalAlgo {
     pub fn with_config(config: hierarchy::PlannerConfig) -> HierarchicalAlgo {
         HierarchicalAlgo {
             hierarchy: None,
-            planner: hierarchy::Planner::with_config(config),
+            // The command line only switches features on and off, which
+            // keeps every value within its bounds.
+            planner: hierarchy::CellPlanner::with_config(config).unwrap_or_default(),
+            query: None,
             build: HierarchyConfig::default(),
         }
     }
@@ -210,7 +215,7 @@ impl Algo for HierarchicalAlgo {
                 found: true,
                 expanded: u64::from(stats.expanded) + u64::from(stats.abstract_expanded),
             }),
-            Err(hierarchy::PathError::Unreachable { .. }) => {
+            Err(hierarchy::PlanError::Unreachable { .. }) => {
                 out.clear();
                 Ok(QueryInfo {
                     found: false,
@@ -233,13 +238,20 @@ impl Algo for HierarchicalAlgo {
             .hierarchy
             .as_ref()
             .ok_or("the hierarchy was not built (prepare not called)")?;
-        match self.planner.start_query(h, grid, start, goal) {
+        let started = match &mut self.query {
+            Some(q) => self.planner.restart(q, h, grid, start, goal),
+            None => self.planner.start(h, grid, start, goal).map(|q| {
+                self.query = Some(q);
+            }),
+        };
+        match started {
             Ok(()) => {}
-            Err(hierarchy::PathError::Unreachable { .. }) => return Ok(Some(false)),
+            Err(hierarchy::PlanError::Unreachable { .. }) => return Ok(Some(false)),
             Err(e) => return Err(e.to_string()),
         }
+        let q = self.query.as_mut().ok_or("no query")?;
         self.planner
-            .next_leg(h, grid, out)
+            .next_leg(q, h, grid, out)
             .map_err(|e| e.to_string())?;
         Ok(Some(true))
     }

@@ -4,7 +4,7 @@ use crate::args::{BuildArgs, PathArgs};
 use crate::error::CliError;
 use crate::scen::Outcome;
 use regionpath::grid::{read_map, Grid, Point};
-use regionpath::{Hierarchy, HierarchyConfig, Planner, PlannerOptions};
+use regionpath::{Config, Hierarchy, HierarchyConfig, Planner};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -100,12 +100,12 @@ pub fn path(args: &PathArgs) -> Result<Outcome, CliError> {
             }
         })?,
     };
-    let mut planner = Planner::with_options(PlannerOptions {
-        smooth: args.smooth,
-        unit_radius: args.radius,
-        turning_radius: args.turning_radius.unwrap_or(0.0),
-        ..PlannerOptions::default()
-    });
+    let mut planner = Planner::new(
+        Config::new()
+            .smooth(args.smooth)
+            .unit_radius(args.radius)
+            .turning_radius(args.turning_radius.unwrap_or(0.0)),
+    )?;
     let (start, goal) = (
         Point::new(args.from.0, args.from.1),
         Point::new(args.to.0, args.to.1),

@@ -116,7 +116,7 @@ pub enum CliError {
     },
     /// A path that cannot be planned (bad endpoints, unreachable goal, ...).
     #[error("no path: {0}")]
-    Path(#[from] regionpath::PathError),
+    Path(#[from] regionpath::Error),
     /// An argument out of range.
     #[error("invalid argument: {0}")]
     Usage(String),

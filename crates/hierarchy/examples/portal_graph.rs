@@ -17,7 +17,7 @@
 //! `cargo run --release -p regionpath-hierarchy --example portal_graph -- FILE.scen...`
 //! (maps are read from the scenario's `../maps/` folder).
 use regionpath_grid::{octile, Dir, Grid, Point};
-use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
 use regionpath_search::{Window, WindowedJps};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -366,7 +366,7 @@ fn main() {
         let pg = build(&grid, &sec);
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         let mut q = Query::new(pg.cells.len());
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let (mut th, mut tp) = (Duration::ZERO, Duration::ZERO);
         let (mut sub_h, mut sub_p, mut rows, mut bad) = (0.0, 0.0, 0u32, 0u32);

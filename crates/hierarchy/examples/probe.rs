@@ -1,6 +1,6 @@
 //! Per-file planner counters on Moving AI scenario files (development aid):
 //! `cargo run --release -p regionpath-hierarchy --example probe -- FILE.scen... [--every N] [--join R] [--no-second] [--no-recheck]`
-use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner, PlannerConfig};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlannerConfig};
 
 mod common;
 
@@ -30,7 +30,7 @@ fn main() {
     for f in &files {
         let (scen, grid) = common::load(f);
         let h = Hierarchy::build(&grid, &HierarchyConfig::default()).expect("build");
-        let mut planner = Planner::with_config(pc);
+        let mut planner = CellPlanner::with_config(pc).expect("valid settings");
         let mut out = Vec::new();
         let mut c = [0u64; 16];
         let mut subs = Vec::new();
@@ -75,12 +75,12 @@ fn main() {
 /// `--toggle-collect='*probe::query*'`).
 #[inline(never)]
 fn query(
-    planner: &mut Planner,
+    planner: &mut CellPlanner,
     h: &Hierarchy,
     grid: &regionpath_grid::Grid,
     start: regionpath_grid::Point,
     goal: regionpath_grid::Point,
     out: &mut Vec<regionpath_grid::Point>,
-) -> Result<regionpath_hierarchy::PlanStats, regionpath_hierarchy::PathError> {
+) -> Result<regionpath_hierarchy::PlanStats, regionpath_hierarchy::PlanError> {
     planner.find_path_into(h, grid, start, goal, out)
 }

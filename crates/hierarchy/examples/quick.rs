@@ -1,6 +1,6 @@
 //! Quick quality/speed check on Moving AI scenario files (development aid).
 //! `cargo run --release -p regionpath-hierarchy --example quick -- FILE.scen... [--every N] [--sector S]`
-use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
 use regionpath_search::AStar;
 use std::time::Instant;
 
@@ -51,7 +51,7 @@ fn main() {
         let bt = t0.elapsed().as_secs_f64() * 1e3;
         let st = h.stats();
         let mut astar = AStar::new();
-        let mut planner = Planner::with_config(pc);
+        let mut planner = CellPlanner::with_config(pc).expect("valid settings");
         let mut out = Vec::new();
         let (mut fa, mut fh, mut fn_) = (0f64, 0f64, 0usize);
         let (mut ea, mut eh, mut eab, mut legs, mut fb) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -86,14 +86,14 @@ fn main() {
             legs += r.legs as u64;
             let t = Instant::now();
             let t_first_start = t;
-            planner
-                .start_query(&h, &grid, row.start, row.goal)
+            let mut q = planner
+                .start(&h, &grid, row.start, row.goal)
                 .expect("start");
             t_abs += t.elapsed().as_secs_f64();
             let t = Instant::now();
             out.clear();
             let mut first = true;
-            while planner.next_leg(&h, &grid, &mut out).expect("leg") {
+            while planner.next_leg(&mut q, &h, &grid, &mut out).expect("leg") {
                 if first {
                     firsts.push(t_first_start.elapsed().as_secs_f64());
                     first = false;

@@ -1,5 +1,7 @@
 //! Build settings: [`HierarchyConfig`] and [`PortalMode`].
 
+use crate::ConfigError;
+
 /// Build settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HierarchyConfig {
@@ -41,11 +43,60 @@ impl Default for HierarchyConfig {
     }
 }
 
+impl HierarchyConfig {
+    /// The default configuration (sector size 16, parallel, within one
+    /// byte per cell, portal layer where it pays).
+    pub fn new() -> HierarchyConfig {
+        HierarchyConfig::default()
+    }
+
+    /// Sets [`HierarchyConfig::sector_size`] (4..=256).
+    #[must_use]
+    pub fn sector_size(mut self, cells: u32) -> Self {
+        self.sector_size = cells;
+        self
+    }
+
+    /// Sets [`HierarchyConfig::parallel`].
+    #[must_use]
+    pub fn parallel(mut self, yes: bool) -> Self {
+        self.parallel = yes;
+        self
+    }
+
+    /// Sets [`HierarchyConfig::fit_memory`].
+    #[must_use]
+    pub fn fit_memory(mut self, yes: bool) -> Self {
+        self.fit_memory = yes;
+        self
+    }
+
+    /// Sets [`HierarchyConfig::portals`].
+    #[must_use]
+    pub fn portals(mut self, mode: PortalMode) -> Self {
+        self.portals = mode;
+        self
+    }
+
+    /// Checks every value against its bounds ([`crate::Hierarchy::build`]
+    /// does this first).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(4..=256).contains(&self.sector_size) {
+            return Err(ConfigError::new(
+                "sector_size",
+                self.sector_size,
+                "4..=256 cells",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// When [`Hierarchy::build`] adds the exact portal layer: for every
 /// passable cell on a 16 × 16 sector border with a move out of its sector
 /// (a *portal*), the first step of a shortest path to it from each cell of
 /// its sector (4 bits a cell) and its exact distances to the sector's other
-/// portals. [`crate::Planner::find_path_into`] then answers with an A* over
+/// portals. [`crate::CellPlanner::find_path_into`] then answers with an A* over
 /// the portals and walks the stored steps: an optimal path, without window
 /// searches. It pays where sectors meet through narrow openings (rooms
 /// joined by one-cell doors, one-cell mazes); on open ground nearly every

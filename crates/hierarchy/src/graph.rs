@@ -5,6 +5,37 @@ use petgraph::csr::Csr;
 use petgraph::Undirected;
 use regionpath_grid::{Dir, Point};
 
+/// A region's id: its index in [`crate::Hierarchy::regions`]. Ids are
+/// dense (`0..regions().len()`) and stable until the hierarchy is updated
+/// or rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegionId(u32);
+
+impl RegionId {
+    #[inline]
+    pub(crate) fn new(id: u32) -> RegionId {
+        RegionId(id)
+    }
+
+    /// The id as an index into [`crate::Hierarchy::regions`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The id as a number (the same as [`RegionId::index`]).
+    #[inline]
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for RegionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "region {}", self.0)
+    }
+}
+
 /// One region: a connected piece of one sector's passable cells.
 ///
 /// Stored in 20 bytes (cell coordinates as `u16`: grids are at most 65,535
@@ -204,7 +235,7 @@ impl Link {
 /// The region graph: a petgraph compressed-sparse-row graph; node `i` is
 /// region `i`, and every undirected edge is stored once from each end with
 /// its [`Link`] oriented away from that end.
-pub type RegionGraph = Csr<(), Link, Undirected, u32>;
+pub(crate) type RegionGraph = Csr<(), Link, Undirected, u32>;
 
 /// A straight run of cells on one side of a region border.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! graph (petgraph) and builds a connectivity bit-matrix (fixedbitset) over
 //! a coarser top level, so "can B be reached from A?" costs O(1).
 //!
-//! Per query, a [`Planner`] plans the region route with A* on the graph,
+//! Per query, a [`CellPlanner`] plans the region route with A* on the graph,
 //! then refines it leg by leg with window-bounded jump point search (60×60 by default),
 //! aiming each leg at the farthest route region about 40 cells ahead
 //! (in a full query each leg after the first starts a little way back
@@ -15,11 +15,11 @@
 //!
 //! ```
 //! use regionpath_grid::{Grid, Point};
-//! use regionpath_hierarchy::{Hierarchy, HierarchyConfig, Planner};
+//! use regionpath_hierarchy::{Hierarchy, HierarchyConfig, CellPlanner};
 //!
 //! let grid = Grid::new(200, 100, true).unwrap();
 //! let hierarchy = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
-//! let mut planner = Planner::new();
+//! let mut planner = CellPlanner::new();
 //! let mut path = Vec::new();
 //! let stats = planner
 //!     .find_path_into(&hierarchy, &grid, Point::new(0, 0), Point::new(199, 99), &mut path)
@@ -45,19 +45,44 @@ mod testing;
 mod update;
 
 pub use config::{HierarchyConfig, PortalMode};
-pub use graph::{Link, Region, RegionGraph, Run};
+pub use graph::{Link, Region, RegionId, Run};
 pub use model::{BuildStats, Hierarchy};
 pub use persist::FORMAT_VERSION;
-pub use query::{PathError, PlanStats, Planner, PlannerConfig};
+pub use query::{
+    CellPlanner, PlanError, PlanStats, PlannerConfig, Query, MAX_RECHECK_WINDOW, MAX_WINDOW,
+};
 
 use thiserror::Error;
+
+/// A configuration value outside its documented bounds: refused when the
+/// hierarchy or planner is built, never on a query.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[error("bad configuration: {field} = {value} ({expected})")]
+pub struct ConfigError {
+    /// The setting, as its builder method is named.
+    pub field: &'static str,
+    /// The value given.
+    pub value: String,
+    /// What is accepted.
+    pub expected: &'static str,
+}
+
+impl ConfigError {
+    pub(crate) fn new(field: &'static str, value: impl ToString, expected: &'static str) -> Self {
+        ConfigError {
+            field,
+            value: value.to_string(),
+            expected,
+        }
+    }
+}
 
 /// Errors from building, updating, saving or loading a hierarchy.
 #[derive(Debug, Error)]
 pub enum HierarchyError {
     /// A configuration value out of range.
-    #[error("bad configuration: {0}")]
-    BadConfig(String),
+    #[error(transparent)]
+    BadConfig(#[from] ConfigError),
     /// The grid is not the one the hierarchy belongs to.
     #[error("grid mismatch: {0}")]
     GridMismatch(String),

@@ -4,7 +4,7 @@
 //! [`crate::query`].
 
 use crate::derived::{Blocks, Connectivity, Landmarks};
-use crate::graph::{Link, Region, RegionGraph};
+use crate::graph::{Link, Region, RegionGraph, RegionId};
 use crate::portal::Portals;
 use crate::sector::{Labeler, Layout, Rect};
 use regionpath_grid::{Grid, Point};
@@ -42,7 +42,7 @@ pub struct BuildStats {
 
 /// The preprocessed hierarchy of one grid. Immutable during queries and
 /// `Sync`: share one between threads, give each thread its own
-/// [`crate::Planner`].
+/// [`crate::CellPlanner`].
 #[derive(Clone, Debug)]
 pub struct Hierarchy {
     pub(crate) layout: Layout,
@@ -59,6 +59,21 @@ pub struct Hierarchy {
     /// The exact portal layer, where it was built (see [`PortalMode`]).
     pub(crate) portals: Option<Portals>,
     pub(crate) build_ms: f64,
+    /// Names this state of the hierarchy: fresh on every build, load and
+    /// update, kept by `clone` (a clone is the same state). Lazy queries
+    /// record it ([`crate::Query`]).
+    pub(crate) stamp: u64,
+    /// [`Grid::revision`] of the grid the hierarchy was last built,
+    /// loaded, updated or attached for: a query with a grid of another
+    /// revision is refused in O(1).
+    pub(crate) grid_revision: u64,
+}
+
+/// A stamp never handed out before in this process (0 is never used).
+pub(crate) fn next_stamp() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Hierarchy {
@@ -82,16 +97,55 @@ impl Hierarchy {
         &self.regions
     }
 
-    /// The region graph: node `i` is region `i`; edge weights estimate the
-    /// travel cost between the two regions' representatives (see
-    /// `ARCHITECTURE.md`).
-    pub fn graph(&self) -> &RegionGraph {
-        &self.graph
+    /// The regions next to `r` in the region graph, each with the link
+    /// from `r` to it (oriented away from `r`), by ascending id. O(degree).
+    pub fn neighbours(&self, r: RegionId) -> impl Iterator<Item = (RegionId, &Link)> + '_ {
+        let row = (r.index() < self.graph.node_count()).then_some(r.get());
+        row.into_iter().flat_map(move |a| {
+            self.graph
+                .neighbors_slice(a)
+                .iter()
+                .zip(self.graph.edges_slice(a))
+                .map(|(&b, l)| (RegionId::new(b), l))
+        })
     }
 
     /// The checksum of the grid it was built from ([`Grid::checksum`]).
     pub fn grid_checksum(&self) -> u64 {
         self.grid_checksum
+    }
+
+    /// The stamp of this state of the hierarchy: fresh on every build, load
+    /// and update, equal between a hierarchy and its clone. A lazy query
+    /// started on one state is refused by another.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
+    /// Whether queries with `grid` are served: its [`Grid::revision`] is
+    /// the one this hierarchy was built, loaded, updated or attached for.
+    /// O(1); every query checks it.
+    pub fn is_current_for(&self, grid: &Grid) -> bool {
+        grid.revision() == self.grid_revision
+            && grid.width() == self.layout.width
+            && grid.height() == self.layout.height
+    }
+
+    /// Binds the hierarchy to `grid`, another `Grid` value with the same
+    /// cells (for example the same map read again): checks the size and
+    /// checksum (O(cells)) and records `grid`'s revision, so that queries
+    /// with it are served. Fails with [`crate::HierarchyError::WrongGrid`]
+    /// when the cells differ (then [`Hierarchy::update`] or a rebuild is
+    /// needed).
+    pub fn attach(&mut self, grid: &Grid) -> Result<(), crate::HierarchyError> {
+        if !self.matches(grid) {
+            return Err(crate::HierarchyError::WrongGrid {
+                found: self.grid_checksum,
+                expected: grid.checksum(),
+            });
+        }
+        self.grid_revision = grid.revision();
+        Ok(())
     }
 
     /// Whether `grid` is the grid this hierarchy was built for (size and
@@ -104,16 +158,16 @@ impl Hierarchy {
 
     /// Whether two regions are connected, from the connectivity matrix in
     /// O(1).
-    pub fn regions_connected(&self, a: u32, b: u32) -> bool {
-        self.connectivity.connected(a, b)
+    pub fn regions_connected(&self, a: RegionId, b: RegionId) -> bool {
+        self.connectivity.connected(a.get(), b.get())
     }
 
     /// The region containing a passable cell (`None` if blocked or out of
     /// bounds). O(regions in the sector) when one region's bounding box
     /// holds the cell, else O(regions in the sector + cells of its region).
-    pub fn region_of(&self, grid: &Grid, p: Point) -> Option<u32> {
+    pub fn region_of(&self, grid: &Grid, p: Point) -> Option<RegionId> {
         let mut lab = Labeler::default();
-        self.region_of_with(grid, p, &mut lab)
+        self.region_of_with(grid, p, &mut lab).map(RegionId::new)
     }
 
     pub(crate) fn region_of_with(&self, grid: &Grid, p: Point, lab: &mut Labeler) -> Option<u32> {
@@ -199,8 +253,13 @@ impl Hierarchy {
     }
 
     /// Calls `f(a, b, link)` once per undirected edge, with `a < b` and the
-    /// link oriented from `a`.
-    pub fn for_each_edge(&self, mut f: impl FnMut(u32, u32, &Link)) {
+    /// link oriented from `a`. O(edges).
+    pub fn for_each_edge(&self, mut f: impl FnMut(RegionId, RegionId, &Link)) {
+        self.each_edge(|a, b, l| f(RegionId::new(a), RegionId::new(b), l));
+    }
+
+    /// [`Hierarchy::for_each_edge`] with raw ids.
+    pub(crate) fn each_edge(&self, mut f: impl FnMut(u32, u32, &Link)) {
         for a in 0..self.graph.node_count() as u32 {
             for (b, l) in self
                 .graph
@@ -217,7 +276,7 @@ impl Hierarchy {
 
     /// The edges as `(a, b, link from a)` with `a < b`, sorted: for
     /// comparisons and tools.
-    pub fn edge_list(&self) -> Vec<(u32, u32, Link)> {
+    pub fn edge_list(&self) -> Vec<(RegionId, RegionId, Link)> {
         let mut v = Vec::new();
         self.for_each_edge(|a, b, l| v.push((a, b, *l)));
         v

@@ -83,7 +83,8 @@ impl<'a> Reader<'a> {
 impl Hierarchy {
     /// Serialises to the versioned `.rph` format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let edges = self.edge_list();
+        let mut edges = Vec::new();
+        self.each_edge(|a, b, l| edges.push((a, b, *l)));
         let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + edges.len() * 32);
         p.extend_from_slice(&self.grid_checksum.to_le_bytes());
         for v in [self.layout.width, self.layout.height, self.layout.size] {
@@ -284,6 +285,8 @@ impl Hierarchy {
             blocks,
             portals: portals.then(|| crate::portal::Portals::build(grid, true)),
             build_ms,
+            stamp: crate::model::next_stamp(),
+            grid_revision: grid.revision(),
         })
     }
 }

@@ -87,10 +87,10 @@ impl Hierarchy {
         for s in 0..n {
             first.push(regions.len() as u32);
             if touched[s] {
-                let d = data[s].as_ref().ok_or_else(|| {
-                    HierarchyError::BadConfig("internal: touched sector without data".into())
-                })?;
-                regions.extend_from_slice(&d.regions);
+                // Every touched sector was labelled above.
+                if let Some(d) = &data[s] {
+                    regions.extend_from_slice(&d.regions);
+                }
             } else {
                 regions.extend_from_slice(
                     &self.regions[old_first[s] as usize..old_first[s + 1] as usize],
@@ -103,7 +103,7 @@ impl Hierarchy {
             first[s] + (old - old_first[s])
         };
         let mut edges: EdgeList = Vec::with_capacity(self.regions.len() * 3);
-        self.for_each_edge(|a, b, l| {
+        self.each_edge(|a, b, l| {
             let producer = self.regions[a as usize]
                 .sector()
                 .min(self.regions[b as usize].sector());
@@ -135,6 +135,8 @@ impl Hierarchy {
             portals.update(grid, changed);
         }
         self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
+        self.stamp = crate::model::next_stamp();
+        self.grid_revision = grid.revision();
         Ok(self.stats())
     }
 }

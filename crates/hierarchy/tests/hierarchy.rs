@@ -7,7 +7,7 @@ mod common;
 use common::{dijkstra, maze_grid, movingai_dir, passable_cells};
 use regionpath_grid::{Grid, Point, SQRT2};
 use regionpath_hierarchy::{
-    Hierarchy, HierarchyConfig, HierarchyError, PathError, Planner, PortalMode,
+    CellPlanner, Hierarchy, HierarchyConfig, HierarchyError, PlanError, PortalMode,
 };
 
 /// Small deterministic generator (SplitMix64).
@@ -115,7 +115,7 @@ fn check_regions(g: &Grid, size: u32) -> usize {
     for (i, r) in hi.regions().iter().enumerate() {
         let rep = r.representative();
         assert!(g.is_passable(rep));
-        assert_eq!(hi.region_of(g, rep), Some(i as u32));
+        assert_eq!(hi.region_of(g, rep).map(|r| r.index()), Some(i));
         assert!(r.min().x <= rep.x && rep.x <= r.max().x);
         assert!(r.min().y <= rep.y && rep.y <= r.max().y);
     }
@@ -133,7 +133,7 @@ fn check_regions(g: &Grid, size: u32) -> usize {
                 continue;
             }
             let r = hi.region_of(g, p).expect("passable cell has a region");
-            let region = &hi.regions()[r as usize];
+            let region = &hi.regions()[r.index()];
             let (x0, y0) = (x / side * side, y / side * side);
             let inside = |q: Point| q.x >= x0 && q.x < x0 + side && q.y >= y0 && q.y < y0 + side;
             let boxes = hi
@@ -280,7 +280,7 @@ fn region_of_in_sectors_with_overlapping_region_boxes() {
 #[test]
 fn planner_is_complete_and_valid_against_dijkstra() {
     let mut rng = Rng(11);
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut path = Vec::new();
     let mut solved = 0;
     let mut unreachable = 0;
@@ -305,7 +305,7 @@ fn planner_is_complete_and_valid_against_dijkstra() {
                         assert!(cost >= opt - 1e-6, "shorter than optimal?");
                         solved += 1;
                     }
-                    Err(PathError::Unreachable { .. }) => {
+                    Err(PlanError::Unreachable { .. }) => {
                         assert!(
                             opt.is_infinite(),
                             "{s} -> {t} is reachable (cost {opt}) but planner says no"
@@ -329,18 +329,18 @@ fn lazy_legs_match_and_start_quickly() {
     let mut rng = Rng(3);
     let g = random_grid(&mut rng, 300, 200, 15);
     let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let passable = passable_cells(&g);
     let mut checked = 0;
     for _ in 0..50 {
         let s = passable[rng.below(passable.len() as u64) as usize];
         let t = passable[rng.below(passable.len() as u64) as usize];
-        if planner.start_query(&hi, &g, s, t).is_err() {
+        let Ok(mut q) = planner.start(&hi, &g, s, t) else {
             continue;
-        }
+        };
         let mut legs = Vec::new();
         let mut first_leg_len = None;
-        while planner.next_leg(&hi, &g, &mut legs).unwrap() {
+        while planner.next_leg(&mut q, &hi, &g, &mut legs).unwrap() {
             first_leg_len.get_or_insert(legs.len());
         }
         let first = &legs[..first_leg_len.unwrap_or(legs.len())];
@@ -364,12 +364,91 @@ fn lazy_legs_match_and_start_quickly() {
         checked += 1;
     }
     assert!(checked > 10);
-    assert_eq!(planner.next_leg(&hi, &g, &mut Vec::new()), Ok(false));
-    let mut fresh = Planner::new();
-    assert_eq!(
-        fresh.next_leg(&hi, &g, &mut Vec::new()),
-        Err(PathError::NoQuery)
-    );
+}
+
+/// A lazy query is a value the caller owns: two in flight on one planner,
+/// with a full query between their legs, each still yields a contiguous
+/// path to its own goal; a finished query yields no more legs; a query used
+/// with another hierarchy, with its hierarchy after an update, or with an
+/// edited grid is refused with a typed error, never a wrong leg.
+#[test]
+fn lazy_queries_are_owned_and_bound_to_their_hierarchy() {
+    let mut rng = Rng(77);
+    let g = random_grid(&mut rng, 200, 160, 12);
+    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let passable = passable_cells(&g);
+    let mut planner = CellPlanner::new();
+    let mut interleaved = 0;
+    for _ in 0..40 {
+        let pick = |rng: &mut Rng| passable[rng.below(passable.len() as u64) as usize];
+        let (s1, t1, s2, t2) = (
+            pick(&mut rng),
+            pick(&mut rng),
+            pick(&mut rng),
+            pick(&mut rng),
+        );
+        let (Ok(mut a), Ok(mut b)) = (
+            planner.start(&hi, &g, s1, t1),
+            planner.start(&hi, &g, s2, t2),
+        ) else {
+            continue;
+        };
+        let (mut pa, mut pb, mut full) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut more_a, mut more_b) = (true, true);
+        while more_a || more_b {
+            if more_a {
+                more_a = planner.next_leg(&mut a, &hi, &g, &mut pa).unwrap();
+            }
+            // A full query between the legs uses the same scratch.
+            planner.find_path_into(&hi, &g, s2, t1, &mut full).ok();
+            if more_b {
+                more_b = planner.next_leg(&mut b, &hi, &g, &mut pb).unwrap();
+            }
+        }
+        validate_contiguous(&g, &pa, s1, t1);
+        validate_contiguous(&g, &pb, s2, t2);
+        assert!(a.is_done() && b.is_done());
+        assert_eq!(a.position(), t1);
+        assert_eq!(planner.next_leg(&mut a, &hi, &g, &mut pa), Ok(false));
+        interleaved += 1;
+    }
+    assert!(interleaved > 20, "{interleaved}");
+
+    // Another hierarchy (a clone is the same state and is accepted).
+    let (s, t) = (passable[0], passable[passable.len() - 1]);
+    let other = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+    let clone = hi.clone();
+    if let Ok(mut q) = planner.start(&hi, &g, s, t) {
+        let mut out = Vec::new();
+        assert!(matches!(
+            planner.next_leg(&mut q, &other, &g, &mut out),
+            Err(PlanError::QueryMismatch { .. })
+        ));
+        assert!(out.is_empty());
+        let mut q = planner.start(&hi, &g, s, t).unwrap();
+        assert!(planner.next_leg(&mut q, &clone, &g, &mut out).is_ok());
+    }
+
+    // The grid edited (with or without an update).
+    let mut edited = g.clone();
+    let far = passable[passable.len() / 2];
+    let mut q = planner.start(&hi, &g, s, t).unwrap();
+    edited.set_passable(far, false).unwrap();
+    let mut out = Vec::new();
+    assert!(matches!(
+        planner.next_leg(&mut q, &hi, &edited, &mut out),
+        Err(PlanError::StaleGrid { .. })
+    ));
+    assert!(matches!(
+        planner.find_path_into(&hi, &edited, s, t, &mut out),
+        Err(PlanError::StaleGrid { .. })
+    ));
+    let mut updated = hi.clone();
+    updated.update(&edited, &[far]).unwrap();
+    assert!(matches!(
+        planner.next_leg(&mut q, &updated, &edited, &mut out),
+        Err(PlanError::QueryMismatch { .. })
+    ));
 }
 
 /// Quick start (a partial route through the cluster graph for the first
@@ -389,27 +468,30 @@ fn quick_start_legs_are_complete_and_valid() {
         // Sector 8: clusters 64 cells a side, so most routes cross several.
         let hi = build_at(&g, [8, 16][round % 2], true);
         let passable = passable_cells(&g);
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         for _ in 0..10 {
             let s = passable[rng.below(passable.len() as u64) as usize];
             let dist = dijkstra(&g, s);
             for _ in 0..10 {
                 let t = passable[rng.below(passable.len() as u64) as usize];
                 let opt = dist[t.y as usize * w as usize + t.x as usize];
-                match planner.start_query(&hi, &g, s, t) {
-                    Ok(()) => assert!(opt.is_finite(), "{s} -> {t}: no path exists"),
-                    Err(PathError::Unreachable { .. }) => {
+                let mut q = match planner.start(&hi, &g, s, t) {
+                    Ok(q) => {
+                        assert!(opt.is_finite(), "{s} -> {t}: no path exists");
+                        q
+                    }
+                    Err(PlanError::Unreachable { .. }) => {
                         assert!(opt.is_infinite(), "{s} -> {t}: reachable, refused");
                         continue;
                     }
                     Err(e) => panic!("{s} -> {t}: {e}"),
-                }
+                };
                 let mut legs = Vec::new();
                 let mut first_len = None;
-                while planner.next_leg(&hi, &g, &mut legs).unwrap() {
+                while planner.next_leg(&mut q, &hi, &g, &mut legs).unwrap() {
                     first_len.get_or_insert(legs.len());
                 }
-                quick += planner.stats().quick_start as u32;
+                quick += q.stats().quick_start as u32;
                 validate_contiguous(&g, &legs, s, t);
                 let mut cost = 0.0;
                 for w in legs.windows(2) {
@@ -453,11 +535,11 @@ fn validate_contiguous(g: &Grid, path: &[Point], s: Point, t: Point) {
 fn errors_are_typed() {
     let g = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap();
     let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
-    let mut p = Planner::new();
+    let mut p = CellPlanner::new();
     let mut out = Vec::new();
     assert_eq!(
         p.find_path_into(&hi, &g, Point::new(0, 0), Point::new(4, 0), &mut out),
-        Err(PathError::Unreachable {
+        Err(PlanError::Unreachable {
             start: Point::new(0, 0),
             goal: Point::new(4, 0)
         })
@@ -469,16 +551,16 @@ fn errors_are_typed() {
     );
     assert_eq!(
         p.find_path_into(&hi, &g, Point::new(2, 0), Point::new(4, 0), &mut out),
-        Err(PathError::StartBlocked(Point::new(2, 0)))
+        Err(PlanError::StartBlocked(Point::new(2, 0)))
     );
     assert_eq!(
         p.find_path_into(&hi, &g, Point::new(0, 0), Point::new(9, 0), &mut out),
-        Err(PathError::GoalOutOfBounds(Point::new(9, 0)))
+        Err(PlanError::GoalOutOfBounds(Point::new(9, 0)))
     );
     let other = Grid::new(6, 3, true).unwrap();
     assert!(matches!(
         p.find_path_into(&hi, &other, Point::new(0, 0), Point::new(1, 0), &mut out),
-        Err(PathError::GridMismatch { .. })
+        Err(PlanError::GridMismatch { .. })
     ));
     assert!(matches!(
         Hierarchy::build(
@@ -542,8 +624,13 @@ fn update_equals_fresh_build() {
             assert_eq!(hi.regions(), fresh.regions());
             assert_eq!(hi.edge_list(), fresh.edge_list());
             assert!(hi.matches(&g));
-            for a in (0..hi.regions().len() as u32).step_by(7) {
-                for b in (0..hi.regions().len() as u32).step_by(11) {
+            let ids: Vec<_> = hi
+                .regions()
+                .iter()
+                .map(|r| hi.region_of(&g, r.representative()).unwrap())
+                .collect();
+            for &a in ids.iter().step_by(7) {
+                for &b in ids.iter().step_by(11) {
                     assert_eq!(hi.regions_connected(a, b), fresh.regions_connected(a, b));
                 }
             }
@@ -598,31 +685,6 @@ fn persistence_round_trips_and_rejects_bad_files() {
     }
 }
 
-#[test]
-fn batch_matches_sequential() {
-    let mut rng = Rng(13);
-    let g = random_grid(&mut rng, 150, 150, 15);
-    let hi = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
-    let passable = passable_cells(&g);
-    let queries: Vec<(Point, Point)> = (0..64)
-        .map(|_| {
-            (
-                passable[rng.below(passable.len() as u64) as usize],
-                passable[rng.below(passable.len() as u64) as usize],
-            )
-        })
-        .collect();
-    let batch = hi.find_paths_par(&g, &queries);
-    let mut planner = Planner::new();
-    for (q, r) in queries.iter().zip(&batch) {
-        let mut out = Vec::new();
-        let seq = planner
-            .find_path_into(&hi, &g, q.0, q.1, &mut out)
-            .map(|s| (out, s.cost));
-        assert_eq!(&seq, r);
-    }
-}
-
 /// A lattice of `room`-cell rooms (walls on every `room`-th row and column)
 /// with one door at a random place in every wall between two rooms, like
 /// the Moving AI room maps: every room is reachable, but only through
@@ -654,11 +716,12 @@ fn room_lattice(rng: &mut Rng, rooms: u32, room: u32) -> Grid {
 fn second_route_straightens_paths_through_room_lattices() {
     use regionpath_hierarchy::PlannerConfig;
     let mut rng = Rng(29);
-    let mut with = Planner::new();
-    let mut without = Planner::with_config(PlannerConfig {
+    let mut with = CellPlanner::new();
+    let mut without = CellPlanner::with_config(PlannerConfig {
         second_route: false,
         ..PlannerConfig::default()
-    });
+    })
+    .unwrap();
     let (mut path, mut plain) = (Vec::new(), Vec::new());
     let (mut tried, mut improved, mut reused) = (0, 0, 0);
     let (mut sum_with, mut sum_without, mut sum_opt) = (0.0, 0.0, 0.0);
@@ -735,7 +798,7 @@ fn dead_ends_off_the_block_path_are_never_searched() {
         }
     }
     let hierarchy = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut path = Vec::new();
     let (s, g) = (Point::new(5, 0), Point::new(229, 47));
     let st = planner
@@ -773,7 +836,7 @@ fn maze_routes_are_refined_region_by_region_and_exact_where_claimed() {
         let g = maze_grid(&mut |n| rng.below(n), 161, 121, loops);
         let hi = build_at(&g, size, true);
         let passable = passable_cells(&g);
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         let mut path = Vec::new();
         let (mut routed, mut by_region, mut exact) = (0, 0, 0);
         for _ in 0..12 {
@@ -858,7 +921,7 @@ fn regions_touching_through_two_doors_are_not_forced_through_one() {
     let links = hi.edge_list();
     let door = links
         .iter()
-        .find(|l| hi.regions()[l.0 as usize].sector() == 0)
+        .find(|l| hi.regions()[l.0.index()].sector() == 0)
         .expect("the edge between sectors 0 and 1");
     assert!(
         !door.2.is_only_crossing(),
@@ -870,7 +933,7 @@ fn regions_touching_through_two_doors_are_not_forced_through_one() {
         .all(|l| l.2.is_only_crossing()));
     let back = Hierarchy::from_bytes(&hi.to_bytes(), &g).unwrap();
     assert_eq!(back.edge_list(), links, "the flag survives a round trip");
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut path = Vec::new();
     // Far apart (the route is planned), each start next to one door.
     for (s, t) in [
@@ -916,7 +979,7 @@ fn route_regions_on_a_cycle_are_refined_but_not_claimed_exact() {
     open(31, 15);
     let hi = region_planner_at_16(&g);
     let (s, t) = (Point::new(0, 15), Point::new(95, 15));
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut path = Vec::new();
     let st = planner.find_path_into(&hi, &g, s, t, &mut path).unwrap();
     let opt = dijkstra(&g, s)[t.y as usize * 96 + t.x as usize];
@@ -958,7 +1021,7 @@ fn default_build_stays_within_one_byte_per_cell() {
     assert!(h.stats().sector_size > 16, "{:?}", h.stats());
     // The grown hierarchy still answers, with the maze's only path.
     let cells = passable_cells(&maze);
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut path = Vec::new();
     for i in 0..20 {
         let (s, t) = (cells[i * 997 % cells.len()], cells[i * 7919 % cells.len()]);

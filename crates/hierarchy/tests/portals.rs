@@ -16,7 +16,7 @@
 //! with `PortalMode::Always` serially and in parallel, every reachable
 //! query must be answered by the layer (or the straight-line shortcut; with
 //! the shortcut turned off, by the layer alone) with an optimal, valid
-//! path, and every unreachable one refused with `PathError::Unreachable`. Also: `Auto`/`Never` decisions, incremental
+//! path, and every unreachable one refused with `PlanError::Unreachable`. Also: `Auto`/`Never` decisions, incremental
 //! updates (against a fresh build and the oracle on the edited grid),
 //! `to_bytes`/`from_bytes` round trips, and, when the Moving AI data is
 //! present, the optimal lengths of `8room_000`.
@@ -26,7 +26,7 @@ mod common;
 use common::{dijkstra, legal, maze_grid, movingai_dir, open, passable_cells, SQRT2};
 use regionpath_grid::{read_map, read_scen, Grid, Point};
 use regionpath_hierarchy::{
-    Hierarchy, HierarchyConfig, PathError, PlanStats, Planner, PlannerConfig, PortalMode,
+    CellPlanner, Hierarchy, HierarchyConfig, PlanError, PlanStats, PlannerConfig, PortalMode,
 };
 
 /// Side of the portal layer's sectors (fixed by the layer).
@@ -344,7 +344,7 @@ impl Tally {
 /// One planner serves many maps in a test, so its scratch carries over
 /// from larger and smaller layers.
 fn check_queries(
-    planner: &mut Planner,
+    planner: &mut CellPlanner,
     h: &Hierarchy,
     g: &Grid,
     qs: &[(Point, Vec<Point>)],
@@ -360,7 +360,7 @@ fn check_queries(
             let res = planner.find_path_into(h, g, s, t, &mut path);
             if opt.is_infinite() {
                 assert!(
-                    matches!(res, Err(PathError::Unreachable { .. })),
+                    matches!(res, Err(PlanError::Unreachable { .. })),
                     "{what}: {s} -> {t} is unreachable (oracle) but the planner gave {res:?}"
                 );
                 tally.unreachable += 1;
@@ -409,7 +409,13 @@ fn check_queries(
 
 /// Builds with `Always` serially and in parallel; both give the test's own
 /// portal count and pass the oracle checks.
-fn check_map(planner: &mut Planner, rng: &mut Rng, g: &Grid, starts: usize, what: &str) -> Tally {
+fn check_map(
+    planner: &mut CellPlanner,
+    rng: &mut Rng,
+    g: &Grid,
+    starts: usize,
+    what: &str,
+) -> Tally {
     let expected: usize = portal_counts(g).iter().sum();
     let qs = queries(rng, g, starts);
     let mut total = Tally::default();
@@ -431,10 +437,11 @@ fn check_map(planner: &mut Planner, rng: &mut Rng, g: &Grid, starts: usize, what
             &qs,
             &format!("{what} parallel={parallel}"),
         ));
-        let mut no_straight = Planner::with_config(PlannerConfig {
+        let mut no_straight = CellPlanner::with_config(PlannerConfig {
             straight: false,
             ..PlannerConfig::default()
-        });
+        })
+        .unwrap();
         check_queries(
             &mut no_straight,
             &h,
@@ -449,7 +456,7 @@ fn check_map(planner: &mut Planner, rng: &mut Rng, g: &Grid, starts: usize, what
 #[test]
 fn rooms_with_one_cell_doors_are_exact() {
     let mut rng = Rng::new(0x5EED_0001);
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut total = Tally::default();
     // Not multiples of 16 (partial sectors at the right and bottom edges),
     // narrower than one sector, and multiples of 16.
@@ -482,7 +489,7 @@ fn rooms_with_one_cell_doors_are_exact() {
 #[test]
 fn random_obstacles_are_exact() {
     let mut rng = Rng::new(0x5EED_0002);
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut total = Tally::default();
     for round in 0..3 {
         for &(w, h, pct) in &[
@@ -511,7 +518,7 @@ fn random_obstacles_are_exact() {
 #[test]
 fn mazes_are_exact() {
     let mut rng = Rng::new(0x5EED_0007);
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     let mut total = Tally::default();
     // The last maze has more cells than the library builds the portal
     // layer serially (32,768), so `check_map` also covers its parallel
@@ -582,7 +589,7 @@ fn hand_made_maps_are_exact() {
     ])
     .unwrap();
     let mut rng = Rng::new(0x5EED_0003);
-    let mut planner = Planner::new();
+    let mut planner = CellPlanner::new();
     for (name, g) in [
         ("detour", &detour),
         ("corner", &corner),
@@ -692,7 +699,7 @@ fn auto_builds_where_it_pays() {
     // Queries on the Auto-built rooms map are exact.
     let h = build(&rooms8, PortalMode::Auto, true);
     let qs = queries(&mut rng, &rooms8, 8);
-    let t = check_queries(&mut Planner::new(), &h, &rooms8, &qs, "rooms8 auto");
+    let t = check_queries(&mut CellPlanner::new(), &h, &rooms8, &qs, "rooms8 auto");
     assert!(t.exact > 30, "{t:?}");
 }
 
@@ -701,11 +708,12 @@ fn auto_builds_where_it_pays() {
 #[test]
 fn updates_stay_exact() {
     let mut rng = Rng::new(0x5EED_0005);
-    let mut planner = Planner::new();
-    let mut no_straight = Planner::with_config(PlannerConfig {
+    let mut planner = CellPlanner::new();
+    let mut no_straight = CellPlanner::with_config(PlannerConfig {
         straight: false,
         ..PlannerConfig::default()
-    });
+    })
+    .unwrap();
     for &(w, hgt) in &[(100, 71), (64, 64), (45, 83)] {
         let mut g = rooms_grid(&mut rng, w, hgt);
         let mut h = build(&g, PortalMode::Always, true);
@@ -817,8 +825,8 @@ fn persistence_keeps_the_layer() {
             "map {i}"
         );
         assert_eq!(back.to_bytes(), bytes, "map {i}: second round trip differs");
-        let mut p1 = Planner::new();
-        let mut p2 = Planner::new();
+        let mut p1 = CellPlanner::new();
+        let mut p2 = CellPlanner::new();
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for (s, goals) in queries(&mut rng, g, 10) {
             for t in goals {
@@ -868,7 +876,10 @@ fn movingai_8room_000_is_optimal() {
     };
     let mut path = Vec::new();
     let mut checked = 0;
-    for mut planner in [Planner::new(), Planner::with_config(no_straight)] {
+    for mut planner in [
+        CellPlanner::new(),
+        CellPlanner::with_config(no_straight).unwrap(),
+    ] {
         let straight = planner.config().straight;
         for row in scenario.rows.iter().step_by(10) {
             let (s, t) = (row.start, row.goal);

@@ -266,6 +266,8 @@ impl Partial {
             (connectivity(), blocks())
         };
         Hierarchy {
+            stamp: crate::model::next_stamp(),
+            grid_revision: grid.revision(),
             layout: self.layout,
             grid_checksum: grid.checksum(),
             first_region: self.first_region,
@@ -314,12 +316,7 @@ impl Hierarchy {
     /// Preprocesses `grid`.
     pub fn build(grid: &Grid, config: &HierarchyConfig) -> Result<Hierarchy, HierarchyError> {
         let t0 = Instant::now();
-        if !(4..=256).contains(&config.sector_size) {
-            return Err(HierarchyError::BadConfig(format!(
-                "sector_size {} is outside 4..=256",
-                config.sector_size
-            )));
-        }
+        config.validate()?;
         let parallel_portals = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
         let parallel = parallel_portals && count_runs(grid) >= PARALLEL_MIN_RUNS;
         let cells = grid.cell_count();

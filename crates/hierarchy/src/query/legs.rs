@@ -39,30 +39,8 @@ pub(super) fn window_of(r: Rect) -> Window {
     }
 }
 
-impl Planner {
-    /// Refines the next leg of the query begun with
-    /// [`Planner::start_query`], appending its cells to `out` (the first leg
-    /// includes the start cell; later legs continue from the last cell).
-    /// Returns `Ok(true)` while legs remain, `Ok(false)` after the last.
-    ///
-    /// A leg covers the longest stretch of the route, from the region of
-    /// the current position to some region `j`, whose sectors fit together
-    /// in one `window × window` box (two sectors a side when sectors are
-    /// larger than half the window). It runs jump point search
-    /// ([`WindowedJps`]) inside that box to the nearest cell where the route
-    /// leaves region `j` (or to the goal on the last leg). The box holds the
-    /// route's chain of regions, so the search always succeeds; it may also
-    /// cut through sectors off the route where that is shorter.
-    pub fn next_leg(
-        &mut self,
-        h: &Hierarchy,
-        grid: &Grid,
-        out: &mut Vec<Point>,
-    ) -> Result<bool, PathError> {
-        self.leg_into(h, grid, out, false)
-    }
-
-    /// [`Planner::next_leg`]; with `backup` (a full query, whose cells are
+impl CellPlanner {
+    /// Refines the next leg ([`CellPlanner::next_leg`]); with `backup` (a full query, whose cells are
     /// not handed out leg by leg) a leg after the first starts back along
     /// the previous one ([`PlannerConfig::join_radius`]).
     pub(super) fn leg_into(
@@ -71,9 +49,9 @@ impl Planner {
         grid: &Grid,
         out: &mut Vec<Point>,
         backup: bool,
-    ) -> Result<bool, PathError> {
+    ) -> Result<bool, PlanError> {
         let Some(mut pr) = self.progress else {
-            return Err(PathError::NoQuery);
+            return Ok(false);
         };
         if pr.done {
             return Ok(false);
@@ -91,7 +69,7 @@ impl Planner {
         if let Some(order) = pr.straight {
             let ok = straight_walk(grid, pr.pos, pr.goal, order, Some(out));
             if !ok {
-                return Err(PathError::Stale("the grid changed during the query".into()));
+                return Err(PlanError::Stale("the grid changed during the query".into()));
             }
             self.stats.legs += 1;
             pr.pos = pr.goal;
@@ -298,7 +276,7 @@ impl Planner {
             }
         }
         if s.status != Status::Found {
-            return Err(PathError::Stale(format!(
+            return Err(PlanError::Stale(format!(
                 "route regions {}..={} are not connected",
                 self.route[pr.at], self.route[j]
             )));
@@ -327,7 +305,7 @@ impl Planner {
     /// pair of cells, the only place where those two regions touch. Every
     /// path from start to goal then steps through exactly those pairs in
     /// order, so it can be refined one region at a time
-    /// ([`Planner::refine_regions`]).
+    /// ([`CellPlanner::refine_regions`]).
     pub(super) fn doorways_only(&self) -> bool {
         self.restrict
             && self.unique_route
@@ -336,7 +314,7 @@ impl Planner {
             && self.cross[1..].iter().all(|c| c.0.len == 1)
     }
 
-    /// Refines a [`Planner::doorways_only`] route region by region: in each
+    /// Refines a [`CellPlanner::doorways_only`] route region by region: in each
     /// route region, a search confined to the region's bounding box (which
     /// it cannot leave but through the region's own cells: a region is a
     /// connected piece of its sector) from the cell where the route enters
@@ -354,7 +332,7 @@ impl Planner {
         grid: &Grid,
         out: &mut Vec<Point>,
         pr: &mut Progress,
-    ) -> Result<(), PathError> {
+    ) -> Result<(), PlanError> {
         let last = self.route.len() - 1;
         self.stats.by_region = true;
         // Exact when no route region lies on a cycle: then a shortest path
@@ -387,7 +365,7 @@ impl Planner {
                 .find_path_into(grid, win, from, to, &mut self.leg)?;
             self.stats.expanded += s.expanded;
             if s.status != Status::Found {
-                return Err(PathError::Stale(format!(
+                return Err(PlanError::Stale(format!(
                     "region {} does not connect {from} to {to}",
                     self.route[m]
                 )));

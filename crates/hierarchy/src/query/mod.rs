@@ -1,6 +1,7 @@
 //! Queries: abstract route over regions, leg refinement in 60×60 windows,
 //! stitching.
 
+mod lazy;
 mod legs;
 mod polish;
 mod route;
@@ -10,6 +11,8 @@ use crate::graph::Run;
 use crate::model::Hierarchy;
 use crate::portal::PortalSearch;
 use crate::sector::{Labeler, Rect};
+use crate::ConfigError;
+pub use lazy::Query;
 use legs::{LegMemo, Memo};
 use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
 use regionpath_search::{
@@ -24,7 +27,7 @@ use thiserror::Error;
 
 /// Why a path could not be planned.
 #[derive(Debug, Error, Clone, PartialEq)]
-pub enum PathError {
+pub enum PlanError {
     /// The start lies outside the grid.
     #[error("start {0} is outside the grid")]
     StartOutOfBounds(Point),
@@ -57,9 +60,25 @@ pub enum PathError {
         /// Hierarchy height.
         height: u32,
     },
-    /// `next_leg` without a query in progress.
-    #[error("no query in progress: call start_query first")]
-    NoQuery,
+    /// The grid is not the one the hierarchy serves: it was edited without
+    /// [`Hierarchy::update`], or it is another `Grid` value (see
+    /// [`Hierarchy::attach`]). Checked in O(1) on every query.
+    #[error("the grid (revision {grid}) is not the one the hierarchy was built or updated for (revision {hierarchy}): call Hierarchy::update after editing, or Hierarchy::attach for an equal grid")]
+    StaleGrid {
+        /// The grid's [`Grid::revision`].
+        grid: u64,
+        /// The revision the hierarchy serves.
+        hierarchy: u64,
+    },
+    /// A lazy [`Query`] used with another hierarchy than the one it was
+    /// started on, or with that hierarchy after an update: start it again.
+    #[error("the query was started on another hierarchy or before an update (query stamp {query}, hierarchy stamp {hierarchy}): start it again")]
+    QueryMismatch {
+        /// The stamp the query was started on.
+        query: u64,
+        /// [`Hierarchy::stamp`] of the hierarchy given.
+        hierarchy: u64,
+    },
     /// The hierarchy and grid disagree (the grid changed without an update).
     #[error("hierarchy is stale for this grid: {0}")]
     Stale(String),
@@ -115,8 +134,8 @@ pub struct PlannerConfig {
     /// no region lookup and no search (see [`PlanStats::straight`]). Default
     /// on; off makes every query go through the hierarchy.
     pub straight: bool,
-    /// Immediate start for lazy queries ([`Planner::start_query`] and
-    /// [`Planner::next_leg`]; [`Planner::find_path_into`] always plans the
+    /// Immediate start for lazy queries ([`CellPlanner::start_query`] and
+    /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
     /// whole route first). When start and goal lie in different clusters
     /// (the connected pieces of the region graph in one super-sector of the
     /// connectivity matrix, 128 cells a side on most maps), `start_query`
@@ -128,7 +147,7 @@ pub struct PlannerConfig {
     /// size instead of growing with the route (see [`PlanStats::quick_start`]).
     /// Default on.
     pub quick_start: bool,
-    /// A second route for full paths ([`Planner::find_path_into`]) that
+    /// A second route for full paths ([`CellPlanner::find_path_into`]) that
     /// still cost more than [`PlannerConfig::recheck`] times the estimate
     /// after the recheck: the abstract search runs again, pricing routes by
     /// the straight lines between the cells where they cross from region to
@@ -137,8 +156,54 @@ pub struct PlannerConfig {
     /// representatives, a chain of rooms joined by doors costs the same
     /// along an L as along the diagonal, and the legs cannot undo an L
     /// (8room_000 rows up to 22% longer than optimal). Lazy queries
-    /// ([`Planner::start_query`]) keep their first route. Default on.
+    /// ([`CellPlanner::start_query`]) keep their first route. Default on.
     pub second_route: bool,
+}
+
+/// Largest [`PlannerConfig::window`]: the leg searches' scratch grows with
+/// its square (about 25 bytes a cell: 26 MB at 1,024).
+pub const MAX_WINDOW: u32 = 1024;
+
+/// Largest [`PlannerConfig::recheck_window`] (about 25 bytes a cell of its
+/// square, allocated on the first recheck that needs it).
+pub const MAX_RECHECK_WINDOW: u32 = 4096;
+
+impl PlannerConfig {
+    /// Checks every value against its bounds ([`CellPlanner::with_config`]
+    /// does this first): `window` 3..=[`MAX_WINDOW`], `reach`
+    /// 1..=`window`, `join_radius` at most `window`, `recheck` a finite
+    /// factor of at least 0 (0: off; below 1: every path), `recheck_window`
+    /// 3..=[`MAX_RECHECK_WINDOW`] (the recheck box is at least `window`).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(3..=MAX_WINDOW).contains(&self.window) {
+            return Err(ConfigError::new("window", self.window, "3..=1024 cells"));
+        }
+        if !(1..=self.window).contains(&self.reach) {
+            return Err(ConfigError::new("reach", self.reach, "1..=window cells"));
+        }
+        if self.join_radius > self.window {
+            return Err(ConfigError::new(
+                "join_radius",
+                self.join_radius,
+                "0..=window cells",
+            ));
+        }
+        if !(self.recheck.is_finite() && self.recheck >= 0.0) {
+            return Err(ConfigError::new(
+                "recheck",
+                self.recheck,
+                "a finite factor >= 0 (0: off)",
+            ));
+        }
+        if !(3..=MAX_RECHECK_WINDOW).contains(&self.recheck_window) {
+            return Err(ConfigError::new(
+                "recheck_window",
+                self.recheck_window,
+                "3..=4096 cells",
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for PlannerConfig {
@@ -210,7 +275,7 @@ pub struct PlanStats {
 }
 
 /// Where a lazily refined query stands.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Progress {
     goal: Point,
     pos: Point,
@@ -231,7 +296,7 @@ struct Progress {
     /// it ends short of the goal's region, and the next leg after the first
     /// plans the rest.
     partial: bool,
-    /// Whether the query is lazy ([`Planner::start_query`] with
+    /// Whether the query is lazy ([`CellPlanner::start`] with
     /// [`PlannerConfig::quick_start`]): its first leg is kept short.
     quick: bool,
 }
@@ -269,7 +334,7 @@ impl Progress {
 /// check) and window-sized scratch for the leg searches (about 90 KB for
 /// 60×60, growing to about 0.45 MB the first time a quality recheck searches
 /// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
-pub struct Planner {
+pub struct CellPlanner {
     config: PlannerConfig,
     anodes: Vec<ANode>,
     /// Open list of the abstract search: `f` as `f32` bits (which order
@@ -328,9 +393,21 @@ pub struct Planner {
     portal: PortalSearch,
 }
 
-impl Default for Planner {
+impl std::fmt::Debug for CellPlanner {
+    /// The configuration and how much scratch has grown (not its contents).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CellPlanner")
+            .field("config", &self.config)
+            .field("region_scratch", &self.anodes.len())
+            .field("route_len", &self.route.len())
+            .field("last", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for CellPlanner {
     fn default() -> Self {
-        Planner::new()
+        CellPlanner::new()
     }
 }
 
@@ -367,26 +444,21 @@ fn cheb(a: Point, b: Point) -> u32 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
-impl Planner {
+impl CellPlanner {
     /// A planner with the default configuration.
-    pub fn new() -> Planner {
-        Planner::with_config(PlannerConfig::default())
+    pub fn new() -> CellPlanner {
+        // The defaults are within every bound.
+        CellPlanner::with_config(PlannerConfig::default()).unwrap_or_else(|_| unreachable!())
     }
 
     /// A planner with the given configuration.
-    pub fn with_config(config: PlannerConfig) -> Planner {
-        let window = config.window.max(3);
-        Planner {
+    pub fn with_config(config: PlannerConfig) -> Result<CellPlanner, ConfigError> {
+        config.validate()?;
+        let window = config.window;
+        Ok(CellPlanner {
             config: PlannerConfig {
-                window,
-                reach: config.reach.clamp(1, window),
-                join_radius: config.join_radius,
-                recheck: config.recheck,
                 recheck_window: config.recheck_window.max(window),
-                recheck_budget: config.recheck_budget,
-                straight: config.straight,
-                quick_start: config.quick_start,
-                second_route: config.second_route,
+                ..config
             },
             anodes: Vec::new(),
             aheap: BinaryHeap::new(),
@@ -417,7 +489,7 @@ impl Planner {
             progress: None,
             stats: PlanStats::default(),
             portal: PortalSearch::default(),
-        }
+        })
     }
 
     /// The configuration.
@@ -433,8 +505,8 @@ impl Planner {
     /// The abstract route (region ids) of the current or last query; empty
     /// when a query whose start and goal fit in one window was answered by
     /// one window search (the route is then never planned).
-    pub fn route(&self) -> &[u32] {
-        &self.route
+    pub fn route(&self) -> impl ExactSizeIterator<Item = crate::RegionId> + '_ {
+        self.route.iter().map(|&r| crate::RegionId::new(r))
     }
 
     /// Plans a full path from `start` to `goal`, written into `out` (cleared
@@ -447,7 +519,7 @@ impl Planner {
         start: Point,
         goal: Point,
         out: &mut Vec<Point>,
-    ) -> Result<PlanStats, PathError> {
+    ) -> Result<PlanStats, PlanError> {
         out.clear();
         if self.begin(h, grid, start, goal, false, true)? {
             if let Some(layer) = &h.portals {
@@ -494,32 +566,13 @@ impl Planner {
         h: &Hierarchy,
         grid: &Grid,
         out: &mut Vec<Point>,
-    ) -> Result<(), PathError> {
+    ) -> Result<(), PlanError> {
         while self.leg_into(h, grid, out, true)? {}
         Ok(())
     }
 
-    /// Starts a query for lazy refinement: checks the input, answers
-    /// reachability from the matrix and plans the abstract route. Then call
-    /// [`Planner::next_leg`] to refine leg by leg (the first leg is ready
-    /// after one window search: an immediate start for the unit).
-    ///
-    /// With [`PlannerConfig::quick_start`] (the default), a long route is
-    /// planned only as far as the first leg needs; the rest is planned when
-    /// the second leg is asked for.
-    pub fn start_query(
-        &mut self,
-        h: &Hierarchy,
-        grid: &Grid,
-        start: Point,
-        goal: Point,
-    ) -> Result<(), PathError> {
-        let quick = self.config.quick_start;
-        self.begin(h, grid, start, goal, quick, false)?;
-        Ok(())
-    }
-
-    /// [`Planner::start_query`], with a partial route when `quick`. With
+    /// Checks a query's input and plans its route (a partial one when
+    /// `quick`; see [`CellPlanner::start`]). With
     /// `exact`, stops before planning any route and returns `true` when the
     /// hierarchy's portal layer should answer (a full query that is not a
     /// straight line, on a map with the layer).
@@ -531,31 +584,37 @@ impl Planner {
         goal: Point,
         quick: bool,
         exact: bool,
-    ) -> Result<bool, PathError> {
+    ) -> Result<bool, PlanError> {
         self.progress = None;
         self.stats = PlanStats::default();
         self.marked = None;
         self.route.clear();
         self.cross.clear();
         if grid.width() != h.width() || grid.height() != h.height() {
-            return Err(PathError::GridMismatch {
+            return Err(PlanError::GridMismatch {
                 grid_width: grid.width(),
                 grid_height: grid.height(),
                 width: h.width(),
                 height: h.height(),
             });
         }
+        if !h.is_current_for(grid) {
+            return Err(PlanError::StaleGrid {
+                grid: grid.revision(),
+                hierarchy: h.grid_revision,
+            });
+        }
         if !grid.in_bounds(start) {
-            return Err(PathError::StartOutOfBounds(start));
+            return Err(PlanError::StartOutOfBounds(start));
         }
         if !grid.in_bounds(goal) {
-            return Err(PathError::GoalOutOfBounds(goal));
+            return Err(PlanError::GoalOutOfBounds(goal));
         }
         if !grid.is_passable(start) {
-            return Err(PathError::StartBlocked(start));
+            return Err(PlanError::StartBlocked(start));
         }
         if !grid.is_passable(goal) {
-            return Err(PathError::GoalBlocked(goal));
+            return Err(PlanError::GoalBlocked(goal));
         }
         // A free straight octile path is optimal: no region lookup, no
         // matrix check, no search (open ground, short hops, units in sight
@@ -571,7 +630,7 @@ impl Planner {
             self.progress = Some(Progress::new(start, goal, regions, false, Some(order)));
             return Ok(false);
         }
-        let stale = || PathError::Stale("a cell's sector has no matching region".into());
+        let stale = || PlanError::Stale("a cell's sector has no matching region".into());
         let rs = h
             .region_of_with(grid, start, &mut self.lab)
             .ok_or_else(stale)?;
@@ -581,8 +640,8 @@ impl Planner {
         if (rs as usize) >= h.regions.len() || (rg as usize) >= h.regions.len() {
             return Err(stale());
         }
-        if !h.regions_connected(rs, rg) {
-            return Err(PathError::Unreachable { start, goal });
+        if !h.connectivity.connected(rs, rg) {
+            return Err(PlanError::Unreachable { start, goal });
         }
         if exact && h.portals.is_some() {
             return Ok(true);
@@ -612,27 +671,6 @@ impl Planner {
     }
 }
 
-impl Hierarchy {
-    /// Answers many queries in parallel with rayon, one [`Planner`] per
-    /// worker thread. Each result is the cell path and its cost.
-    pub fn find_paths_par(
-        &self,
-        grid: &Grid,
-        queries: &[(Point, Point)],
-    ) -> Vec<Result<(Vec<Point>, f64), PathError>> {
-        use rayon::prelude::*;
-        queries
-            .par_iter()
-            .map_init(Planner::new, |planner, &(s, g)| {
-                let mut out = Vec::new();
-                planner
-                    .find_path_into(self, grid, s, g, &mut out)
-                    .map(|st| (out, st.cost))
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::route::{best_point, euclid};
@@ -653,7 +691,7 @@ mod tests {
     fn straight_paths_answer_without_search() {
         let mut grid = Grid::new(40, 30, true).unwrap();
         let h = Hierarchy::build(&grid, &Default::default()).unwrap();
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         let mut path = Vec::new();
         let (s, g) = (Point::new(1, 1), Point::new(31, 11));
         assert_eq!(straight_order(&grid, s, g), Some(StepOrder::Even));
@@ -701,11 +739,11 @@ mod tests {
         assert!(!st.straight && (st.cost - 2.0).abs() < 1e-9);
         // Lazily: the first leg is the whole straight path.
         let (s, g) = (Point::new(0, 1), Point::new(2, 2));
-        planner.start_query(&h, &grid, s, g).unwrap();
+        let mut q = planner.start(&h, &grid, s, g).unwrap();
         path.clear();
-        assert!(!planner.next_leg(&h, &grid, &mut path).unwrap());
+        assert!(!planner.next_leg(&mut q, &h, &grid, &mut path).unwrap());
         assert_eq!(path, vec![s, Point::new(1, 2), g]);
-        assert!(planner.stats().straight);
+        assert!(q.stats().straight);
     }
 
     /// A short query whose window holds no path: the window search fails,
@@ -719,7 +757,7 @@ mod tests {
             grid.set_passable(Point::new(75, y), false).unwrap();
         }
         let h = Hierarchy::build(&grid, &Default::default()).unwrap();
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         let mut path = Vec::new();
         let (s, g) = (Point::new(70, 10), Point::new(80, 10));
         let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
@@ -738,7 +776,7 @@ mod tests {
         let (s, g) = (Point::new(10, 10), Point::new(60, 50));
         let st = planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
         assert_eq!(st.route_len, 0);
-        assert!(planner.route().is_empty());
+        assert_eq!(planner.route().len(), 0);
         assert!((st.cost - octile(s, g)).abs() < 1e-9);
     }
 
@@ -767,7 +805,7 @@ mod tests {
             p(5, 2),
             p(6, 2),
         ];
-        let mut planner = Planner::new();
+        let mut planner = CellPlanner::new();
         planner.remove_loops(&grid, &mut path);
         assert_eq!(
             path,

@@ -23,7 +23,7 @@ pub(super) const SECOND_ROUTE_BUDGET: u32 = 2;
 /// round (`RECHECK_MIN_CELLS` × [`PlannerConfig::recheck_budget`] nodes).
 pub(super) const RECHECK_MIN_CELLS: u32 = 1000;
 
-impl Planner {
+impl CellPlanner {
     /// [`PlannerConfig::second_route`]: when `out` still costs more than
     /// the recheck factor times the estimate, plans the route again with
     /// [`RouteCosts::Crossings`], refines and stitches it like the first,

@@ -163,7 +163,7 @@ pub(super) fn euclid(a: Point, b: Point) -> f32 {
     (dx * dx + dy * dy).sqrt()
 }
 
-impl Planner {
+impl CellPlanner {
     /// The quick start's partial route (see [`PlannerConfig::quick_start`]):
     /// a cluster route from the start's cluster to the goal's, then regions
     /// within its first three clusters up to the first region of the third
@@ -280,9 +280,9 @@ impl Planner {
         rg: u32,
         start: Point,
         goal: Point,
-    ) -> Result<(), PathError> {
+    ) -> Result<(), PlanError> {
         if !self.abstract_route(h, (rs, rg), start, goal, None, RouteCosts::Representatives) {
-            return Err(PathError::Stale(
+            return Err(PlanError::Stale(
                 "the connectivity matrix and the region graph disagree".into(),
             ));
         }

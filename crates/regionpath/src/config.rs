@@ -1,0 +1,212 @@
+//! [`Config`]: every per-planner setting, set with builder methods and
+//! validated once, when the [`crate::Planner`] is made.
+
+use crate::Error;
+use regionpath_hierarchy::PlannerConfig;
+use regionpath_smoothing::TurnPolicy;
+
+/// Largest accepted [`Config::unit_radius`], in cells: wider units need
+/// the movement profiles of a later version (a unit size), not a radius.
+pub const MAX_UNIT_RADIUS: f32 = 8.0;
+
+/// Largest accepted [`Config::turning_radius`], in cells.
+pub const MAX_TURNING_RADIUS: f32 = 1024.0;
+
+/// The settings of a [`crate::Planner`]: smoothing, the unit's size and
+/// turning radius, and how legs are refined. Set with builder methods,
+/// read with `get_*`; the values are checked by [`Config::validate`] when
+/// [`crate::Planner::new`] is called, never per query.
+///
+/// ```
+/// use regionpath::{Config, Planner};
+///
+/// let config = Config::new().smooth(true).unit_radius(0.4);
+/// let planner = Planner::new(config)?;
+/// assert!(planner.config().get_smooth());
+/// assert!(Planner::new(Config::new().window(100_000)).is_err());
+/// # Ok::<(), regionpath::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    smooth: bool,
+    unit_radius: f32,
+    turning_radius: f32,
+    turn_policy: TurnPolicy,
+    planner: PlannerConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            smooth: false,
+            unit_radius: 0.0,
+            turning_radius: 0.0,
+            turn_policy: TurnPolicy::Tighten,
+            planner: PlannerConfig::default(),
+        }
+    }
+}
+
+impl Config {
+    /// The defaults: no smoothing, a point-sized unit, no turning radius,
+    /// 60 × 60 leg windows.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Smooth the cell path into any-angle waypoints for a unit of
+    /// [`Config::unit_radius`] (default off).
+    #[must_use]
+    pub fn smooth(mut self, yes: bool) -> Self {
+        self.smooth = yes;
+        self
+    }
+
+    /// Radius of the unit in cells for smoothing, 0..=[`MAX_UNIT_RADIUS`]
+    /// (0: a point; 0.5: one tile wide). Waypoint segments keep this
+    /// clearance from blocked cells; the cell path itself is planned for a
+    /// point.
+    #[must_use]
+    pub fn unit_radius(mut self, cells: f32) -> Self {
+        self.unit_radius = cells;
+        self
+    }
+
+    /// Turning radius in cells, 0..=[`MAX_TURNING_RADIUS`] (0: none). With
+    /// smoothing on, the waypoints' corners are rounded into
+    /// [`crate::Path::curve`], every arc checked for the unit radius.
+    #[must_use]
+    pub fn turning_radius(mut self, cells: f32) -> Self {
+        self.turning_radius = cells;
+        self
+    }
+
+    /// What to do with a turn that cannot take the turning radius: fail
+    /// with [`Error::TurnTooTight`] (`Strict`) or round it tighter and
+    /// list it in the curve (`Tighten`, the default).
+    #[must_use]
+    pub fn turn_policy(mut self, policy: TurnPolicy) -> Self {
+        self.turn_policy = policy;
+        self
+    }
+
+    /// Side of the square leg-search window, 3..=1024 cells (default 60).
+    /// Scratch grows with its square (about 25 bytes a cell).
+    #[must_use]
+    pub fn window(mut self, cells: u32) -> Self {
+        self.planner.window = cells;
+        self
+    }
+
+    /// How far ahead (Chebyshev distance) a leg aims, 1..=window (default
+    /// 40).
+    #[must_use]
+    pub fn reach(mut self, cells: u32) -> Self {
+        self.planner.reach = cells;
+        self
+    }
+
+    /// How far back along the path each leg of a full query starts, so
+    /// that its search straightens the join, 0..=window (default 20).
+    #[must_use]
+    pub fn join_radius(mut self, cells: u32) -> Self {
+        self.planner.join_radius = cells;
+        self
+    }
+
+    /// The quality recheck's factor: a path costing more than this times a
+    /// lower bound gets one more search for a cheaper one (default 1.04;
+    /// 0 disables; finite and not negative).
+    #[must_use]
+    pub fn recheck(mut self, factor: f32) -> Self {
+        self.planner.recheck = factor;
+        self
+    }
+
+    /// Largest side of the recheck's search box, 3..=4096 cells (default
+    /// 160; the box is at least the window).
+    #[must_use]
+    pub fn recheck_window(mut self, cells: u32) -> Self {
+        self.planner.recheck_window = cells;
+        self
+    }
+
+    /// Node budget of the recheck per cell of the path (default 2; 0: no
+    /// budget).
+    #[must_use]
+    pub fn recheck_budget(mut self, nodes_per_cell: u32) -> Self {
+        self.planner.recheck_budget = nodes_per_cell;
+        self
+    }
+
+    /// Answer a query whose start sees its goal along a straight octile
+    /// path without any region lookup or search (default on).
+    #[must_use]
+    pub fn straight(mut self, yes: bool) -> Self {
+        self.planner.straight = yes;
+        self
+    }
+
+    /// Lazy queries plan a long route only as far as their first leg needs
+    /// (default on): the first leg then costs the same on any map size.
+    #[must_use]
+    pub fn quick_start(mut self, yes: bool) -> Self {
+        self.planner.quick_start = yes;
+        self
+    }
+
+    /// Full queries whose path still looks long after the recheck plan a
+    /// second route priced by its crossings and keep the shorter path
+    /// (default on).
+    #[must_use]
+    pub fn second_route(mut self, yes: bool) -> Self {
+        self.planner.second_route = yes;
+        self
+    }
+
+    /// Whether the path is smoothed.
+    pub fn get_smooth(&self) -> bool {
+        self.smooth
+    }
+
+    /// The unit radius in cells.
+    pub fn get_unit_radius(&self) -> f32 {
+        self.unit_radius
+    }
+
+    /// The turning radius in cells.
+    pub fn get_turning_radius(&self) -> f32 {
+        self.turning_radius
+    }
+
+    /// The turn policy.
+    pub fn get_turn_policy(&self) -> TurnPolicy {
+        self.turn_policy
+    }
+
+    /// The leg refinement settings as the hierarchy crate takes them.
+    pub fn get_planner(&self) -> PlannerConfig {
+        self.planner
+    }
+
+    /// Checks every value against its documented bounds.
+    pub fn validate(&self) -> Result<(), Error> {
+        let bad = |field, value: f32, expected| {
+            Err(Error::Config {
+                field,
+                value: value.to_string(),
+                expected,
+            })
+        };
+        if !(self.unit_radius.is_finite() && (0.0..=MAX_UNIT_RADIUS).contains(&self.unit_radius)) {
+            return bad("unit_radius", self.unit_radius, "0..=8 cells");
+        }
+        if !(self.turning_radius.is_finite()
+            && (0.0..=MAX_TURNING_RADIUS).contains(&self.turning_radius))
+        {
+            return bad("turning_radius", self.turning_radius, "0..=1024 cells");
+        }
+        self.planner.validate()?;
+        Ok(())
+    }
+}

@@ -1,0 +1,283 @@
+//! The one error type of the facade: every failure of the library, flat,
+//! with structured fields.
+
+use regionpath_grid::{MapError, Point, ScenError};
+use regionpath_hierarchy::{ConfigError, HierarchyError, PlanError};
+use regionpath_smoothing::{CurveError, SmoothError};
+use std::fmt;
+use thiserror::Error;
+
+/// Which end of a query a [`Error::OutOfBounds`] or [`Error::Blocked`]
+/// names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    /// The start.
+    Start,
+    /// The goal.
+    Goal,
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Endpoint::Start => "start",
+            Endpoint::Goal => "goal",
+        })
+    }
+}
+
+/// Everything that can go wrong in regionpath, as one flat enum. Every
+/// library error converts into it (`?` works in a function returning
+/// `Result<_, regionpath::Error>`). New variants may be added: match with a
+/// wildcard arm.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A query endpoint lies outside the grid.
+    #[error("{endpoint} {point} is outside the grid")]
+    OutOfBounds {
+        /// Which endpoint.
+        endpoint: Endpoint,
+        /// The cell given.
+        point: Point,
+    },
+    /// A query endpoint is on a blocked cell.
+    #[error("{endpoint} {point} is on a blocked cell")]
+    Blocked {
+        /// Which endpoint.
+        endpoint: Endpoint,
+        /// The cell given.
+        point: Point,
+    },
+    /// No path exists: answered from the connectivity matrix in O(1),
+    /// without a search.
+    #[error("goal {goal} cannot be reached from {start}")]
+    Unreachable {
+        /// The start.
+        start: Point,
+        /// The goal.
+        goal: Point,
+    },
+    /// The grid is not the size the hierarchy was built for.
+    #[error("grid is {grid_width}x{grid_height} but the hierarchy was built for {width}x{height}")]
+    GridSize {
+        /// Grid width.
+        grid_width: u32,
+        /// Grid height.
+        grid_height: u32,
+        /// Hierarchy width.
+        width: u32,
+        /// Hierarchy height.
+        height: u32,
+    },
+    /// The grid changed since the hierarchy was built or updated (or is
+    /// another `Grid` value): call [`crate::Hierarchy::update`] after an
+    /// edit, or [`crate::Hierarchy::attach`] for an equal grid. Checked in
+    /// O(1) on every query.
+    #[error("the grid (revision {grid}) is not the one the hierarchy serves (revision {hierarchy}): update or attach the hierarchy")]
+    StaleGrid {
+        /// The grid's revision.
+        grid: u64,
+        /// The revision the hierarchy (or the lazy query) was planned on.
+        hierarchy: u64,
+    },
+    /// A lazy [`crate::Query`] was given another hierarchy than the one it
+    /// was started on, or that hierarchy after an update: start it again
+    /// from where the unit stands.
+    #[error("the query belongs to another hierarchy state (query {query}, hierarchy {hierarchy}): start it again")]
+    QueryMismatch {
+        /// The hierarchy stamp the query was started on.
+        query: u64,
+        /// The stamp of the hierarchy given.
+        hierarchy: u64,
+    },
+    /// A configuration value outside its bounds (refused when the planner
+    /// or hierarchy is built).
+    #[error("bad configuration: {field} = {value} ({expected})")]
+    Config {
+        /// The setting, as its builder method is named.
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// What is accepted.
+        expected: &'static str,
+    },
+    /// A turn of the smoothed path cannot take the turning radius (with
+    /// [`crate::TurnPolicy::Strict`]).
+    #[error("the turn at waypoint {waypoint} needs a turning radius of at most {max_legal_radius} ({turns} such turns)")]
+    TurnTooTight {
+        /// Index of the first such waypoint.
+        waypoint: usize,
+        /// The largest radius that corner can take.
+        max_legal_radius: f32,
+        /// How many corners cannot take the radius.
+        turns: usize,
+    },
+    /// A `.map` file (or text) could not be read or parsed.
+    #[error("map, line {line}, column {column}: {message}")]
+    Map {
+        /// 1-based line (0: the file as a whole).
+        line: usize,
+        /// 1-based column (0: the line as a whole).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A `.scen` file could not be read or parsed.
+    #[error("scenario, line {line}, column {column}: {message}")]
+    Scenario {
+        /// 1-based line (0: the file as a whole).
+        line: usize,
+        /// 1-based column (0: the line as a whole).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A hierarchy file could not be read or written, or is not one this
+    /// build accepts for this grid (another map, another format version,
+    /// damaged): rebuild it.
+    #[error("hierarchy file: {message}")]
+    HierarchyFile {
+        /// What is wrong.
+        message: String,
+    },
+    /// A cell given to [`crate::Hierarchy::update`] lies outside the grid.
+    #[error("changed cell {point} is outside the grid")]
+    EditOutOfBounds {
+        /// The cell given.
+        point: Point,
+    },
+    /// The hierarchy contradicts the grid it was checked against (its
+    /// revision matches, yet a route or cell has no counterpart): a
+    /// hand-edited or damaged hierarchy. Rebuild it.
+    #[error("the hierarchy contradicts its grid ({reason}): rebuild it")]
+    Inconsistent {
+        /// What disagreed.
+        reason: String,
+    },
+}
+
+impl Error {
+    /// Whether the goal cannot be reached from the start.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, Error::Unreachable { .. })
+    }
+}
+
+impl From<ConfigError> for Error {
+    fn from(e: ConfigError) -> Error {
+        Error::Config {
+            field: e.field,
+            value: e.value,
+            expected: e.expected,
+        }
+    }
+}
+
+impl From<PlanError> for Error {
+    fn from(e: PlanError) -> Error {
+        match e {
+            PlanError::StartOutOfBounds(point) => Error::OutOfBounds {
+                endpoint: Endpoint::Start,
+                point,
+            },
+            PlanError::GoalOutOfBounds(point) => Error::OutOfBounds {
+                endpoint: Endpoint::Goal,
+                point,
+            },
+            PlanError::StartBlocked(point) => Error::Blocked {
+                endpoint: Endpoint::Start,
+                point,
+            },
+            PlanError::GoalBlocked(point) => Error::Blocked {
+                endpoint: Endpoint::Goal,
+                point,
+            },
+            PlanError::Unreachable { start, goal } => Error::Unreachable { start, goal },
+            PlanError::GridMismatch {
+                grid_width,
+                grid_height,
+                width,
+                height,
+            } => Error::GridSize {
+                grid_width,
+                grid_height,
+                width,
+                height,
+            },
+            PlanError::StaleGrid { grid, hierarchy } => Error::StaleGrid { grid, hierarchy },
+            PlanError::QueryMismatch { query, hierarchy } => {
+                Error::QueryMismatch { query, hierarchy }
+            }
+            PlanError::Stale(reason) => Error::Inconsistent { reason },
+            PlanError::Search(e) => Error::Inconsistent {
+                reason: e.to_string(),
+            },
+        }
+    }
+}
+
+impl From<HierarchyError> for Error {
+    fn from(e: HierarchyError) -> Error {
+        match e {
+            HierarchyError::BadConfig(c) => c.into(),
+            HierarchyError::OutOfBounds(point) => Error::EditOutOfBounds { point },
+            HierarchyError::GridMismatch(reason) => Error::Inconsistent { reason },
+            other => Error::HierarchyFile {
+                message: other.to_string(),
+            },
+        }
+    }
+}
+
+impl From<MapError> for Error {
+    fn from(e: MapError) -> Error {
+        Error::Map {
+            line: e.line,
+            column: e.column,
+            message: e.kind.to_string(),
+        }
+    }
+}
+
+impl From<ScenError> for Error {
+    fn from(e: ScenError) -> Error {
+        Error::Scenario {
+            line: e.line,
+            column: e.column,
+            message: e.kind.to_string(),
+        }
+    }
+}
+
+impl From<CurveError> for Error {
+    fn from(e: CurveError) -> Error {
+        match e {
+            CurveError::TurnBlocked {
+                waypoint,
+                max_legal_radius,
+                turns,
+            } => Error::TurnTooTight {
+                waypoint,
+                max_legal_radius,
+                turns: turns.len(),
+            },
+            // The radii are validated with the configuration and the
+            // waypoints come from the smoother: only a contradiction
+            // between hierarchy and grid can get here.
+            other => Error::Inconsistent {
+                reason: other.to_string(),
+            },
+        }
+    }
+}
+
+impl From<SmoothError> for Error {
+    fn from(e: SmoothError) -> Error {
+        // The radius is validated with the configuration and the cells come
+        // from the planner.
+        Error::Inconsistent {
+            reason: e.to_string(),
+        }
+    }
+}

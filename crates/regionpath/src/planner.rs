@@ -1,0 +1,211 @@
+//! [`Planner`]: per-thread query scratch over a shared [`Hierarchy`];
+//! full paths, lazy legs and batches.
+
+use crate::{Config, Error};
+use regionpath_grid::{Grid, Point};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, PlanStats, Query, RegionId};
+use regionpath_smoothing::{CurvedPath, SmoothOptions, Smoother, TurnOptions, Vec2};
+
+/// A planned path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Path {
+    /// The cells from start to goal: contiguous 8-connected steps on
+    /// passable cells, no corner cutting.
+    pub cells: Vec<Point>,
+    /// Cost of `cells` (1 per straight step, √2 per diagonal).
+    pub cost: f64,
+    /// Any-angle waypoints (cell centres at the ends) when smoothing is on,
+    /// else empty; every segment keeps the unit radius clear of blocked
+    /// cells.
+    pub waypoints: Vec<Vec2>,
+    /// Euclidean length of `waypoints` (0 when not smoothed).
+    pub smoothed_length: f64,
+    /// Lines and arcs a vehicle can follow, sampled by distance travelled,
+    /// when smoothing and a turning radius are on.
+    pub curve: Option<CurvedPath>,
+    /// Figures about the query.
+    pub stats: PlanStats,
+}
+
+/// Per-thread query state: the hierarchical planner and the smoother with
+/// their reusable scratch (about 100 KB for the default 60 × 60 window,
+/// plus one bit per map cell and 20 bytes per region once used). Make one
+/// per thread and reuse it: a warm full query allocates nothing but the
+/// growth of the output [`Path`]. Lazy queries ([`Query`]) are values the
+/// caller owns, one per unit; any planner refines any of them.
+#[derive(Debug)]
+pub struct Planner {
+    inner: CellPlanner,
+    smoother: Smoother,
+    config: Config,
+}
+
+impl Default for Planner {
+    /// A planner with [`Config::default`].
+    fn default() -> Self {
+        Planner {
+            inner: CellPlanner::new(),
+            smoother: Smoother::new(),
+            config: Config::default(),
+        }
+    }
+}
+
+impl Planner {
+    /// A planner with the given settings, checked here once
+    /// ([`Config::validate`]): a bad value is [`Error::Config`].
+    pub fn new(config: Config) -> Result<Planner, Error> {
+        config.validate()?;
+        Ok(Planner {
+            inner: CellPlanner::with_config(config.get_planner())?,
+            smoother: Smoother::new(),
+            config,
+        })
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The region route of the last full query (empty when it was answered
+    /// without one: a straight line, one window search, or the exact
+    /// portal layer).
+    pub fn route(&self) -> impl ExactSizeIterator<Item = RegionId> + '_ {
+        self.inner.route()
+    }
+
+    /// Plans a path from `start` to `goal`. Unreachable goals are answered
+    /// from the connectivity matrix without any search
+    /// ([`Error::Unreachable`]); a grid the hierarchy does not serve is
+    /// refused in O(1) ([`Error::StaleGrid`]).
+    pub fn find_path(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Path, Error> {
+        let mut path = Path::default();
+        self.find_path_into(hierarchy, grid, start, goal, &mut path)?;
+        Ok(path)
+    }
+
+    /// [`Planner::find_path`] into a reused [`Path`]: once its vectors have
+    /// grown, a query allocates nothing. On error the path is left empty.
+    pub fn find_path_into(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        path: &mut Path,
+    ) -> Result<(), Error> {
+        path.waypoints.clear();
+        path.smoothed_length = 0.0;
+        path.curve = None;
+        path.cost = 0.0;
+        let stats = self
+            .inner
+            .find_path_into(hierarchy, grid, start, goal, &mut path.cells)
+            .inspect_err(|_| path.cells.clear())?;
+        path.cost = stats.cost;
+        path.stats = stats;
+        if self.config.get_smooth() {
+            let opts = SmoothOptions::with_radius(self.config.get_unit_radius());
+            let report = self
+                .smoother
+                .smooth(grid, &path.cells, &opts, &mut path.waypoints)?;
+            path.smoothed_length = report.output_length;
+            if self.config.get_turning_radius() > 0.0 {
+                let turn = TurnOptions {
+                    turning_radius: self.config.get_turning_radius(),
+                    unit_radius: self.config.get_unit_radius(),
+                    policy: self.config.get_turn_policy(),
+                };
+                path.curve = Some(regionpath_smoothing::curve(grid, &path.waypoints, &turn)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a lazy query: checks the input, answers reachability in O(1)
+    /// and plans the region route (only as far as the first leg needs, with
+    /// [`Config::quick_start`]). The returned [`Query`] is the caller's;
+    /// [`Planner::next_leg`] refines it leg by leg. Allocates the query's
+    /// route; [`Planner::restart`] reuses a query's buffers instead.
+    ///
+    /// ```
+    /// use regionpath::{Grid, Hierarchy, Planner, Point};
+    ///
+    /// let grid = Grid::from_rows(&["........", ".@@@@@@.", "........"])?;
+    /// let hierarchy = Hierarchy::build(&grid, &Default::default())?;
+    /// let mut planner = Planner::default();
+    /// let mut query = planner.start(&hierarchy, &grid, Point::new(0, 1), Point::new(7, 1))?;
+    /// let mut cells = Vec::new();
+    /// while planner.next_leg(&mut query, &hierarchy, &grid, &mut cells)? {}
+    /// assert_eq!(cells.first(), Some(&Point::new(0, 1)));
+    /// assert_eq!(cells.last(), Some(&Point::new(7, 1)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn start(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Query, Error> {
+        Ok(self.inner.start(hierarchy, grid, start, goal)?)
+    }
+
+    /// [`Planner::start`] into an existing query, reusing its buffers.
+    pub fn restart(
+        &mut self,
+        query: &mut Query,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), Error> {
+        Ok(self.inner.restart(query, hierarchy, grid, start, goal)?)
+    }
+
+    /// Refines the next leg of `query`, appending its cells to `leg` (the
+    /// first leg includes the start cell; later legs continue from the last
+    /// cell). Returns `Ok(true)` while legs remain, `Ok(false)` after the
+    /// last. One window search per leg; no allocation once warm. A query
+    /// used with another hierarchy or after an update is
+    /// [`Error::QueryMismatch`], with an edited grid [`Error::StaleGrid`]:
+    /// never a leg that does not join the previous one.
+    pub fn next_leg(
+        &mut self,
+        query: &mut Query,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        leg: &mut Vec<Point>,
+    ) -> Result<bool, Error> {
+        Ok(self.inner.next_leg(query, hierarchy, grid, leg)?)
+    }
+
+    /// Answers many queries on all cores (rayon), one planner with this
+    /// planner's [`Config`] per worker thread; results in the order of
+    /// `queries`.
+    #[cfg(feature = "rayon")]
+    pub fn find_paths(
+        &self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        queries: &[(Point, Point)],
+    ) -> Vec<Result<Path, Error>> {
+        use rayon::prelude::*;
+        let config = self.config;
+        queries
+            .par_iter()
+            .map_init(
+                // The configuration was validated when `self` was made.
+                || Planner::new(config).unwrap_or_default(),
+                |planner, &(s, g)| planner.find_path(hierarchy, grid, s, g),
+            )
+            .collect()
+    }
+}
