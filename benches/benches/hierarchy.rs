@@ -98,7 +98,6 @@ fn benches(c: &mut Criterion) {
         g.sample_size(10);
         g.throughput(Throughput::Elements(queries.len() as u64));
         let planner = Planner::default();
-        let planner = Planner::default();
         for threads in [1usize, 2] {
             let p = pool(threads);
             g.bench_function(format!("{threads} thread(s)"), |b| {
