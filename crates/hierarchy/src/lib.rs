@@ -46,7 +46,7 @@ mod update;
 pub use build::{
     BuildStats, Hierarchy, HierarchyConfig, Link, PortalMode, Region, RegionGraph, Run,
 };
-pub use persist::FORMAT_VERSION;
+pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};
 pub use planner::{PathError, PlanStats, Planner, PlannerConfig};
 
 use thiserror::Error;
