@@ -139,8 +139,6 @@ fn commands(dir: &Path) -> Vec<Vec<String>> {
                 c.push("--json".into());
             }
         }
-        // render joins once it exists.
-        cmds.retain(|c| c[0] != "render");
         v.extend(cmds);
     }
     v
@@ -263,7 +261,7 @@ fn a_missing_or_malformed_map_names_the_file_once_with_line_and_column() {
     assert!(err.contains("cannot read map"), "{err}");
     let bad = dir.join("bad.map");
     std::fs::write(&bad, "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n").unwrap();
-    for sub in ["build", "path"] {
+    for sub in ["build", "render", "path"] {
         let mut c = bin();
         c.arg(sub).arg(&bad).arg("--json");
         match sub {
@@ -461,4 +459,152 @@ fn generate_json_names_its_files() {
         .count();
     assert_eq!(v["passable"].as_u64(), Some(passable as u64));
     assert_eq!(std::fs::read_to_string(&scen).unwrap().lines().count(), 6);
+}
+
+/// The cells of `path --json` for a query.
+fn path_cells(map: &Path, from: &str, to: &str) -> Vec<(u32, u32)> {
+    let (code, v, _) = run_json(
+        bin()
+            .arg("path")
+            .arg(map)
+            .args(["--from", from, "--to", to, "--json"]),
+    );
+    assert_eq!(code, 0);
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_u64().unwrap() as u32, c[1].as_u64().unwrap() as u32))
+        .collect()
+}
+
+const PATH_RGB: [u8; 3] = [220, 20, 20];
+
+#[test]
+fn render_draws_the_path_on_its_cells_at_every_scale() {
+    let dir = scratch("render");
+    let map = dir.join("g.map");
+    let (code, _, err) = run(bin()
+        .args([
+            "generate", "--kind", "rooms", "--width", "90", "--height", "60", "--seed", "5", "-o",
+        ])
+        .arg(&map));
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = ((2u32, 2u32), (86u32, 56u32));
+    let (from, to) = (format!("{},{}", a.0, a.1), format!("{},{}", b.0, b.1));
+    let cells: std::collections::HashSet<(u32, u32)> =
+        path_cells(&map, &from, &to).into_iter().collect();
+    assert!(cells.contains(&a) && cells.contains(&b));
+    let query = format!("{from},{to}");
+    for (scale, up, down) in [
+        ("4", 4u32, 1u32),
+        ("1", 1, 1),
+        ("0.5", 1, 2),
+        ("0.25", 1, 4),
+    ] {
+        let png = dir.join(format!("g-{scale}.png"));
+        let (code, v, _) = run_json(
+            bin()
+                .arg("render")
+                .arg(&map)
+                .args([
+                    "--path",
+                    &query,
+                    "--layers",
+                    "regions,sectors,path",
+                    "--scale",
+                    scale,
+                    "--json",
+                    "-o",
+                ])
+                .arg(&png),
+        );
+        assert_eq!(code, 0, "{v}");
+        let img = image::open(&png).unwrap().to_rgb8();
+        let (pw, ph) = ((90 * up).div_ceil(down), (60 * up).div_ceil(down));
+        assert_eq!(img.width(), pw, "scale {scale}");
+        assert!(
+            img.height() > ph && img.height() <= ph + 40,
+            "scale {scale}"
+        );
+        assert_eq!(
+            (v["width"].as_u64(), v["height"].as_u64()),
+            (Some(pw.into()), Some(img.height().into()))
+        );
+        // The pixels holding path cells, computed from the cells alone.
+        let want: std::collections::HashSet<(u32, u32)> = cells
+            .iter()
+            .flat_map(|&(x, y)| {
+                let block: Vec<(u32, u32)> = if up > 1 {
+                    // The cell's centre pixel at least.
+                    vec![(x * up + up / 2, y * up + up / 2)]
+                } else {
+                    vec![(x / down, y / down)]
+                };
+                block
+            })
+            .collect();
+        let mut red = 0;
+        for (px, py, c) in img.enumerate_pixels() {
+            if py >= ph || c.0 != PATH_RGB {
+                continue;
+            }
+            red += 1;
+            let cell = (px * down / up, py * down / up);
+            let on_path = if down > 1 {
+                (0..down).any(|dy| (0..down).any(|dx| cells.contains(&(cell.0 + dx, cell.1 + dy))))
+            } else {
+                cells.contains(&cell)
+            };
+            assert!(
+                on_path,
+                "scale {scale}: path pixel ({px}, {py}) is off the path"
+            );
+        }
+        for &(px, py) in &want {
+            assert_eq!(
+                img.get_pixel(px, py).0,
+                PATH_RGB,
+                "scale {scale}: ({px}, {py}) not drawn"
+            );
+        }
+        assert!(red >= want.len());
+    }
+    // Unreachable: exit 1, the image still written; blocked endpoint: 2.
+    let split = dir.join("split.map");
+    std::fs::write(
+        &split,
+        "type octile\nheight 3\nwidth 6\nmap\n..@...\n..@...\n..@...\n",
+    )
+    .unwrap();
+    let (code, v, _) = run_json(
+        bin()
+            .arg("render")
+            .arg(&split)
+            .args(["--path", "0,0,5,2", "--json", "-o"])
+            .arg(dir.join("s.png")),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(v["paths"][0]["found"], false);
+    assert!(dir.join("s.png").exists());
+    let (code, v, _) = run_json(
+        bin()
+            .arg("render")
+            .arg(&split)
+            .args(["--path", "2,0,5,2", "--json", "-o"])
+            .arg(dir.join("s.png")),
+    );
+    assert_eq!(code, 2);
+    assert!(v["error"].as_str().unwrap().contains("blocked"), "{v}");
+    // An output that cannot be written.
+    let (code, v, _) = run_json(
+        bin()
+            .arg("render")
+            .arg(&split)
+            .arg("--json")
+            .arg("-o")
+            .arg(dir.join("no/such/dir.png")),
+    );
+    assert_eq!(code, 2);
+    assert!(v["error"].as_str().unwrap().contains("cannot write"), "{v}");
 }
