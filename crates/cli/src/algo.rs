@@ -287,19 +287,22 @@ pub trait Smoother {
     /// `[x, x + 1] × [y, y + 1]`, so the polyline runs from the start cell's
     /// centre `(x + 0.5, y + 0.5)` to the goal cell's centre, and no segment
     /// may touch a blocked cell or leave the map
-    /// ([`crate::validate::check_smoothed`]).
+    /// ([`crate::validate::check_smoothed`]). Returns the number of
+    /// segments that are not clear for the unit's radius (kept where the
+    /// unit does not fit through a passage; 0 for a point unit).
     fn smooth(
         &mut self,
         grid: &Grid,
         path: &[Point],
         out: &mut Vec<(f64, f64)>,
-    ) -> Result<(), String>;
+    ) -> Result<usize, String>;
 }
 
-/// `regionpath-smoothing`'s any-angle smoother for a point unit (radius 0).
+/// `regionpath-smoothing`'s any-angle smoother for a unit of a radius.
 pub struct AnyAngle {
     smoother: smoothing::Smoother,
     waypoints: Vec<Vec2>,
+    radius: f32,
 }
 
 impl Smoother for AnyAngle {
@@ -308,9 +311,15 @@ impl Smoother for AnyAngle {
         grid: &Grid,
         path: &[Point],
         out: &mut Vec<(f64, f64)>,
-    ) -> Result<(), String> {
-        self.smoother
-            .smooth(grid, path, &SmoothOptions::default(), &mut self.waypoints)
+    ) -> Result<usize, String> {
+        let report = self
+            .smoother
+            .smooth(
+                grid,
+                path,
+                &SmoothOptions::with_radius(self.radius),
+                &mut self.waypoints,
+            )
             .map_err(|e| e.to_string())?;
         out.clear();
         out.extend(
@@ -318,15 +327,16 @@ impl Smoother for AnyAngle {
                 .iter()
                 .map(|v| (f64::from(v.x), f64::from(v.y))),
         );
-        Ok(())
+        Ok(report.narrow_segments)
     }
 }
 
-/// The smoother behind `--smooth`.
-pub fn smoother() -> Result<Box<dyn Smoother>, CliError> {
+/// The smoother behind `--smooth`, for a unit of `radius` cells.
+pub fn smoother(radius: f32) -> Result<Box<dyn Smoother>, CliError> {
     Ok(Box::new(AnyAngle {
         smoother: smoothing::Smoother::new(),
         waypoints: Vec::new(),
+        radius,
     }))
 }
 
@@ -386,7 +396,7 @@ mod tests {
     fn smoothing_shortens_and_stays_clear() {
         let g = Grid::from_rows(&["........", "........", "........"]).unwrap();
         let cells: Vec<Point> = (0..8).map(|x| Point::new(x, x.min(2))).collect();
-        let mut s = smoother().unwrap();
+        let mut s = smoother(0.0).unwrap();
         let mut out = Vec::new();
         s.smooth(&g, &cells, &mut out).unwrap();
         let len = crate::validate::check_smoothed(&g, cells[0], cells[7], &out).unwrap();

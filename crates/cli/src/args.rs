@@ -4,9 +4,21 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
+/// The exit-code contract, shown under every `--help`.
+pub const EXIT_CODES: &str = "\
+Exit codes (with --json every outcome, errors included, is one JSON object on stdout
+with a `status` field):
+  0  ok
+  1  no path: the goal cannot be reached from the start (status `no_path`)
+  2  bad input: a file that cannot be read, parsed or written (stdout included), a bad
+     argument, a blocked or out-of-grid endpoint, a stale or damaged .rph (`bad_input`)
+  3  planning failure: a planner or the curve failed on valid input, or `scen` found an
+     invalid or wrong path (`planning_failed`)
+A closed stdout (`| head -1`) ends the program quietly with 141.";
+
 /// Hierarchical grid pathfinding for large game worlds.
 #[derive(Debug, Parser)]
-#[command(name = "regionpath", version, about)]
+#[command(name = "regionpath", version, about, after_help = EXIT_CODES)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -17,13 +29,139 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run Moving AI scenario files and check every path.
+    #[command(after_help = EXIT_CODES)]
     Scen(ScenArgs),
     /// Generate a seeded map (and optionally a scenario file for it).
+    #[command(after_help = EXIT_CODES)]
     Generate(GenerateArgs),
-    /// Preprocess a map into a hierarchy file (`.rph`) and print its stats.
+    /// Preprocess a map into a hierarchy and print its stats; with `-o`,
+    /// also write it as a hierarchy file (`.rph`).
+    #[command(after_help = EXIT_CODES)]
     Build(BuildArgs),
     /// Plan one path on a map and print it.
+    #[command(after_help = EXIT_CODES)]
     Path(PathArgs),
+    /// Describe a hierarchy file: format, map checksum, sectors, regions,
+    /// edges, clusters, portal layer, bytes per part; check it against a map.
+    #[command(after_help = EXIT_CODES)]
+    Inspect(InspectArgs),
+    /// Draw a map with its sectors, regions, abstract routes, paths and
+    /// smoothed paths into a PNG.
+    #[command(after_help = EXIT_CODES)]
+    Render(RenderArgs),
+}
+
+impl Command {
+    /// Whether the subcommand was asked for JSON.
+    pub fn json(&self) -> bool {
+        match self {
+            Command::Scen(a) => a.json,
+            Command::Generate(a) => a.json,
+            Command::Build(a) => a.json,
+            Command::Path(a) => a.json,
+            Command::Inspect(a) => a.json,
+            Command::Render(a) => a.json,
+        }
+    }
+}
+
+/// Arguments of `regionpath inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The hierarchy file (`.rph`).
+    #[arg(value_name = "FILE.rph")]
+    pub file: PathBuf,
+    /// Also check the file against this map (a stale file, built for
+    /// another map, is an error) and report what it holds in memory.
+    #[arg(long, value_name = "MAP.map")]
+    pub map: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The layers `render` can draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Layer {
+    /// Sector borders (grey lines).
+    Sectors,
+    /// Passable cells coloured by region (else light grey).
+    Regions,
+    /// The abstract route: region representatives joined in route order.
+    Route,
+    /// The cells of each path.
+    Path,
+    /// The smoothed (any-angle) polyline of each path.
+    Smoothed,
+}
+
+/// Arguments of `regionpath render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The map (`.map`).
+    #[arg(value_name = "MAP.map")]
+    pub map: PathBuf,
+    /// A hierarchy file from `regionpath build` (default: build in memory
+    /// with the default settings).
+    #[arg(long, value_name = "FILE.rph")]
+    pub hierarchy: Option<PathBuf>,
+    /// A path to plan and draw, as start and goal cells `SX,SY,GX,GY`
+    /// (repeat for several).
+    #[arg(long = "path", value_name = "SX,SY,GX,GY", value_parser = parse_query)]
+    pub paths: Vec<[u32; 4]>,
+    /// Smooth the paths (adds the `smoothed` layer when `--layers` is not given).
+    #[arg(long)]
+    pub smooth: bool,
+    /// Layers to draw, comma-separated (default: sectors,regions,route,path,
+    /// and smoothed with `--smooth`). The map (passable/blocked) is always drawn.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub layers: Option<Vec<Layer>>,
+    /// Pixels per cell: 1 and up magnify (small maps), below 1 shrink
+    /// (0.25 = 4x4 cells per pixel; a pixel shows a path or a blocked cell if
+    /// any of its cells has one). Default: fit the longer side to about
+    /// 2048 pixels (at most 16 pixels per cell).
+    #[arg(long, value_name = "N", value_parser = parse_scale)]
+    pub scale: Option<f64>,
+    /// The PNG to write.
+    #[arg(short = 'o', long = "out", value_name = "OUT.png")]
+    pub out: PathBuf,
+    /// Print one JSON object (image size, scale, paths) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses `SX,SY,GX,GY`.
+fn parse_query(s: &str) -> Result<[u32; 4], String> {
+    let v: Vec<&str> = s.split(',').collect();
+    if v.len() != 4 {
+        return Err(format!("`{s}` is not SX,SY,GX,GY"));
+    }
+    let mut out = [0u32; 4];
+    for (o, t) in out.iter_mut().zip(&v) {
+        *o = t
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{t}` is not a cell coordinate"))?;
+    }
+    Ok(out)
+}
+
+/// Parses a positive, finite scale.
+fn parse_scale(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (1.0 / 1024.0..=64.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a scale in 1/1024..=64 pixels per cell"
+        )),
+    }
+}
+
+/// Parses a finite radius of at least 0.
+pub fn parse_radius(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a finite radius of at least 0")),
+    }
 }
 
 /// Arguments of `regionpath build`.
@@ -32,12 +170,16 @@ pub struct BuildArgs {
     /// The map (`.map`).
     #[arg(value_name = "MAP.map")]
     pub map: PathBuf,
-    /// Where to write the hierarchy.
+    /// Where to write the hierarchy (default: write nothing, print the
+    /// stats only).
     #[arg(short = 'o', long = "out", value_name = "MAP.rph")]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
     /// Sector side in cells (4..=256). Unless `--exact-sector` is given,
-    /// sectors grow (1.5×, then 2×) on maps where the hierarchy would take
-    /// more than 1 byte per cell.
+    /// the build keeps within 1 byte per cell: where this size takes more,
+    /// it tries sectors 1.5x, 2x, 3x or 4x as large (at most 256), starting
+    /// at the first size predicted to fit, keeps the first that fits (else
+    /// the smallest), then halves the landmarks (8) until it fits. The
+    /// stats show the size used.
     #[arg(long, default_value_t = 16)]
     pub sector: u32,
     /// Use `--sector` as given, even above 1 byte per cell.
@@ -47,12 +189,16 @@ pub struct BuildArgs {
     #[arg(long)]
     pub serial: bool,
     /// Exact portal layer (rooms joined by narrow doors, one-cell mazes):
-    /// `auto` builds it where it pays, `always`, `never`.
+    /// `auto` builds it where it pays (in-sector portal pairs at most a
+    /// quarter of the passable cells), `always`, `never`.
     #[arg(long, value_enum, default_value_t = PortalChoice::Auto)]
     pub portals: PortalChoice,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Arguments of `regionpath path`.
@@ -70,16 +216,25 @@ pub struct PathArgs {
     /// A hierarchy file from `regionpath build` (default: build in memory).
     #[arg(long, value_name = "FILE.rph")]
     pub hierarchy: Option<PathBuf>,
+    /// Portal layer of the hierarchy built in memory (without
+    /// `--hierarchy`): `auto` builds it where it pays, `always`, `never`.
+    #[arg(long, value_enum, default_value_t = PortalChoice::Auto, conflicts_with = "hierarchy")]
+    pub portals: PortalChoice,
     /// Also smooth the path into any-angle waypoints.
     #[arg(long)]
     pub smooth: bool,
     /// Unit radius in cells for smoothing (0 = a point, 0.5 = a tile wide).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = parse_radius)]
     pub radius: f32,
     /// Round the smoothed path's corners with arcs of this radius (cells);
-    /// turns that cannot take it are tightened and listed.
-    #[arg(long, value_name = "R", requires = "smooth")]
+    /// turns that cannot take it are tightened and listed (or, with
+    /// `--strict-turns`, fail with exit code 3).
+    #[arg(long, value_name = "R", requires = "smooth", value_parser = parse_radius)]
     pub turning_radius: Option<f32>,
+    /// A turn that cannot take `--turning-radius` is a planning failure
+    /// (exit code 3) instead of being tightened.
+    #[arg(long, requires = "turning_radius")]
+    pub strict_turns: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -128,11 +283,15 @@ pub struct ScenArgs {
     #[arg(long, value_name = "DIR")]
     pub maps: Option<PathBuf>,
     /// Planner(s) to run.
-    #[arg(long, value_enum, default_value_t = AlgoChoice::Astar)]
+    #[arg(long, value_enum, default_value_t = AlgoChoice::Hierarchical)]
     pub algo: AlgoChoice,
     /// Smooth every path and report smoothed length / optimal.
     #[arg(long)]
     pub smooth: bool,
+    /// Unit radius in cells for `--smooth` (0 = a point, 0.5 = a tile
+    /// wide); every smoothed path is checked clear for it.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_radius, requires = "smooth")]
+    pub radius: f32,
     /// Also time each row's first leg (hierarchical planner only:
     /// `start_query` plus one `next_leg`, the moment a unit can start
     /// walking), in a second pass over the file's rows after the full
@@ -156,6 +315,9 @@ pub struct ScenArgs {
     /// Write one CSV line per row and planner to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// When the hierarchy gets its exact portal layer.
@@ -214,4 +376,10 @@ pub struct GenerateArgs {
     /// Number of scenario rows (with `--scen`).
     #[arg(long, value_name = "N", default_value_t = 500, requires = "scen")]
     pub rows: usize,
+    /// Print one JSON object (files written, sizes) on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }

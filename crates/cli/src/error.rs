@@ -1,8 +1,64 @@
-//! The errors the command reports (exit code 2).
+//! The errors the command reports, their exit codes and their JSON form.
+//!
+//! Exit codes (the contract every subcommand keeps):
+//!
+//! | code | meaning | JSON `status` |
+//! |---|---|---|
+//! | 0 | success | `ok` |
+//! | 1 | no path: the goal cannot be reached from the start | `no_path` |
+//! | 2 | bad input: a file that cannot be read, parsed or written (standard output included), a bad argument, a blocked or out-of-grid endpoint, a stale or damaged hierarchy file | `bad_input` |
+//! | 3 | planning failure: a planner or the curve failed on valid input (a turn that cannot take the turning radius with `--strict-turns`), or `scen` found an invalid or wrong path | `planning_failed` |
+//!
+//! A closed standard output (`| head -1`) ends the program quietly with
+//! code 141, as if killed by SIGPIPE.
 
 use regionpath::grid::{MapError, MapErrorKind, Point, ScenError, ScenErrorKind};
-use std::path::PathBuf;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 use thiserror::Error;
+
+/// How a command ended when no error stopped it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Success (exit code 0).
+    Ok,
+    /// The goal cannot be reached (exit code 1).
+    NoPath,
+    /// A planner failed or gave an invalid or wrong answer (exit code 3).
+    Failed,
+}
+
+impl Outcome {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Ok => 0,
+            Outcome::NoPath => 1,
+            Outcome::Failed => 3,
+        }
+    }
+
+    /// The JSON `status` field.
+    pub fn status(self) -> &'static str {
+        status_of(self.code())
+    }
+}
+
+/// Exit code for bad input.
+pub const BAD_INPUT: u8 = 2;
+/// Exit code for a closed standard output (128 + SIGPIPE).
+pub const CLOSED_PIPE: u8 = 141;
+
+/// The JSON `status` of an exit code.
+pub fn status_of(code: u8) -> &'static str {
+    match code {
+        0 => "ok",
+        1 => "no_path",
+        3 => "planning_failed",
+        CLOSED_PIPE => "output_closed",
+        _ => "bad_input",
+    }
+}
 
 /// Why a command could not run.
 #[derive(Debug, Error)]
@@ -114,9 +170,15 @@ pub enum CliError {
         /// What went wrong.
         source: regionpath::hierarchy::HierarchyError,
     },
-    /// A path that cannot be planned (bad endpoints, unreachable goal, ...).
-    #[error("no path: {0}")]
-    Path(#[from] regionpath::Error),
+    /// A path that cannot be planned (bad endpoints, a curve that cannot
+    /// take the turning radius, ...).
+    #[error("{}: {source}", map.display())]
+    Path {
+        /// The map.
+        map: PathBuf,
+        /// The planner's error.
+        source: regionpath::Error,
+    },
     /// An argument out of range.
     #[error("invalid argument: {0}")]
     Usage(String),
@@ -128,9 +190,83 @@ pub enum CliError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// A file that cannot be read (not a map or scenario file).
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// Standard output cannot be written (closed pipe, full disk).
+    #[error("cannot write to standard output: {0}")]
+    Stdout(std::io::Error),
 }
 
 impl CliError {
+    /// The process exit code (see the module documentation).
+    pub fn exit_code(&self) -> u8 {
+        use regionpath::Error as E;
+        match self {
+            CliError::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe => CLOSED_PIPE,
+            CliError::Algo { .. } => 3,
+            CliError::Path {
+                source: E::Unreachable { .. },
+                ..
+            } => 1,
+            CliError::Path {
+                source: E::TurnTooTight { .. } | E::Inconsistent { .. },
+                ..
+            } => 3,
+            _ => BAD_INPUT,
+        }
+    }
+
+    /// The file, line and column the error is about, where it has them.
+    pub fn location(&self) -> (Option<&Path>, Option<usize>, Option<usize>) {
+        match self {
+            CliError::Map { path, source } => (Some(path), Some(source.line), Some(source.column)),
+            CliError::Scen { path, source } => (Some(path), Some(source.line), Some(source.column)),
+            CliError::MapNotFound { scen, line, .. }
+            | CliError::SizeMismatch { scen, line, .. }
+            | CliError::BlockedEndpoint { scen, line, .. } => (Some(scen), Some(*line), None),
+            CliError::Algo { file, line, .. } => (Some(file), *line, None),
+            CliError::MapIo { path, .. }
+            | CliError::ScenIo { path, .. }
+            | CliError::EmptyScen { path }
+            | CliError::Hierarchy { path, .. }
+            | CliError::Write { path, .. }
+            | CliError::Read { path, .. } => (Some(path), None, None),
+            CliError::Path { map, .. } => (Some(map), None, None),
+            CliError::Usage(_) | CliError::Stdout(_) => (None, None, None),
+        }
+    }
+
+    /// The error as the one JSON object `--json` prints.
+    pub fn to_json(&self) -> Value {
+        let code = self.exit_code();
+        let (file, line, column) = self.location();
+        let mut v = json!({
+            "status": status_of(code),
+            "exit_code": code,
+            "error": self.to_string(),
+        });
+        if let Some(f) = file {
+            v["file"] = json!(f.display().to_string());
+        }
+        if let Some(l) = line {
+            v["line"] = json!(l);
+        }
+        if let Some(c) = column {
+            v["column"] = json!(c);
+        }
+        if let CliError::Path { source, .. } = self {
+            v["found"] = json!(false);
+            v["reason"] = json!(source.to_string());
+        }
+        v
+    }
+
     /// Wraps a map reader error, keeping I/O failures apart from parse
     /// failures (which carry a line and column).
     pub fn from_map(path: PathBuf, e: MapError) -> CliError {

@@ -22,9 +22,13 @@
 
 use crate::args::{GenerateArgs, MapKind};
 use crate::dijkstra;
-use crate::error::CliError;
+use crate::error::{CliError, Outcome};
+use crate::out::Out;
+use crate::progress;
 use crate::rng::SplitMix64;
+use indicatif::ProgressBar;
 use regionpath::grid::{write_map, Grid, Point};
+use serde_json::json;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -327,7 +331,13 @@ impl GenRow {
 
 /// `rows` start/goal pairs in one component with Dijkstra lengths, sorted
 /// by bucket.
-fn scenario_rows(grid: &Grid, rows: usize, seed: u64) -> Result<Vec<GenRow>, CliError> {
+/// One Dijkstra per row; `bar` counts the rows.
+fn scenario_rows(
+    grid: &Grid,
+    rows: usize,
+    seed: u64,
+    bar: &ProgressBar,
+) -> Result<Vec<GenRow>, CliError> {
     let comp = largest_component(grid);
     if comp.len() < 2 {
         return Err(CliError::Usage(
@@ -373,6 +383,7 @@ fn scenario_rows(grid: &Grid, rows: usize, seed: u64) -> Result<Vec<GenRow>, Cli
             goal,
             length: dist[goal.y as usize * w + goal.x as usize],
         });
+        bar.inc(1);
     }
     out.sort_by_key(GenRow::bucket);
     Ok(out)
@@ -397,13 +408,15 @@ fn scen_text(grid: &Grid, map_name: &str, rows: &[GenRow]) -> String {
     s
 }
 
-/// The map (and scenario rows if `rows > 0`) for these settings.
+/// The map (and scenario rows if `rows > 0`) for these settings; progress
+/// is shown unless `quiet`.
 fn generate(
     kind: MapKind,
     width: u32,
     height: u32,
     seed: u64,
     rows: usize,
+    quiet: bool,
 ) -> Result<(Grid, Vec<GenRow>), CliError> {
     for (what, v) in [("width", width), ("height", height)] {
         if !(MIN_SIDE..=MAX_SIDE).contains(&v) {
@@ -417,13 +430,20 @@ fn generate(
             "{width}x{height} is more than {MAX_CELLS} cells"
         )));
     }
+    let big = u64::from(width) * u64::from(height) >= progress::BIG_MAP_CELLS;
+    let spinner = progress::spinner(quiet || !big, format!("generating a {width}x{height} map"));
     let cells = match kind {
         MapKind::Rooms => rooms(width, height, seed),
         MapKind::Caves => caves(width, height, seed),
     };
-    let grid = cells.to_grid()?;
+    let grid = cells.to_grid();
+    spinner.finish_and_clear();
+    let grid = grid?;
     let rows = if rows > 0 {
-        scenario_rows(&grid, rows, seed)?
+        let bar = progress::bar(quiet, rows as u64, "scenario rows (one Dijkstra each)");
+        let r = scenario_rows(&grid, rows, seed, &bar);
+        bar.finish_and_clear();
+        r?
     } else {
         Vec::new()
     };
@@ -443,25 +463,26 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 /// Runs `regionpath generate`.
-pub fn run(args: &GenerateArgs) -> Result<(), CliError> {
+pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let rows = if args.scen.is_some() { args.rows } else { 0 };
     if args.scen.is_some() && rows == 0 {
         return Err(CliError::Usage("--rows must be at least 1".into()));
     }
-    let (grid, scen_rows) = generate(args.kind, args.width, args.height, args.seed, rows)?;
+    let (grid, scen_rows) = generate(
+        args.kind,
+        args.width,
+        args.height,
+        args.seed,
+        rows,
+        args.quiet,
+    )?;
     let mut map = Vec::new();
     write_map(&grid, &mut map).map_err(|source| CliError::Write {
         path: args.out.clone(),
         source,
     })?;
     write_file(&args.out, &map)?;
-    eprintln!(
-        "wrote {} ({}x{}, {} passable cells)",
-        args.out.display(),
-        grid.width(),
-        grid.height(),
-        grid.passable_count()
-    );
+    let longest = scen_rows.iter().map(|r| r.length).fold(0.0, f64::max);
     if let Some(scen) = &args.scen {
         let name = args
             .out
@@ -469,14 +490,36 @@ pub fn run(args: &GenerateArgs) -> Result<(), CliError> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         write_file(scen, scen_text(&grid, &name, &scen_rows).as_bytes())?;
-        let longest = scen_rows.iter().map(|r| r.length).fold(0.0, f64::max);
-        eprintln!(
+    }
+    if args.json {
+        out.line(json!({
+            "status": Outcome::Ok.status(),
+            "exit_code": Outcome::Ok.code(),
+            "map": args.out.display().to_string(),
+            "width": grid.width(),
+            "height": grid.height(),
+            "passable": grid.passable_count(),
+            "scen": args.scen.as_ref().map(|p| p.display().to_string()),
+            "rows": scen_rows.len(),
+            "longest": args.scen.as_ref().map(|_| longest),
+        }))?;
+        return Ok(Outcome::Ok);
+    }
+    out.line(format_args!(
+        "wrote {} ({}x{}, {} passable cells)",
+        args.out.display(),
+        grid.width(),
+        grid.height(),
+        grid.passable_count()
+    ))?;
+    if let Some(scen) = &args.scen {
+        out.line(format_args!(
             "wrote {} ({} rows, longest {longest:.2})",
             scen.display(),
             scen_rows.len()
-        );
+        ))?;
     }
-    Ok(())
+    Ok(Outcome::Ok)
 }
 
 #[cfg(test)]
@@ -500,21 +543,21 @@ mod tests {
     #[test]
     fn same_seed_same_map_other_seed_other_map() {
         for kind in [MapKind::Rooms, MapKind::Caves] {
-            let (a, ra) = generate(kind, 64, 48, 9, 20).unwrap();
-            let (b, rb) = generate(kind, 64, 48, 9, 20).unwrap();
-            let (c, _) = generate(kind, 64, 48, 10, 0).unwrap();
+            let (a, ra) = generate(kind, 64, 48, 9, 20, true).unwrap();
+            let (b, rb) = generate(kind, 64, 48, 9, 20, true).unwrap();
+            let (c, _) = generate(kind, 64, 48, 10, 0, true).unwrap();
             assert_eq!(a, b);
             assert_eq!(ra, rb);
             assert_ne!(a, c);
             // The scenario stream does not disturb the map.
-            assert_eq!(generate(kind, 64, 48, 9, 3).unwrap().0, a);
+            assert_eq!(generate(kind, 64, 48, 9, 3, true).unwrap().0, a);
             assert!(a.passable_count() > 64 * 48 / 3, "{kind:?} too closed");
         }
     }
 
     #[test]
     fn rooms_are_all_connected() {
-        let (g, _) = generate(MapKind::Rooms, 100, 70, 3, 0).unwrap();
+        let (g, _) = generate(MapKind::Rooms, 100, 70, 3, 0, true).unwrap();
         assert_eq!(largest_component(&g).len() as u64, g.passable_count());
         // Border is wall.
         for x in 0..100 {
@@ -524,7 +567,7 @@ mod tests {
 
     #[test]
     fn scenario_rows_parse_and_are_consistent() {
-        let (g, rows) = generate(MapKind::Caves, 80, 60, 5, 40).unwrap();
+        let (g, rows) = generate(MapKind::Caves, 80, 60, 5, 40, true).unwrap();
         let text = scen_text(&g, "c.map", &rows);
         let s = parse_scen(&text).unwrap();
         assert_eq!(s.rows.len(), 40);
@@ -546,8 +589,8 @@ mod tests {
 
     #[test]
     fn bad_sizes_are_errors() {
-        assert!(generate(MapKind::Rooms, 4, 100, 1, 0).is_err());
-        assert!(generate(MapKind::Caves, 100, MAX_SIDE + 1, 1, 0).is_err());
-        assert!(generate(MapKind::Caves, MAX_SIDE, MAX_SIDE, 1, 0).is_err());
+        assert!(generate(MapKind::Rooms, 4, 100, 1, 0, true).is_err());
+        assert!(generate(MapKind::Caves, 100, MAX_SIDE + 1, 1, 0, true).is_err());
+        assert!(generate(MapKind::Caves, MAX_SIDE, MAX_SIDE, 1, 0, true).is_err());
     }
 }

@@ -30,6 +30,9 @@ pub struct RowResult {
     pub smoothed: Option<f64>,
     /// Whether the smoothed path failed its check.
     pub smooth_invalid: bool,
+    /// Smoothed segments not clear for the unit radius (`scen --radius`):
+    /// kept where the unit does not fit through a passage.
+    pub narrow: usize,
     /// Query time in microseconds.
     pub us: f64,
     /// Smoothing time in microseconds (with `--smooth`, for valid paths).
@@ -106,6 +109,10 @@ pub struct AlgoStats {
     /// Smoothed paths that failed their check (with `--smooth`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub smooth_invalid: Option<usize>,
+    /// Smoothed segments not clear for the unit radius, summed (with
+    /// `--smooth`; always 0 for radius 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub narrow_segments: Option<usize>,
     /// Mean smoothing time per smoothed path, microseconds (with `--smooth`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_smooth_us: Option<f64>,
@@ -185,6 +192,7 @@ impl AlgoStats {
             mean_smoothed_ratio: if smooth { mean(&ratios) } else { None },
             max_smoothed_ratio: if smooth { ratios.last().copied() } else { None },
             smooth_invalid: smooth.then(|| rows.iter().filter(|r| r.smooth_invalid).count()),
+            narrow_segments: smooth.then(|| rows.iter().map(|r| r.narrow).sum()),
             mean_smooth_us: if smooth { mean(&smooth_us) } else { None },
             smooth_share: if smooth && smooth_total + query_total > 0.0 {
                 Some(smooth_total / (smooth_total + query_total))
@@ -212,7 +220,7 @@ impl AlgoStats {
         let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.3}%", v * 100.0));
         let mut s = format!(
             "{name:<13} {solved}/{rows} solved, {invalid} invalid, {wrong} wrong | \
-             query mean {mean} us, p50 {p50} us, p99 {p99} us, total {total:.1} ms | \
+             query mean {mean} µs, p50 {p50} µs, p99 {p99} µs, total {total:.1} ms | \
              {exp} expanded/query | subopt mean {ms}, p95 {p95}, max {mx}",
             solved = self.solved,
             rows = self.rows,
@@ -235,15 +243,20 @@ impl AlgoStats {
         }
         if let (Some(m), Some(share)) = (self.mean_smooth_us, self.smooth_share) {
             s.push_str(&format!(
-                " | smoothing {m:.1} us ({:.1}% of query + smoothing)",
+                " | smoothing {m:.1} µs ({:.1}% of query + smoothing)",
                 share * 100.0
             ));
         }
         if let Some(n) = self.smooth_invalid.filter(|n| *n > 0) {
             s.push_str(&format!(" | {n} smoothed paths INVALID"));
         }
+        if let Some(n) = self.narrow_segments.filter(|n| *n > 0) {
+            s.push_str(&format!(
+                " | {n} smoothed segments too narrow for the unit radius"
+            ));
+        }
         if let (Some(p50), Some(p90)) = (self.p50_first_leg_us, self.p90_first_leg_us) {
-            s.push_str(&format!(" | first leg p50 {p50:.1} us, p90 {p90:.1} us"));
+            s.push_str(&format!(" | first leg p50 {p50:.1} µs, p90 {p90:.1} µs"));
         }
         if let Some(n) = self.first_leg_invalid.filter(|n| *n > 0) {
             s.push_str(&format!(" | {n} first legs INVALID"));
@@ -425,6 +438,7 @@ mod tests {
             matches_optimal: length.is_some(),
             smoothed: None,
             smooth_invalid: false,
+            narrow: 0,
             us,
             smooth_us: None,
             first_leg_us: None,
@@ -481,7 +495,7 @@ mod tests {
         assert_eq!(s.p90_first_leg_us, Some(9.0));
         assert_eq!(s.first_leg_invalid, Some(0));
         assert!(!s.has_failures());
-        assert!(s.line("x").contains("first leg p50 5.0 us, p90 9.0 us"));
+        assert!(s.line("x").contains("first leg p50 5.0 µs, p90 9.0 µs"));
         rows[3].first_leg_invalid = true;
         rows[3].first_leg_us = None;
         let s = AlgoStats::from_rows(&rows, 0.0, false);
@@ -509,7 +523,7 @@ mod tests {
         assert!((s.mean_smoothed_ratio.unwrap() - 0.925).abs() < 1e-12);
         assert!(s
             .line("x")
-            .contains("smoothing 2.0 us (33.3% of query + smoothing)"));
+            .contains("smoothing 2.0 µs (33.3% of query + smoothing)"));
     }
 
     #[test]

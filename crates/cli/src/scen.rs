@@ -8,23 +8,18 @@
 
 use crate::algo::{self, Algo, Smoother};
 use crate::args::ScenArgs;
-use crate::error::CliError;
+use crate::error::{CliError, Outcome};
+use crate::input::{load_map, load_scen as read_scen};
+use crate::out::Out;
+use crate::progress;
 use crate::report::{self, AlgoRun, AlgoStats, FileRun, RowResult};
 use crate::validate;
-use regionpath::grid::{read_map, read_scen, Grid, Point, ScenRow, Scenario};
+use indicatif::ProgressBar;
+use regionpath::grid::{Grid, Point, ScenRow, Scenario};
 use regionpath::hierarchy;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// How a run ended when no input error stopped it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Every path valid and every answer right.
-    Clean,
-    /// Some path was invalid or some answer wrong (exit code 1).
-    Failures,
-}
 
 /// Maps loaded so far, each once.
 #[derive(Default)]
@@ -38,7 +33,7 @@ impl MapCache {
         if let Some(i) = self.maps.iter().position(|(p, _)| p == path) {
             return Ok(i);
         }
-        let grid = read_map(path).map_err(|e| CliError::from_map(path.to_path_buf(), e))?;
+        let grid = load_map(path)?;
         self.maps.push((path.to_path_buf(), grid));
         Ok(self.maps.len() - 1)
     }
@@ -68,7 +63,7 @@ fn load_scen(
     maps_dir: Option<&Path>,
     cache: &mut MapCache,
 ) -> Result<LoadedScen, CliError> {
-    let scenario = read_scen(path).map_err(|e| CliError::from_scen(path.to_path_buf(), e))?;
+    let scenario = read_scen(path)?;
     if scenario.rows.is_empty() {
         return Err(CliError::EmptyScen {
             path: path.to_path_buf(),
@@ -183,6 +178,7 @@ fn run_row(
         matches_optimal: false,
         smoothed: None,
         smooth_invalid: false,
+        narrow: 0,
         us,
         smooth_us: None,
         first_leg_us: None,
@@ -207,7 +203,7 @@ fn run_row(
         let t = Instant::now();
         let smoothed = smoother.smooth(grid, &buf.path, &mut buf.smoothed);
         result.smooth_us = Some(t.elapsed().as_secs_f64() * 1e6);
-        smoothed.map_err(|message| CliError::Algo {
+        result.narrow = smoothed.map_err(|message| CliError::Algo {
             algo: "smoothing".to_string(),
             file: file.to_path_buf(),
             line: Some(row.line),
@@ -221,6 +217,7 @@ fn run_row(
     Ok(result)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_file(
     loaded: &LoadedScen,
     cache: &MapCache,
@@ -229,6 +226,7 @@ fn run_file(
     every: usize,
     first_leg: bool,
     buf: &mut Buffers,
+    bar: &ProgressBar,
 ) -> Result<FileRun, CliError> {
     let rows: Vec<(usize, &ScenRow)> = loaded
         .scenario
@@ -272,6 +270,7 @@ fn run_file(
                 &loaded.path,
                 buf,
             )?);
+            bar.inc(1);
         }
         if first_leg {
             time_first_legs(slot, loaded, cache, &rows, &mut run.rows, buf)?;
@@ -342,7 +341,7 @@ fn time_first_legs(
 }
 
 /// Runs `regionpath scen`.
-pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
+pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let every = args.every.get();
     // Fail on unavailable planners before reading anything.
     let mut slots: Vec<Slot> = algo::build(
@@ -363,7 +362,7 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
     })
     .collect();
     let mut smoother = if args.smooth {
-        Some(algo::smoother()?)
+        Some(algo::smoother(args.radius)?)
     } else {
         None
     };
@@ -375,15 +374,21 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
     }
 
     // Human-readable lines go to stdout, or to stderr under --json.
-    let mut text: Box<dyn Write> = if args.json {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    };
+    let mut stderr_text = Out::stderr();
+    let text: &mut Out = if args.json { &mut stderr_text } else { out };
     let mut buf = Buffers {
         path: Vec::new(),
         smoothed: Vec::new(),
     };
+    let total_rows: usize = loaded
+        .iter()
+        .map(|l| l.scenario.rows.len().div_ceil(every))
+        .sum();
+    let bar = progress::bar(
+        args.quiet,
+        (total_rows * slots.len()) as u64,
+        format!("{} scenario file(s)", loaded.len()),
+    );
     let mut files = Vec::with_capacity(loaded.len());
     for l in &loaded {
         let f = run_file(
@@ -394,21 +399,24 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
             every,
             args.first_leg,
             &mut buf,
+            &bar,
         )?;
-        let _ = writeln!(
-            text,
-            "{} ({} {}x{}, {} rows)",
-            f.file, f.map, f.width, f.height, f.rows
-        );
-        for (name, stats) in report::file_stats(&f, args.smooth) {
-            let _ = writeln!(text, "  {}", stats.line(&name));
-        }
+        bar.suspend(|| -> Result<(), CliError> {
+            text.line(format_args!(
+                "{} ({} {}x{}, {} rows)",
+                f.file, f.map, f.width, f.height, f.rows
+            ))?;
+            for (name, stats) in report::file_stats(&f, args.smooth) {
+                text.line(format_args!("  {}", stats.line(&name)))?;
+            }
+            text.flush()
+        })?;
         files.push(f);
     }
+    bar.finish_and_clear();
     let totals = report::totals(&files, args.smooth);
     let rows: usize = files.iter().map(|f| f.rows).sum();
-    let _ = writeln!(
-        text,
+    text.line(format_args!(
         "TOTAL {} files, {} rows{}",
         files.len(),
         rows,
@@ -417,11 +425,11 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
         } else {
             String::new()
         }
-    );
+    ))?;
     for (name, stats) in &totals {
-        let _ = writeln!(text, "  {}", stats.line(name));
+        text.line(format_args!("  {}", stats.line(name)))?;
     }
-    let _ = text.flush();
+    text.flush()?;
 
     if let Some(csv) = &args.csv {
         let write = || -> std::io::Result<()> {
@@ -434,20 +442,17 @@ pub fn run(args: &ScenArgs) -> Result<Outcome, CliError> {
             source,
         })?;
     }
-    if args.json {
-        let doc = report::json(&files, every, args.smooth);
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{doc}");
-        let _ = out.flush();
-    }
     let failed = totals
         .iter()
         .any(|(_, s): &(String, AlgoStats)| s.has_failures());
-    Ok(if failed {
-        Outcome::Failures
-    } else {
-        Outcome::Clean
-    })
+    let outcome = if failed { Outcome::Failed } else { Outcome::Ok };
+    if args.json {
+        let mut doc = report::json(&files, every, args.smooth);
+        doc["status"] = outcome.status().into();
+        doc["exit_code"] = outcome.code().into();
+        out.line(doc)?;
+    }
+    Ok(outcome)
 }
 
 #[cfg(test)]

@@ -57,7 +57,10 @@ fn json_report_is_one_object_with_the_fields() {
     let dir = scratch("json");
     let scen = small_case(&dir);
     let csv = dir.join("rows.csv");
-    let (code, out, err) = run(bin().args(["scen", "--json", "--csv"]).arg(&csv).arg(&scen));
+    let (code, out, err) = run(bin()
+        .args(["scen", "--algo", "astar", "--json", "--csv"])
+        .arg(&csv)
+        .arg(&scen));
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("stdout is one JSON value");
     assert_eq!(out.trim().lines().count(), 1);
@@ -131,7 +134,7 @@ fn text_report_and_every() {
 }
 
 #[test]
-fn a_wrong_length_exits_1() {
+fn a_wrong_length_is_a_planning_failure_exit_3() {
     let dir = scratch("wrong");
     small_case(&dir);
     let scen = dir.join("bad.scen");
@@ -140,10 +143,12 @@ fn a_wrong_length_exits_1() {
         "version 1\n1\tsmall.map\t5\t4\t0\t1\t4\t1\t5.00000000\n",
     )
     .unwrap();
-    let (code, out, _) = run(bin().args(["scen", "--json"]).arg(&scen));
-    assert_eq!(code, 1);
+    let (code, out, _) = run(bin().args(["scen", "--algo", "astar", "--json"]).arg(&scen));
+    assert_eq!(code, 3);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["algos"]["astar"]["wrong"], 1);
+    assert_eq!(v["status"], "planning_failed");
+    assert_eq!(v["exit_code"], 3);
 }
 
 #[test]
@@ -313,10 +318,12 @@ fn generate_is_deterministic_and_its_scenarios_check_out() {
                 std::fs::read_to_string(&scen).unwrap(),
             ));
             // The runner agrees with every generated length.
-            let (code, out, err) = run(bin().arg("scen").arg("--json").arg(&scen));
+            let (code, out, err) =
+                run(bin().args(["scen", "--algo", "astar", "--json"]).arg(&scen));
             assert_eq!(code, 0, "{err}");
             let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
             assert_eq!(v["algos"]["astar"]["solved"], 25, "{kind}");
+            assert_eq!(v["status"], "ok");
         }
         assert_eq!(outputs[0].0, outputs[1].0, "{kind}: same seed, same map");
         let (a, b) = (&outputs[0].1, &outputs[1].1);

@@ -47,7 +47,7 @@ mod update;
 pub use config::{HierarchyConfig, PortalMode};
 pub use graph::{Link, Region, RegionId, Run};
 pub use model::{BuildStats, Hierarchy};
-pub use persist::FORMAT_VERSION;
+pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};
 pub use query::{
     CellPlanner, PlanError, PlanStats, PlannerConfig, Query, MAX_RECHECK_WINDOW, MAX_WINDOW,
 };

@@ -80,6 +80,142 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// What a `.rph` file says about itself, read without the map it was built
+/// for (see [`read_file_summary`]): for tools that describe or check
+/// hierarchy files.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FileSummary {
+    /// Format version ([`FORMAT_VERSION`] for files this build reads).
+    pub version: u32,
+    /// Checksum of the grid the file was built for ([`Grid::checksum`]).
+    pub grid_checksum: u64,
+    /// Grid width in cells.
+    pub width: u32,
+    /// Grid height in cells.
+    pub height: u32,
+    /// Sector side in cells.
+    pub sector_size: u32,
+    /// Wall time of the build, in milliseconds.
+    pub build_ms: f64,
+    /// Landmarks of the abstract search's heuristic (rebuilt on load).
+    pub landmarks: u32,
+    /// Whether the exact portal layer was built (it is rebuilt on load).
+    pub portal_layer: bool,
+    /// Regions.
+    pub regions: u32,
+    /// Region-graph edges.
+    pub edges: u32,
+    /// Bytes of the header (magic, version, payload length, CRC).
+    pub header_bytes: usize,
+    /// Bytes of the payload's fixed fields (checksum, size, sector size,
+    /// build time, landmark count, portal flag).
+    pub fixed_bytes: usize,
+    /// Bytes of the region table (count included).
+    pub region_bytes: usize,
+    /// Bytes of the edge table (count included).
+    pub edge_bytes: usize,
+}
+
+/// Reads the summary of a `.rph` file without its grid: checks the magic,
+/// the version, the payload length and CRC, the fixed fields' ranges, that
+/// the region and edge tables fill the payload exactly, that regions come
+/// in sector order within the sector count and that every edge joins two
+/// distinct regions (`a < b < regions`). A file that passes can still be
+/// stale (built for another grid): [`Hierarchy::from_bytes`] checks that.
+pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        return Err(HierarchyError::BadMagic);
+    }
+    let mut r = Reader { bytes, at: 8 };
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(HierarchyError::Version {
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let len = r.u64()?;
+    let crc = r.u32()?;
+    let payload = &bytes[HEADER..];
+    if payload.len() as u64 != len {
+        return Err(HierarchyError::Corrupt(format!(
+            "payload is {} bytes, header says {len} (truncated?)",
+            payload.len()
+        )));
+    }
+    if crc32fast::hash(payload) != crc {
+        return Err(HierarchyError::Corrupt("checksum mismatch".into()));
+    }
+    let mut r = Reader {
+        bytes: payload,
+        at: 0,
+    };
+    let grid_checksum = r.u64()?;
+    let (width, height, sector_size) = (r.u32()?, r.u32()?, r.u32()?);
+    let build_ms = r.f64()?;
+    let landmarks = r.u32()?;
+    if landmarks as usize > crate::derived::landmarks::LANDMARKS {
+        return Err(HierarchyError::Corrupt(format!(
+            "landmark count {landmarks}"
+        )));
+    }
+    let portal_layer = match r.u32()? {
+        0 => false,
+        1 => true,
+        v => return Err(HierarchyError::Corrupt(format!("portal layer flag {v}"))),
+    };
+    if !(4..=256).contains(&sector_size) {
+        return Err(HierarchyError::Corrupt(format!(
+            "sector size {sector_size}"
+        )));
+    }
+    if width == 0 || height == 0 {
+        return Err(HierarchyError::Corrupt(format!(
+            "grid size {width}x{height}"
+        )));
+    }
+    let fixed_bytes = r.at;
+    let sectors = Layout::new(width, height, sector_size).count() as u64;
+    let n = r.count(32)?;
+    let mut last_sector = 0u32;
+    for i in 0..n {
+        let sector = r.u32()?;
+        r.take(28)?;
+        if u64::from(sector) >= sectors || sector < last_sector {
+            return Err(HierarchyError::Corrupt(format!("region {i} is invalid")));
+        }
+        last_sector = sector;
+    }
+    let region_bytes = r.at - fixed_bytes;
+    let m = r.count(32)?;
+    for i in 0..m {
+        let (a, b) = (r.u32()?, r.u32()?);
+        r.take(24)?;
+        if a >= b || b as usize >= n {
+            return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
+        }
+    }
+    if r.at != payload.len() {
+        return Err(HierarchyError::Corrupt("trailing bytes".into()));
+    }
+    Ok(FileSummary {
+        version,
+        grid_checksum,
+        width,
+        height,
+        sector_size,
+        build_ms,
+        landmarks,
+        portal_layer,
+        regions: n as u32,
+        edges: m as u32,
+        header_bytes: HEADER,
+        fixed_bytes,
+        region_bytes,
+        edge_bytes: r.at - fixed_bytes - region_bytes,
+    })
+}
+
 impl Hierarchy {
     /// Serialises to the versioned `.rph` format.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -288,5 +424,94 @@ impl Hierarchy {
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
         })
+    }
+}
+
+#[cfg(test)]
+mod summary_tests {
+    use super::*;
+    use crate::{HierarchyConfig, PortalMode};
+
+    /// Rooms joined by one-cell doors (the portal layer pays) and open
+    /// ground (it does not).
+    fn grids() -> Vec<Grid> {
+        let mut rooms = Grid::new(64, 64, true).unwrap();
+        for k in (0..64).step_by(8) {
+            for i in 0..64 {
+                rooms.set_passable(Point::new(k, i), false).unwrap();
+                rooms.set_passable(Point::new(i, k), false).unwrap();
+            }
+        }
+        for k in (0..64).step_by(8) {
+            for d in (4..64).step_by(8) {
+                rooms.set_passable(Point::new(k, d), true).unwrap();
+                rooms.set_passable(Point::new(d, k), true).unwrap();
+            }
+        }
+        vec![rooms, Grid::new(70, 50, true).unwrap()]
+    }
+
+    #[test]
+    fn summary_agrees_with_the_hierarchy_and_the_bytes() {
+        for grid in grids() {
+            for portals in [PortalMode::Auto, PortalMode::Always, PortalMode::Never] {
+                let config = HierarchyConfig {
+                    portals,
+                    ..HierarchyConfig::default()
+                };
+                let h = Hierarchy::build(&grid, &config).unwrap();
+                let bytes = h.to_bytes();
+                let s = read_file_summary(&bytes).unwrap();
+                let st = h.stats();
+                assert_eq!(s.version, FORMAT_VERSION);
+                assert_eq!(s.grid_checksum, grid.checksum());
+                assert_eq!((s.width, s.height), (grid.width(), grid.height()));
+                assert_eq!(s.sector_size, st.sector_size);
+                assert_eq!(s.regions as usize, st.regions);
+                assert_eq!(s.edges as usize, st.edges);
+                assert_eq!(s.landmarks as usize, st.landmarks);
+                assert_eq!(s.portal_layer, st.portals > 0);
+                assert_eq!(
+                    s.header_bytes + s.fixed_bytes + s.region_bytes + s.edge_bytes,
+                    bytes.len()
+                );
+                assert_eq!(s.region_bytes, 4 + 32 * st.regions);
+                assert_eq!(s.edge_bytes, 4 + 32 * st.edges);
+                if portals == PortalMode::Auto {
+                    assert_eq!(Hierarchy::portal_layer_pays(&grid), st.portals > 0);
+                }
+            }
+        }
+        // The room map is where it pays, open ground where it does not.
+        let g = grids();
+        assert!(Hierarchy::portal_layer_pays(&g[0]));
+        assert!(!Hierarchy::portal_layer_pays(&g[1]));
+    }
+
+    #[test]
+    fn damaged_files_are_errors() {
+        let grid = &grids()[0];
+        let bytes = Hierarchy::build(grid, &HierarchyConfig::default())
+            .unwrap()
+            .to_bytes();
+        for cut in [0, 7, 12, HEADER, bytes.len() / 2, bytes.len() - 1] {
+            assert!(read_file_summary(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(matches!(
+            read_file_summary(b"P5\n2 2\n255\n...."),
+            Err(HierarchyError::BadMagic)
+        ));
+        let mut flipped = bytes.clone();
+        flipped[HEADER + 40] ^= 1;
+        assert!(matches!(
+            read_file_summary(&flipped),
+            Err(HierarchyError::Corrupt(_))
+        ));
+        let mut version = bytes;
+        version[8] = 99;
+        assert!(matches!(
+            read_file_summary(&version),
+            Err(HierarchyError::Version { found: 99, .. })
+        ));
     }
 }

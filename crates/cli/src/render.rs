@@ -1,0 +1,568 @@
+//! `regionpath render`: draws a map, its hierarchy and paths into a PNG.
+//!
+//! The map area comes first (top), then a legend strip [`LEGEND_HEIGHT`]
+//! pixels high with a swatch and a name per layer and the scale. Scale:
+//! with `p` pixels per cell (`p >= 1`) cell `(x, y)` is the block of pixels
+//! `[x p, x p + p) × [y p, y p + p)`; with `k` cells per pixel (`--scale`
+//! below 1) pixel `(i, j)` shows cells `[i k, i k + k) × [j k, j k + k)`:
+//! their mean colour, and the path colour if any of them is on a path.
+//!
+//! Regions are found sector by sector (the passable cells of a sector
+//! joined by steps inside it; with no corner cutting these are its
+//! 4-connected pieces) and named by [`Hierarchy::region_of`] once per
+//! piece, so memory stays at one sector's labels plus the image.
+
+use crate::args::{Layer, RenderArgs};
+use crate::error::{CliError, Outcome};
+use crate::font;
+use crate::input::load_map;
+use crate::out::Out;
+use crate::path::hierarchy_for;
+use crate::progress;
+use image::{Rgb, RgbImage};
+use regionpath::grid::{Grid, Point};
+use regionpath::{Config, Hierarchy, HierarchyConfig, Planner};
+use serde_json::json;
+use std::time::Instant;
+
+/// Height of the legend strip in pixels.
+pub const LEGEND_HEIGHT: u32 = font::HEIGHT * 2 + 6;
+/// The default scale fits the longer side of the map to this many pixels.
+pub const TARGET_SIDE: u32 = 2048;
+/// Largest magnification of the default scale, pixels per cell.
+pub const MAX_PIXELS_PER_CELL: u32 = 16;
+
+/// Colour of the cells of a path.
+pub const PATH: Rgb<u8> = Rgb([220, 20, 20]);
+/// Colour of the smoothed polylines.
+pub const SMOOTHED: Rgb<u8> = Rgb([20, 60, 230]);
+/// Colour of the abstract routes.
+pub const ROUTE: Rgb<u8> = Rgb([255, 150, 0]);
+/// Colour of the sector borders.
+pub const SECTOR: Rgb<u8> = Rgb([110, 110, 110]);
+/// Colour of blocked cells.
+pub const BLOCKED: Rgb<u8> = Rgb([35, 35, 40]);
+/// Colour of passable cells when regions are not drawn.
+pub const OPEN: Rgb<u8> = Rgb([235, 235, 230]);
+const LEGEND_BG: Rgb<u8> = Rgb([255, 255, 255]);
+const TEXT: Rgb<u8> = Rgb([0, 0, 0]);
+
+/// How cells map to pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Each cell is an n × n block of pixels.
+    Up(u32),
+    /// Each pixel shows an n × n block of cells.
+    Down(u32),
+}
+
+impl Scale {
+    /// From `--scale` (pixels per cell) or, without it, fitting the longer
+    /// side to about [`TARGET_SIDE`] pixels.
+    pub fn choose(width: u32, height: u32, scale: Option<f64>) -> Scale {
+        let side = width.max(height).max(1);
+        match scale {
+            Some(s) if s >= 1.0 => Scale::Up(s.round().max(1.0) as u32),
+            Some(s) => Scale::Down((1.0 / s).round().max(1.0) as u32),
+            None if side <= TARGET_SIDE => {
+                Scale::Up((TARGET_SIDE / side).clamp(1, MAX_PIXELS_PER_CELL))
+            }
+            None => Scale::Down(side.div_ceil(TARGET_SIDE)),
+        }
+    }
+
+    /// Pixels of `cells` cells.
+    pub fn pixels(self, cells: u32) -> u32 {
+        match self {
+            Scale::Up(n) => cells.saturating_mul(n),
+            Scale::Down(n) => cells.div_ceil(n),
+        }
+    }
+
+    /// Pixels per cell as a number (below 1 when shrinking).
+    pub fn pixels_per_cell(self) -> f64 {
+        match self {
+            Scale::Up(n) => f64::from(n),
+            Scale::Down(n) => 1.0 / f64::from(n),
+        }
+    }
+
+    /// A point in cell units to pixel units.
+    fn to_px(self, v: f64) -> f64 {
+        v * self.pixels_per_cell()
+    }
+
+    fn label(self) -> String {
+        match self {
+            Scale::Up(1) | Scale::Down(1) => "1 px per cell".into(),
+            Scale::Up(n) => format!("{n} px per cell"),
+            Scale::Down(n) => format!("1 px = {n}x{n} cells"),
+        }
+    }
+}
+
+/// A distinct, light colour for region `id` (hues spread by the golden
+/// ratio, so neighbouring ids differ; pale, so paths stand out, and never
+/// close to the path, route or blocked colours: every channel is at least
+/// 160).
+pub fn region_colour(id: u32) -> Rgb<u8> {
+    let h = (f64::from(id) * 0.618_033_988_749_895).fract() * 6.0;
+    let (s, v) = (0.32, 0.97);
+    let c = v * s;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = v - c;
+    let q = |t: f64| ((t + m) * 255.0).round() as u8;
+    Rgb([q(r), q(g), q(b)])
+}
+
+/// Colour sums of the pixels while shrinking.
+struct Sums {
+    width: u32,
+    sums: Vec<[u32; 4]>,
+}
+
+/// Fills the map area: blocked cells, and passable cells by region (or
+/// plain) — sector by sector.
+fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regions: bool) {
+    let (w, hgt) = (grid.width(), grid.height());
+    let size = h.sector_size();
+    let mut labels: Vec<u32> = Vec::new();
+    let mut stack: Vec<(u32, u32)> = Vec::new();
+    let mut sums = match scale {
+        Scale::Down(_) => Some(Sums {
+            width: img.width(),
+            sums: vec![[0; 4]; img.width() as usize * scale.pixels(hgt) as usize],
+        }),
+        Scale::Up(_) => None,
+    };
+    let mut put = |x: u32, y: u32, c: Rgb<u8>| match (scale, sums.as_mut()) {
+        (Scale::Up(n), _) => {
+            for py in y * n..y * n + n {
+                for px in x * n..x * n + n {
+                    img.put_pixel(px, py, c);
+                }
+            }
+        }
+        (Scale::Down(n), Some(s)) => {
+            let e = &mut s.sums[(y / n) as usize * s.width as usize + (x / n) as usize];
+            for (sum, v) in e.iter_mut().zip(c.0) {
+                *sum += u32::from(v);
+            }
+            e[3] += 1;
+        }
+        (Scale::Down(_), None) => {}
+    };
+    for sy in (0..hgt).step_by(size as usize) {
+        for sx in (0..w).step_by(size as usize) {
+            let (x1, y1) = ((sx + size).min(w), (sy + size).min(hgt));
+            let (rw, rh) = (x1 - sx, y1 - sy);
+            labels.clear();
+            labels.resize((rw * rh) as usize, u32::MAX);
+            for y in sy..y1 {
+                for x in sx..x1 {
+                    let p = Point::new(x, y);
+                    if !grid.is_passable(p) {
+                        put(x, y, BLOCKED);
+                        continue;
+                    }
+                    if !regions {
+                        put(x, y, OPEN);
+                        continue;
+                    }
+                    let li = ((y - sy) * rw + (x - sx)) as usize;
+                    if labels[li] == u32::MAX {
+                        // A new piece of the sector: name it once, flood it.
+                        let id = h.region_of(grid, p).map_or(u32::MAX - 1, |r| r.get());
+                        labels[li] = id;
+                        stack.push((x, y));
+                        while let Some((cx, cy)) = stack.pop() {
+                            let near = [
+                                (cx.wrapping_sub(1), cy),
+                                (cx + 1, cy),
+                                (cx, cy.wrapping_sub(1)),
+                                (cx, cy + 1),
+                            ];
+                            for (nx, ny) in near {
+                                if nx < sx || nx >= x1 || ny < sy || ny >= y1 {
+                                    continue;
+                                }
+                                let ni = ((ny - sy) * rw + (nx - sx)) as usize;
+                                if labels[ni] == u32::MAX && grid.is_passable(Point::new(nx, ny)) {
+                                    labels[ni] = id;
+                                    stack.push((nx, ny));
+                                }
+                            }
+                        }
+                    }
+                    put(x, y, region_colour(labels[li]));
+                }
+            }
+        }
+    }
+    if let Some(s) = sums {
+        for (i, e) in s.sums.iter().enumerate() {
+            if let Some(n) = std::num::NonZeroU32::new(e[3]) {
+                let c = Rgb([(e[0] / n) as u8, (e[1] / n) as u8, (e[2] / n) as u8]);
+                img.put_pixel(i as u32 % s.width, i as u32 / s.width, c);
+            }
+        }
+    }
+}
+
+/// Half [`SECTOR`], half what is under it (walls stay dark).
+fn blend_sector(img: &mut RgbImage, x: u32, y: u32) {
+    let under = img.get_pixel(x, y).0;
+    let c = std::array::from_fn(|k| ((u16::from(under[k]) + u16::from(SECTOR.0[k])) / 2) as u8);
+    img.put_pixel(x, y, Rgb(c));
+}
+
+/// Sector borders, where sectors are at least 4 pixels wide.
+fn draw_sectors(img: &mut RgbImage, grid: &Grid, size: u32, scale: Scale) -> bool {
+    if scale.pixels_per_cell() * f64::from(size) < 4.0 {
+        return false;
+    }
+    let (pw, ph) = (scale.pixels(grid.width()), scale.pixels(grid.height()));
+    for k in (size..grid.width()).step_by(size as usize) {
+        let x = (scale.to_px(f64::from(k)) as u32).min(pw - 1);
+        for y in 0..ph {
+            blend_sector(img, x, y);
+        }
+    }
+    for k in (size..grid.height()).step_by(size as usize) {
+        let y = (scale.to_px(f64::from(k)) as u32).min(ph - 1);
+        for x in 0..pw {
+            blend_sector(img, x, y);
+        }
+    }
+    true
+}
+
+/// A line from `a` to `b` (pixel units), `thick` pixels wide, clipped to
+/// the map area.
+fn draw_line(
+    img: &mut RgbImage,
+    area: (u32, u32),
+    a: (f64, f64),
+    b: (f64, f64),
+    thick: u32,
+    c: Rgb<u8>,
+) {
+    let steps = ((b.0 - a.0).abs().max((b.1 - a.1).abs()) * 2.0)
+        .ceil()
+        .max(1.0) as u32;
+    let half = (thick / 2) as i64;
+    for i in 0..=steps {
+        let t = f64::from(i) / f64::from(steps);
+        let (x, y) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        for dy in -half..thick as i64 - half {
+            for dx in -half..thick as i64 - half {
+                let (px, py) = (x.floor() as i64 + dx, y.floor() as i64 + dy);
+                if px >= 0 && py >= 0 && (px as u32) < area.0 && (py as u32) < area.1 {
+                    img.put_pixel(px as u32, py as u32, c);
+                }
+            }
+        }
+    }
+}
+
+/// The cells of a path: each cell's block, inset when cells are large, or
+/// the pixel holding it.
+fn draw_path_cells(img: &mut RgbImage, cells: &[Point], scale: Scale) {
+    for p in cells {
+        match scale {
+            Scale::Up(n) => {
+                let inset = if n >= 6 { n / 6 } else { 0 };
+                for py in p.y * n + inset..p.y * n + n - inset {
+                    for px in p.x * n + inset..p.x * n + n - inset {
+                        img.put_pixel(px, py, PATH);
+                    }
+                }
+            }
+            Scale::Down(n) => img.put_pixel(p.x / n, p.y / n, PATH),
+        }
+    }
+}
+
+/// The legend strip under the map area.
+fn draw_legend(img: &mut RgbImage, top: u32, entries: &[(Rgb<u8>, String)]) {
+    for y in top..img.height() {
+        for x in 0..img.width() {
+            img.put_pixel(x, y, LEGEND_BG);
+        }
+    }
+    let (w, h) = (img.width(), img.height());
+    let mut x = 3u32;
+    let y = top + 3;
+    for (colour, name) in entries {
+        let swatch = 10;
+        if let Some(c) = Some(*colour).filter(|c| *c != LEGEND_BG) {
+            for dy in 0..swatch {
+                for dx in 0..swatch {
+                    if x + dx < w && y + dy < h {
+                        img.put_pixel(x + dx, y + dy, c);
+                    }
+                }
+            }
+            x += swatch + 3;
+        }
+        font::draw(name, 2, |dx, dy| {
+            if x + dx < w && y + dy < h {
+                img.put_pixel(x + dx, y + dy, TEXT);
+            }
+        });
+        x += font::width(name, 2) + 10;
+    }
+}
+
+/// Runs `regionpath render`.
+pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
+    let t0 = Instant::now();
+    let grid = load_map(&args.map)?;
+    let layers = args.layers.clone().unwrap_or_else(|| {
+        let mut v = vec![Layer::Sectors, Layer::Regions, Layer::Route, Layer::Path];
+        if args.smooth {
+            v.push(Layer::Smoothed);
+        }
+        v
+    });
+    let on = |l: Layer| layers.contains(&l);
+    let big = grid.cell_count() >= progress::BIG_MAP_CELLS;
+    let spinner = progress::spinner(
+        !big || args.json,
+        format!("preparing {}", args.map.display()),
+    );
+    let h = hierarchy_for(
+        &args.map,
+        &grid,
+        args.hierarchy.as_deref(),
+        &HierarchyConfig::default(),
+    );
+    spinner.finish_and_clear();
+    let h = h?;
+    for q in &args.paths {
+        for (x, y) in [(q[0], q[1]), (q[2], q[3])] {
+            let p = Point::new(x, y);
+            if !grid.in_bounds(p) || !grid.is_passable(p) {
+                return Err(CliError::Usage(format!(
+                    "--path {},{},{},{}: {p} is {} of {}",
+                    q[0],
+                    q[1],
+                    q[2],
+                    q[3],
+                    if grid.in_bounds(p) {
+                        "a blocked cell"
+                    } else {
+                        "outside"
+                    },
+                    args.map.display()
+                )));
+            }
+        }
+    }
+    let mut planner = Planner::new(Config::new().smooth(args.smooth || on(Layer::Smoothed)))
+        .map_err(|source| CliError::Path {
+            map: args.map.clone(),
+            source,
+        })?;
+    // (cells, waypoints, route) per path; None when unreachable.
+    let mut planned = Vec::new();
+    for q in &args.paths {
+        let (start, goal) = (Point::new(q[0], q[1]), Point::new(q[2], q[3]));
+        match planner.find_path(&h, &grid, start, goal) {
+            Ok(p) => {
+                let route: Vec<u32> = planner.route().map(|r| r.get()).collect();
+                planned.push(Some((p, route)));
+            }
+            Err(e) if e.is_unreachable() => planned.push(None),
+            Err(source) => {
+                return Err(CliError::Path {
+                    map: args.map.clone(),
+                    source,
+                })
+            }
+        }
+    }
+
+    let scale = Scale::choose(grid.width(), grid.height(), args.scale);
+    let (pw, ph) = (scale.pixels(grid.width()), scale.pixels(grid.height()));
+    let too_big = u64::from(pw) * u64::from(ph + LEGEND_HEIGHT) > 1 << 28;
+    if too_big {
+        return Err(CliError::Usage(format!(
+            "--scale {} makes a {pw}x{ph} image of {}: choose a smaller scale",
+            scale.pixels_per_cell(),
+            args.map.display()
+        )));
+    }
+    let mut img = RgbImage::new(pw, ph + LEGEND_HEIGHT);
+    draw_cells(&mut img, &grid, &h, scale, on(Layer::Regions));
+    let mut legend: Vec<(Rgb<u8>, String)> =
+        vec![(OPEN, "open".into()), (BLOCKED, "blocked".into())];
+    if on(Layer::Regions) {
+        legend[0] = (region_colour(1), "regions".into());
+    }
+    if on(Layer::Sectors) {
+        let drawn = draw_sectors(&mut img, &grid, h.sector_size(), scale);
+        legend.push((
+            SECTOR,
+            if drawn {
+                format!("sectors {0}x{0}", h.sector_size())
+            } else {
+                "sectors too small to draw".into()
+            },
+        ));
+    }
+    let thick = |base: u32| match scale {
+        Scale::Up(n) if n >= 8 => base * 2,
+        _ => base,
+    };
+    let area = (pw, ph);
+    if on(Layer::Route) {
+        for (_, route) in planned.iter().flatten() {
+            let reps: Vec<(f64, f64)> = route
+                .iter()
+                .filter_map(|&r| h.regions().get(r as usize))
+                .map(|r| {
+                    let p = r.representative();
+                    (
+                        scale.to_px(f64::from(p.x) + 0.5),
+                        scale.to_px(f64::from(p.y) + 0.5),
+                    )
+                })
+                .collect();
+            for pair in reps.windows(2) {
+                draw_line(&mut img, area, pair[0], pair[1], thick(1), ROUTE);
+            }
+            for &r in &reps {
+                draw_line(&mut img, area, r, r, thick(3), ROUTE);
+            }
+        }
+        legend.push((ROUTE, "route".into()));
+    }
+    if on(Layer::Path) {
+        for (p, _) in planned.iter().flatten() {
+            draw_path_cells(&mut img, &p.cells, scale);
+        }
+        legend.push((PATH, "path".into()));
+    }
+    if on(Layer::Smoothed) {
+        for (p, _) in planned.iter().flatten() {
+            let pts: Vec<(f64, f64)> = p
+                .waypoints
+                .iter()
+                .map(|w| (scale.to_px(f64::from(w.x)), scale.to_px(f64::from(w.y))))
+                .collect();
+            for pair in pts.windows(2) {
+                draw_line(&mut img, area, pair[0], pair[1], thick(1), SMOOTHED);
+            }
+        }
+        legend.push((SMOOTHED, "smoothed".into()));
+    }
+    legend.push((LEGEND_BG, scale.label()));
+    draw_legend(&mut img, ph, &legend);
+    img.save_with_format(&args.out, image::ImageFormat::Png)
+        .map_err(|e| CliError::Write {
+            path: args.out.clone(),
+            source: match e {
+                image::ImageError::IoError(io) => io,
+                other => std::io::Error::other(other.to_string()),
+            },
+        })?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let unreachable = planned.iter().filter(|p| p.is_none()).count();
+    let outcome = if unreachable > 0 {
+        Outcome::NoPath
+    } else {
+        Outcome::Ok
+    };
+    if args.json {
+        let paths: Vec<_> = args
+            .paths
+            .iter()
+            .zip(&planned)
+            .map(|(q, p)| match p {
+                Some((p, route)) => json!({
+                    "query": q, "found": true, "cost": p.cost, "cells": p.cells.len(),
+                    "route_regions": route.len(), "smoothed_length": p.smoothed_length,
+                }),
+                None => json!({"query": q, "found": false}),
+            })
+            .collect();
+        out.line(json!({
+            "status": outcome.status(),
+            "exit_code": outcome.code(),
+            "out": args.out.display().to_string(),
+            "width": pw,
+            "height": ph + LEGEND_HEIGHT,
+            "map_height_px": ph,
+            "legend_height": LEGEND_HEIGHT,
+            "pixels_per_cell": scale.pixels_per_cell(),
+            "paths": paths,
+            "ms": ms,
+        }))?;
+    } else {
+        out.line(format_args!(
+            "wrote {} ({}x{} px, {}; {} path(s){}) in {:.0} ms",
+            args.out.display(),
+            pw,
+            ph + LEGEND_HEIGHT,
+            scale.label(),
+            planned.len() - unreachable,
+            if unreachable > 0 {
+                format!(", {unreachable} unreachable")
+            } else {
+                String::new()
+            },
+            ms
+        ))?;
+    }
+    Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scales_fit_small_and_large_maps() {
+        assert_eq!(Scale::choose(32, 32, None), Scale::Up(16));
+        assert_eq!(Scale::choose(512, 300, None), Scale::Up(4));
+        assert_eq!(Scale::choose(2048, 10, None), Scale::Up(1));
+        assert_eq!(Scale::choose(16384, 16384, None), Scale::Down(8));
+        assert_eq!(Scale::choose(4100, 50, None), Scale::Down(3));
+        assert_eq!(Scale::choose(100, 100, Some(0.25)), Scale::Down(4));
+        assert_eq!(Scale::choose(100, 100, Some(3.0)), Scale::Up(3));
+        for (w, h) in [(32, 32), (1000, 700), (16384, 16384), (5000, 20)] {
+            let s = Scale::choose(w, h, None);
+            assert!(s.pixels(w.max(h)) <= TARGET_SIDE, "{w}x{h}: {s:?}");
+            let least = (w.max(h) * MAX_PIXELS_PER_CELL).min(TARGET_SIDE / 2);
+            assert!(s.pixels(w.max(h)) >= least, "{w}x{h}: {s:?}");
+        }
+        assert_eq!(Scale::Down(8).pixels(17), 3);
+    }
+
+    #[test]
+    fn region_colours_stay_clear_of_the_layer_colours() {
+        let mut seen = std::collections::HashSet::new();
+        for id in 0..5000 {
+            let c = region_colour(id);
+            assert!(c.0.iter().all(|&v| v >= 160), "{id}: {c:?}");
+            for other in [PATH, SMOOTHED, ROUTE, SECTOR, BLOCKED] {
+                assert_ne!(c, other);
+            }
+            seen.insert(c);
+        }
+        // Neighbouring ids differ.
+        for id in 0..1000 {
+            assert_ne!(region_colour(id), region_colour(id + 1));
+        }
+        assert!(seen.len() > 300, "{} colours", seen.len());
+    }
+}
