@@ -1,7 +1,7 @@
 //! The one error type of the facade: every failure of the library, flat,
 //! with structured fields.
 
-use regionpath_grid::{MapError, Point, ScenError};
+use regionpath_grid::{GridError, MapError, Point, ScenError};
 use regionpath_hierarchy::{ConfigError, HierarchyError, PlanError};
 use regionpath_smoothing::{CurveError, SmoothError};
 use std::fmt;
@@ -141,6 +141,13 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A grid could not be made or edited (a size out of range, a cell
+    /// outside it).
+    #[error("grid: {message}")]
+    Grid {
+        /// What is wrong.
+        message: String,
+    },
     /// A cell given to [`crate::Hierarchy::update`] lies outside the grid.
     #[error("changed cell {point} is outside the grid")]
     EditOutOfBounds {
@@ -226,6 +233,14 @@ impl From<HierarchyError> for Error {
             other => Error::HierarchyFile {
                 message: other.to_string(),
             },
+        }
+    }
+}
+
+impl From<GridError> for Error {
+    fn from(e: GridError) -> Error {
+        Error::Grid {
+            message: e.to_string(),
         }
     }
 }
