@@ -92,7 +92,7 @@ impl HierarchyConfig {
     }
 }
 
-/// When [`Hierarchy::build`] adds the exact portal layer: for every
+/// When [`crate::Hierarchy::build`] adds the exact portal layer: for every
 /// passable cell on a 16 × 16 sector border with a move out of its sector
 /// (a *portal*), the first step of a shortest path to it from each cell of
 /// its sector (4 bits a cell) and its exact distances to the sector's other
@@ -103,7 +103,7 @@ impl HierarchyConfig {
 /// border cell is a portal and the region planner is far faster. The
 /// layer is not held to [`HierarchyConfig::fit_memory`]'s byte per cell:
 /// on 8room_000 it adds about 6 bytes per cell (counted in
-/// [`BuildStats::bytes`]).
+/// [`crate::BuildStats::bytes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PortalMode {
     /// Build it when the in-sector portal pairs number at most a quarter

@@ -15,7 +15,7 @@ pub struct BuildStats {
     /// Cells in the grid.
     pub cells: u64,
     /// Side of the sectors in cells (may exceed the configured size: see
-    /// [`HierarchyConfig::fit_memory`]).
+    /// [`crate::HierarchyConfig::fit_memory`]).
     pub sector_size: u32,
     /// Sectors.
     pub sectors: usize,
@@ -26,13 +26,13 @@ pub struct BuildStats {
     /// Top-level clusters the connectivity matrix is built over.
     pub clusters: usize,
     /// Landmarks of the abstract search's heuristic (see
-    /// [`HierarchyConfig::fit_memory`]).
+    /// [`crate::HierarchyConfig::fit_memory`]).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
     /// landmark distances, block-cut tree, portal layer).
     pub bytes: usize,
     /// Portals of the exact portal layer (0: not built; see
-    /// [`PortalMode`]).
+    /// [`crate::PortalMode`]).
     pub portals: usize,
     /// Bytes of the portal layer (included in `bytes`).
     pub portal_bytes: usize,
@@ -56,7 +56,7 @@ pub struct Hierarchy {
     pub(crate) landmarks: Landmarks,
     /// Biconnected blocks of `graph` (see [`crate::derived::blocks`]).
     pub(crate) blocks: Blocks,
-    /// The exact portal layer, where it was built (see [`PortalMode`]).
+    /// The exact portal layer, where it was built (see [`crate::PortalMode`]).
     pub(crate) portals: Option<Portals>,
     pub(crate) build_ms: f64,
     /// Names this state of the hierarchy: fresh on every build, load and

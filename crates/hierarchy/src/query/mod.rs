@@ -134,7 +134,7 @@ pub struct PlannerConfig {
     /// no region lookup and no search (see [`PlanStats::straight`]). Default
     /// on; off makes every query go through the hierarchy.
     pub straight: bool,
-    /// Immediate start for lazy queries ([`CellPlanner::start_query`] and
+    /// Immediate start for lazy queries ([`CellPlanner::start`] and
     /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
     /// whole route first). When start and goal lie in different clusters
     /// (the connected pieces of the region graph in one super-sector of the
@@ -156,7 +156,7 @@ pub struct PlannerConfig {
     /// representatives, a chain of rooms joined by doors costs the same
     /// along an L as along the diagonal, and the legs cannot undo an L
     /// (8room_000 rows up to 22% longer than optimal). Lazy queries
-    /// ([`CellPlanner::start_query`]) keep their first route. Default on.
+    /// ([`CellPlanner::start`]) keep their first route. Default on.
     pub second_route: bool,
 }
 
