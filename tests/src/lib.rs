@@ -91,14 +91,10 @@ mod tests {
     use super::*;
     use regionpath::grid::Point;
 
-    fn p(x: u32, y: u32) -> Point {
-        Point::new(x, y)
-    }
-
     #[test]
     fn flags_to_grid() {
         let g = grid_from_flags(3, 2, &[true, false, true, false, true, true]);
         assert_eq!((g.width(), g.height(), g.passable_count()), (3, 2, 4));
-        assert!(!g.is_passable(p(1, 0)) && g.is_passable(p(2, 1)));
+        assert!(!g.is_passable(Point::new(1, 0)) && g.is_passable(Point::new(2, 1)));
     }
 }

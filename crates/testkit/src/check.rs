@@ -124,9 +124,7 @@ pub fn repeated_cell(path: &[Point]) -> Option<Point> {
 mod tests {
     use super::*;
 
-    fn p(x: u32, y: u32) -> Point {
-        Point::new(x, y)
-    }
+    use crate::p;
 
     #[test]
     fn routes_and_their_defects() {

@@ -24,21 +24,9 @@ pub fn point_seg_dist(p: V, a: V, b: V) -> f64 {
 
 /// Distance from `p` to the closed square of cell `(x, y)` (0 inside).
 pub fn point_square_dist(p: V, x: i64, y: i64) -> f64 {
-    let (x0, y0, x1, y1) = (x as f64, y as f64, x as f64 + 1.0, y as f64 + 1.0);
-    let dx = if p.0 < x0 {
-        x0 - p.0
-    } else if p.0 > x1 {
-        p.0 - x1
-    } else {
-        0.0
-    };
-    let dy = if p.1 < y0 {
-        y0 - p.1
-    } else if p.1 > y1 {
-        p.1 - y1
-    } else {
-        0.0
-    };
+    // How far `v` lies outside `[lo, lo + 1]`.
+    let gap = |v: f64, lo: f64| (lo - v).max(v - (lo + 1.0)).max(0.0);
+    let (dx, dy) = (gap(p.0, x as f64), gap(p.1, y as f64));
     (dx * dx + dy * dy).sqrt()
 }
 

@@ -167,3 +167,9 @@ pub fn step_cost(grid: &Grid, a: Point, b: Point) -> Result<f64, StepError> {
     let (x, y) = (i64::from(a.x), i64::from(a.y));
     Rules::EIGHT.step(grid, x, y, i64::from(b.x) - x, i64::from(b.y) - y)
 }
+
+/// `Point::new(x, y)`, shorter for the unit tests.
+#[cfg(test)]
+pub(crate) fn p(x: u32, y: u32) -> Point {
+    Point::new(x, y)
+}

@@ -1,26 +1,16 @@
 //! An exact Dijkstra over the grid, the tests' oracle for optimal lengths.
 //! Straight steps cost 1, diagonal steps √2, a diagonal only when both
 //! orthogonally adjacent cells are open (no corner cutting). Binary heap
-//! keyed by (distance, cell index), neighbours in the order N, E, S, W, NE,
-//! SE, SW, NW, relaxation only on strict improvement: `O(n log n)` for `n`
+//! keyed by (distance, cell index), neighbours in the order of `Dir::ALL`
+//! (N, E, S, W, NE, SE, SW, NW; only the directions are taken from the
+//! library), relaxation only on strict improvement: `O(n log n)` for `n`
 //! cells, deterministic paths on ties.
 
 use crate::rng::Rng64;
 use crate::{Area, Moves, Rules};
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::{Dir, Grid, Point};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-const STEPS: [(i64, i64); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// Distances and parents of one search.
 struct Field {
@@ -53,7 +43,9 @@ fn search(grid: &Grid, start: Point, goal: Option<Point>, rules: Rules, extra: &
             break;
         }
         let (x, y) = ((i % w) as i64, (i / w) as i64);
-        for (dx, dy) in STEPS {
+        for dir in Dir::ALL {
+            let (dx, dy) = dir.delta();
+            let (dx, dy) = (i64::from(dx), i64::from(dy));
             let Ok(cost) = rules.step(grid, x, y, dx, dy) else {
                 continue;
             };
@@ -146,9 +138,7 @@ mod tests {
     use crate::check::check_path;
     use std::f64::consts::SQRT_2;
 
-    fn p(x: u32, y: u32) -> Point {
-        Point::new(x, y)
-    }
+    use crate::p;
 
     #[test]
     fn hand_computed_distances() {
