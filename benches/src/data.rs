@@ -5,6 +5,7 @@ use regionpath_grid::{
     octile, parse_map, read_scen, Grid, LengthPrecision, Point, ScenRow, Scenario,
 };
 use regionpath_search::{AStar, Status};
+use regionpath_testkit::{Rng64, XorShift64Star};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
@@ -101,30 +102,26 @@ impl MapCase {
     }
 }
 
-/// A small deterministic generator (xorshift64*), so generated maps are the
-/// same on every run and machine.
+/// A small deterministic generator (`regionpath-testkit`'s xorshift64*), so
+/// generated maps are the same on every run and machine; `below` draws by
+/// multiply-shift.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(XorShift64Star);
 
 impl Rng {
     /// A generator from a seed (any value).
     pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(XorShift64Star::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
+        self.0.below_scaled(n)
     }
 }
 

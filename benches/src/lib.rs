@@ -12,13 +12,13 @@
 //!   smoothed).
 //! * [`paths`]: checking a returned path against the Moving AI rules
 //!   (octile length, corner cuts, illegal steps).
-//! * [`alloc`]: a counting global allocator for allocation and memory
-//!   figures.
+//! * [`alloc`]: the counting global allocator of `regionpath-testkit`, for
+//!   allocation and memory figures.
 //! * [`side`]: where benches write the figures criterion does not keep
 //!   (path-length ratios, corner cuts, memory, machine), read by
 //!   `benches/report`.
 
-pub mod alloc;
+pub use regionpath_testkit::alloc;
 pub mod contender;
 pub mod data;
 pub mod paths;

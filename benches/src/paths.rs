@@ -3,6 +3,7 @@
 use regionpath::smoothing::{polyline_length, segment_clear};
 use regionpath::Vec2;
 use regionpath_grid::{Grid, Point, SQRT2};
+use regionpath_testkit::{step_cost, StepError};
 
 /// What a path looks like under the Moving AI rules (8-connected, straight
 /// step 1, diagonal √2, no corner cutting).
@@ -48,22 +49,17 @@ pub fn check_path(grid: &Grid, start: Point, goal: Point, path: &[Point]) -> Pat
             continue;
         }
         c.steps += 1;
-        let dx = b.x as i64 - a.x as i64;
-        let dy = b.y as i64 - a.y as i64;
-        if dx.abs() > 1 || dy.abs() > 1 || !grid.in_bounds(b) || !grid.is_passable(b) {
-            c.illegal_steps += 1;
-            extra += regionpath_grid::octile(a, b);
-            continue;
-        }
-        if dx != 0 && dy != 0 {
-            diagonal += 1;
-            let side_x = grid.is_passable_i(a.x as i64 + dx, a.y as i64);
-            let side_y = grid.is_passable_i(a.x as i64, a.y as i64 + dy);
-            if !(side_x && side_y) {
+        match step_cost(grid, a, b) {
+            Ok(cost) if cost > 1.0 => diagonal += 1,
+            Ok(_) => straight += 1,
+            Err(StepError::CornerCut) => {
+                diagonal += 1;
                 c.corner_cuts += 1;
             }
-        } else {
-            straight += 1;
+            Err(_) => {
+                c.illegal_steps += 1;
+                extra += regionpath_grid::octile(a, b);
+            }
         }
     }
     c.diagonal_steps = diagonal as usize;

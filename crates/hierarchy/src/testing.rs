@@ -1,16 +1,15 @@
-//! Helpers shared by the crate's unit tests.
+//! Helpers shared by the crate's unit tests: thin adapters over
+//! `regionpath-testkit` with the draw-closure signatures the tests use.
 
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::Grid;
+use regionpath_testkit::maps::{self, EAST_FIRST};
+use regionpath_testkit::{Rng64, XorShift64};
 
-/// A reproducible xorshift generator: each call `below(n)` draws from
-/// `0..n`.
-pub(crate) fn xorshift(mut seed: u64) -> impl FnMut(u32) -> u32 {
-    move |n| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as u32
-    }
+/// A reproducible xorshift64 generator (raw seed, `next % n`): each call
+/// `below(n)` draws from `0..n`.
+pub(crate) fn xorshift(seed: u64) -> impl FnMut(u32) -> u32 {
+    let mut rng = XorShift64(seed);
+    move |n| rng.below(u64::from(n)) as u32
 }
 
 /// A `w × h` grid whose cells are blocked with probability `density` %
@@ -21,45 +20,14 @@ pub(crate) fn random_grid(
     density: u32,
     below: &mut impl FnMut(u32) -> u32,
 ) -> Grid {
-    let mut g = Grid::new(w, h, true).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            if below(100) < density {
-                g.set_passable(Point::new(x, y), false).unwrap();
-            }
-        }
-    }
-    g
+    maps::obstacles(w, h, u64::from(density), &mut |n| {
+        u64::from(below(n as u32))
+    })
 }
 
 /// A perfect maze of one-cell corridors (a `(2k − 1) × (2m − 1)` grid for
 /// `w = 2k − 1`, `h = 2m − 1`): rooms at even coordinates, joined by a
 /// depth-first walk that opens the wall cell between two rooms.
 pub(crate) fn maze(w: u32, h: u32, below: &mut impl FnMut(u32) -> u32) -> Grid {
-    let mut g = Grid::new(w, h, false).unwrap();
-    let (rw, rh) = (w.div_ceil(2), h.div_ceil(2));
-    let mut seen = vec![false; (rw * rh) as usize];
-    let mut stack = vec![(0u32, 0u32)];
-    seen[0] = true;
-    g.set_passable(Point::new(0, 0), true).unwrap();
-    while let Some(&(x, y)) = stack.last() {
-        let mut next = Vec::new();
-        for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
-            let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-            let inside = nx >= 0 && ny >= 0 && nx < rw as i64 && ny < rh as i64;
-            if inside && !seen[(ny as u32 * rw + nx as u32) as usize] {
-                next.push((nx as u32, ny as u32));
-            }
-        }
-        if next.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny) = next[below(next.len() as u32) as usize];
-        seen[(ny * rw + nx) as usize] = true;
-        g.set_passable(Point::new(x + nx, y + ny), true).unwrap();
-        g.set_passable(Point::new(2 * nx, 2 * ny), true).unwrap();
-        stack.push((nx, ny));
-    }
-    g
+    maps::maze(w, h, false, EAST_FIRST, &mut |n| u64::from(below(n as u32)))
 }

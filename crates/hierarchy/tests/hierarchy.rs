@@ -10,32 +10,13 @@ use regionpath_hierarchy::{
     CellPlanner, Hierarchy, HierarchyConfig, HierarchyError, PlanError, PortalMode,
 };
 
-/// Small deterministic generator (SplitMix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+// Small deterministic generator (SplitMix64; `below` is `next % n`).
+use regionpath_testkit::{Rng64, SplitMix64 as Rng};
 
 /// Random map: blobs of walls and some long walls with gaps, so there are
 /// corridors, dead ends and disconnected pockets.
 fn random_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
-    let mut g = Grid::new(w, h, true).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            if rng.below(100) < density {
-                g.set_passable(Point::new(x, y), false).unwrap();
-            }
-        }
-    }
+    let mut g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
     for _ in 0..(w + h) / 16 {
         let vertical = rng.below(2) == 0;
         let at = rng.below(if vertical { w } else { h } as u64) as u32;
@@ -71,36 +52,13 @@ fn config_at(sector_size: u32, parallel: bool) -> HierarchyConfig {
     }
 }
 
-/// Checks a path independently; returns its cost.
+/// Checks a path independently (ends, legal steps, no repeated cell);
+/// returns its cost.
 fn validate(g: &Grid, path: &[Point], s: Point, t: Point) -> f64 {
-    assert_eq!(path.first(), Some(&s), "path must start at the start");
-    assert_eq!(path.last(), Some(&t), "path must end at the goal");
-    let mut cost = 0.0;
-    let mut seen = std::collections::HashSet::new();
-    for p in path {
-        assert!(g.is_passable(*p), "path crosses blocked cell {p}");
-        assert!(seen.insert(*p), "path repeats cell {p}");
+    if let Some(p) = regionpath_testkit::check::repeated_cell(path) {
+        panic!("path repeats cell {p}");
     }
-    for w in path.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let dx = b.x as i64 - a.x as i64;
-        let dy = b.y as i64 - a.y as i64;
-        assert!(
-            dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0),
-            "gap {a} -> {b}"
-        );
-        if dx != 0 && dy != 0 {
-            assert!(
-                g.is_passable_i(a.x as i64 + dx, a.y as i64)
-                    && g.is_passable_i(a.x as i64, a.y as i64 + dy),
-                "corner cut {a} -> {b}"
-            );
-            cost += SQRT2;
-        } else {
-            cost += 1.0;
-        }
-    }
-    cost
+    regionpath_testkit::check_path(g, path, s, t).unwrap_or_else(|e| panic!("{s} -> {t}: {e}"))
 }
 
 /// Checks `region_of` for every cell of `g` against the test's own flood,
@@ -517,18 +475,7 @@ fn quick_start_legs_are_complete_and_valid() {
 }
 
 fn validate_contiguous(g: &Grid, path: &[Point], s: Point, t: Point) {
-    assert_eq!(path.first(), Some(&s));
-    assert_eq!(path.last(), Some(&t));
-    for w in path.windows(2) {
-        assert!(g.can_step(
-            w[0],
-            regionpath_grid::Dir::from_delta(
-                w[1].x as i32 - w[0].x as i32,
-                w[1].y as i32 - w[0].y as i32
-            )
-            .expect("adjacent")
-        ));
-    }
+    regionpath_testkit::check_path(g, path, s, t).unwrap_or_else(|e| panic!("{s} -> {t}: {e}"));
 }
 
 #[test]

@@ -32,28 +32,8 @@ use regionpath_hierarchy::{
 /// Side of the portal layer's sectors (fixed by the layer).
 const SIDE: u32 = 16;
 
-/// Small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len() as u64) as usize]
-    }
-}
+// Small deterministic generator (xorshift64*; `below` is `next % n`).
+use regionpath_testkit::{Rng64, XorShift64Star as Rng};
 
 fn at(dist: &[f64], g: &Grid, p: Point) -> f64 {
     dist[p.y as usize * g.width() as usize + p.x as usize]
@@ -64,45 +44,8 @@ fn at(dist: &[f64], g: &Grid, p: Point) -> f64 {
 /// cutting, and `stats.cost` is its cost.
 fn check_path(g: &Grid, path: &[Point], s: Point, t: Point, stats: &PlanStats) -> f64 {
     let ctx = || format!("{s} -> {t}");
-    assert_eq!(
-        path.first(),
-        Some(&s),
-        "{}: path must start at the start",
-        ctx()
-    );
-    assert_eq!(
-        path.last(),
-        Some(&t),
-        "{}: path must end at the goal",
-        ctx()
-    );
-    let mut cost = 0.0;
-    for p in path {
-        assert!(
-            open(g, p.x as i64, p.y as i64),
-            "{}: path crosses blocked or outside cell {p}",
-            ctx()
-        );
-    }
-    for w in path.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let (dx, dy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
-        assert!(
-            dx.abs() <= 1 && dy.abs() <= 1 && (dx, dy) != (0, 0),
-            "{}: {a} -> {b} is not a step between 8-neighbours",
-            ctx()
-        );
-        if dx != 0 && dy != 0 {
-            assert!(
-                open(g, a.x as i64 + dx, a.y as i64) && open(g, a.x as i64, a.y as i64 + dy),
-                "{}: corner cut {a} -> {b}",
-                ctx()
-            );
-            cost += SQRT2;
-        } else {
-            cost += 1.0;
-        }
-    }
+    let cost =
+        regionpath_testkit::check_path(g, path, s, t).unwrap_or_else(|e| panic!("{}: {e}", ctx()));
     assert!(
         (cost - stats.cost).abs() < 1e-6,
         "{}: reported cost {} but the path costs {cost}",
@@ -248,15 +191,7 @@ fn rooms_grid_with(
 
 /// Random obstacles: each cell blocked with probability `percent`.
 fn obstacle_grid(rng: &mut Rng, w: u32, h: u32, percent: u64) -> Grid {
-    let mut g = Grid::new(w, h, true).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            if rng.chance(percent) {
-                g.set_passable(Point::new(x, y), false).unwrap();
-            }
-        }
-    }
-    g
+    regionpath_testkit::maps::obstacles(w, h, percent, &mut |n| rng.below(n))
 }
 
 /// Query starts, each with its goals: random pairs, goals in the start's

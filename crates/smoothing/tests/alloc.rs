@@ -1,37 +1,15 @@
-//! Once warm, a `Smoother` allocates nothing per call. Counted with a
-//! wrapping global allocator (the only unsafe code is this test's
-//! `GlobalAlloc` forwarding to `System`; the library forbids unsafe code).
+//! Once warm, a `Smoother` allocates nothing per call. Counted with the
+//! process-wide counters of `regionpath-testkit`'s global allocator (the
+//! library forbids unsafe code).
 
 mod common;
 
 use common::*;
 use regionpath_smoothing::{SmoothOptions, Smoother};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwards the caller's valid layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as for `alloc` and `dealloc`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use regionpath_testkit::alloc::{snapshot, CountingAlloc};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc;
 
 #[test]
 fn warm_smoother_does_not_allocate() {
@@ -55,11 +33,11 @@ fn warm_smoother_does_not_allocate() {
         for cells in &cases {
             smoother.smooth(&grid, cells, &opts, &mut out).unwrap();
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = snapshot().allocations;
         for cells in &cases {
             smoother.smooth(&grid, cells, &opts, &mut out).unwrap();
         }
-        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        let after = snapshot().allocations;
         assert_eq!(
             after - before,
             0,

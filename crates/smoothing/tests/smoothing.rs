@@ -507,37 +507,10 @@ fn segment_clear_rejects_bad_input() {
 /// `cw` × `ch` rooms, carved by a randomised depth-first search: rooms at
 /// odd coordinates, the grid `2 cw + 1` × `2 ch + 1`.
 fn perfect_maze(rng: &mut common::Rng, cw: u32, ch: u32) -> Grid {
-    let (w, h) = (2 * cw + 1, 2 * ch + 1);
-    let mut g = Grid::new(w, h, false).unwrap();
-    let room = |i: u32, j: u32| Point::new(2 * i + 1, 2 * j + 1);
-    let mut seen = vec![false; (cw * ch) as usize];
-    let mut stack = vec![(0u32, 0u32)];
-    seen[0] = true;
-    g.set_passable(room(0, 0), true).unwrap();
-    while let Some(&(i, j)) = stack.last() {
-        let mut next = Vec::new();
-        for (di, dj) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
-            let (ni, nj) = (i as i64 + di, j as i64 + dj);
-            if ni >= 0 && nj >= 0 && ni < cw as i64 && nj < ch as i64 {
-                let (ni, nj) = (ni as u32, nj as u32);
-                if !seen[(nj * cw + ni) as usize] {
-                    next.push((ni, nj));
-                }
-            }
-        }
-        if next.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (ni, nj) = next[rng.below(next.len() as u64) as usize];
-        seen[(nj * cw + ni) as usize] = true;
-        let (a, b) = (room(i, j), room(ni, nj));
-        g.set_passable(Point::new((a.x + b.x) / 2, (a.y + b.y) / 2), true)
-            .unwrap();
-        g.set_passable(b, true).unwrap();
-        stack.push((ni, nj));
-    }
-    g
+    use regionpath_testkit::maps::{maze, EAST_FIRST};
+    maze(2 * cw + 1, 2 * ch + 1, true, EAST_FIRST, &mut |n| {
+        rng.below(n)
+    })
 }
 
 /// Whether the segment `a`–`b` leaves the free space (the union of the

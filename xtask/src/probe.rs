@@ -1,11 +1,11 @@
 //! Per-file planner counters on Moving AI scenario files (development aid):
-//! `cargo run --release -p regionpath-hierarchy --example probe -- FILE.scen... [--every N] [--join R] [--no-second] [--no-recheck]`
+//! `cargo run --release -p xtask -- probe FILE.scen... [--every N] [--join R] [--no-second] [--no-recheck]`
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlannerConfig};
 
-mod common;
+use crate::scen as common;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// Runs the subcommand with its arguments (after the subcommand's name).
+pub fn run(args: Vec<String>) {
     let mut every = 1usize;
     let mut pc = PlannerConfig::default();
     let mut files = Vec::new();

@@ -1,13 +1,13 @@
 //! Quick quality/speed check on Moving AI scenario files (development aid).
-//! `cargo run --release -p regionpath-hierarchy --example quick -- FILE.scen... [--every N] [--sector S]`
+//! `cargo run --release -p xtask -- quick FILE.scen... [--every N] [--sector S]`
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
 use regionpath_search::AStar;
 use std::time::Instant;
 
-mod common;
+use crate::scen as common;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// Runs the subcommand with its arguments (after the subcommand's name).
+pub fn run(args: Vec<String>) {
     let mut every = 1usize;
     let mut sector = 16u32;
     let mut pc = regionpath_hierarchy::PlannerConfig::default();

@@ -9,20 +9,18 @@
 //! smoothed / input length and the wall-clock time spent smoothing.
 //!
 //! ```text
-//! cargo run --release -p regionpath-smoothing --example sample -- \
+//! cargo run --release -p xtask -- sample \
 //!     --paths /tmp/paths.txt [--make] [--every 64] [--radius 0] [--dump FILE] \
 //!     [--data ../shared/movingai (or $REGIONPATH_MOVINGAI)] [all | MAP...]
 //! valgrind --tool=callgrind --toggle-collect='*smooth_one*' \
-//!     target/release/examples/sample --paths /tmp/paths.txt --radius 0
+//!     target/release/xtask sample --paths /tmp/paths.txt --radius 0
 //! ```
 
 use regionpath_grid::{read_map, read_scen, Grid, Point};
 use regionpath_smoothing::{polyline_length, SmoothOptions, SmoothReport, Smoother, Vec2};
 use std::fmt::Write as _;
 
-#[path = "common/mod.rs"]
-mod astar;
-use astar::{AStar, GAME_MAPS, OTHER_MAPS};
+use crate::astar::{AStar, GAME_MAPS, OTHER_MAPS};
 
 /// One smoothing call, kept out of line so that a profiler can count it
 /// alone (`--toggle-collect='*smooth_one*'`).
@@ -37,7 +35,8 @@ fn smooth_one(
     smoother.smooth(grid, cells, opts, out).expect("valid path")
 }
 
-fn main() {
+/// Runs the subcommand with its arguments (after the subcommand's name).
+pub fn run(args: Vec<String>) {
     let mut data =
         std::env::var("REGIONPATH_MOVINGAI").unwrap_or_else(|_| "../shared/movingai".to_string());
     let mut every = 64usize;
@@ -46,7 +45,7 @@ fn main() {
     let mut make = false;
     let mut dump: Option<String> = None;
     let mut maps: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--data" => data = args.next().expect("--data DIR"),

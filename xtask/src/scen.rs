@@ -1,7 +1,5 @@
-//! Shared by the development examples: loading a scenario with its map,
+//! Shared by the `probe` and `quick` subcommands: loading a scenario with its map,
 //! and the planner settings they take from the command line.
-// Each example uses only part of this module.
-#![allow(dead_code)]
 
 use regionpath_grid::{read_map, read_scen, Grid, Scenario};
 use regionpath_hierarchy::PlannerConfig;

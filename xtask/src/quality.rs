@@ -7,7 +7,7 @@
 //! string pulling alone and for the full smoother.
 //!
 //! ```text
-//! cargo run --release -p regionpath-smoothing --example quality -- \
+//! cargo run --release -p xtask -- quality \
 //!     [--data ../shared/movingai (or $REGIONPATH_MOVINGAI)] [--rows 200] [--radius 0] [all | MAP...]
 //! ```
 
@@ -18,9 +18,7 @@ use std::time::Instant;
 /// Timing rounds per map (the best one counts).
 const ROUNDS: usize = 7;
 
-#[path = "common/mod.rs"]
-mod astar;
-use astar::{AStar, GAME_MAPS, OTHER_MAPS};
+use crate::astar::{AStar, GAME_MAPS, OTHER_MAPS};
 
 #[derive(Default)]
 struct Stats {
@@ -50,13 +48,14 @@ impl Stats {
     }
 }
 
-fn main() {
+/// Runs the subcommand with its arguments (after the subcommand's name).
+pub fn run(args: Vec<String>) {
     let mut data =
         std::env::var("REGIONPATH_MOVINGAI").unwrap_or_else(|_| "../shared/movingai".to_string());
     let mut rows = 200usize;
     let mut radius = 0.0f32;
     let mut maps: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--data" => data = args.next().expect("--data DIR"),

@@ -1,12 +1,12 @@
-//! Shared by the smoothing examples: the Moving AI maps they run and a
+//! Shared by the `quality` and `sample` subcommands: the Moving AI maps they run and a
 //! plain, optimal A* (octile heuristic, no corner cutting) with reusable
-//! per-cell arrays, to make the cell paths that the examples smooth.
+//! per-cell arrays, to make the cell paths that they smooth.
 
 use regionpath_grid::{octile, Dir, Grid, Point};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// The game maps of the Moving AI set the examples run by default.
+/// The game maps of the Moving AI set `quality` and `sample` run by default.
 pub const GAME_MAPS: &[&str] = &[
     "arena",
     "den520d",

@@ -1,0 +1,34 @@
+//! Development aids for regionpath (not part of the library): measurement
+//! runs over Moving AI scenario files. `cargo run --release -p xtask --
+//! SUBCOMMAND [ARGS...]`; the subcommands are listed in `xtask/README.md`.
+
+mod astar;
+mod probe;
+mod quality;
+mod quick;
+mod sample;
+mod scen;
+
+const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
+subcommands:
+  probe    per-file hierarchical planner counters on scenario files
+  quick    hierarchical planner quality and speed beside A* on scenario files
+  quality  smoothing quality and speed on Moving AI maps
+  sample   a fixed sample of smoothing calls, for profilers and version comparisons";
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let command = args.next().unwrap_or_default();
+    let rest: Vec<String> = args.collect();
+    match command.as_str() {
+        "probe" => probe::run(rest),
+        "quick" => quick::run(rest),
+        "quality" => quality::run(rest),
+        "sample" => sample::run(rest),
+        "" | "help" | "-h" | "--help" => println!("{USAGE}"),
+        other => {
+            eprintln!("xtask: unknown subcommand `{other}`\n{USAGE}");
+            std::process::exit(2);
+        }
+    }
+}
