@@ -32,6 +32,8 @@
 #![deny(missing_docs)]
 
 mod build;
+#[cfg(test)]
+mod checks;
 mod config;
 mod derived;
 mod graph;

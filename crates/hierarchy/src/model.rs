@@ -282,3 +282,13 @@ impl Hierarchy {
         v
     }
 }
+
+impl Hierarchy {
+    /// Whether [`crate::PortalMode::Auto`] builds the exact portal layer on
+    /// `grid`: the in-sector portal pairs number at most a quarter of the
+    /// passable cells (narrow doors); on open ground they do not. Costs a
+    /// count of portals per sector, no build.
+    pub fn portal_layer_pays(grid: &Grid) -> bool {
+        Portals::worth_building(grid)
+    }
+}

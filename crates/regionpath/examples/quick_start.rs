@@ -36,7 +36,11 @@ fn first_free(grid: &regionpath::Grid, from_top: bool) -> Point {
     let (w, h) = (grid.width(), grid.height());
     let cells = (0..w * h).map(|i| Point::new(i % w, i / w));
     let mut free = cells.filter(|&p| grid.is_passable(p));
-    let found = if from_top { free.next() } else { free.last() };
+    let found = if from_top {
+        free.next()
+    } else {
+        free.next_back()
+    };
     found.unwrap_or(Point::new(0, 0))
 }
 

@@ -20,6 +20,7 @@ pub mod clearance;
 pub mod maps;
 pub mod oracle;
 pub mod rng;
+pub mod tidy;
 
 pub use check::{check_path, check_route, check_walk, Walk};
 pub use oracle::{distance, distances, path};

@@ -302,16 +302,6 @@ fn build_sector(grid: &Grid, layout: &Layout, k: u32, field: &mut Field) -> Sect
     SectorPortals { local, dist, dirs }
 }
 
-impl crate::Hierarchy {
-    /// Whether [`crate::PortalMode::Auto`] builds the exact portal layer on
-    /// `grid`: the in-sector portal pairs number at most a quarter of the
-    /// passable cells (narrow doors); on open ground they do not. Costs a
-    /// count of portals per sector, no build.
-    pub fn portal_layer_pays(grid: &Grid) -> bool {
-        Portals::worth_building(grid)
-    }
-}
-
 impl Portals {
     /// Whether the layer pays on `grid`: counts portals per sector (no
     /// sweep) and compares the in-sector edges with [`EDGES_PER_CELL`].
