@@ -232,7 +232,7 @@ impl Grid {
         let end = start + self.width as usize;
         let mut i = start;
         while i < end {
-            if i % 64 == 0 && i + 64 <= end {
+            if i.is_multiple_of(64) && i + 64 <= end {
                 self.bits[i / 64] = u64::MAX;
                 i += 64;
             } else {

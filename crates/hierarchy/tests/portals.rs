@@ -58,7 +58,7 @@ fn check_path(g: &Grid, path: &[Point], s: Point, t: Point, stats: &PlanStats) -
 /// Passable cells on a 16 × 16 sector border (first or last row/column of
 /// their sector, including the last, partial sectors at the map's edge).
 fn border_cells(g: &Grid) -> Vec<Point> {
-    let edge = |v: u32, n: u32| v % SIDE == 0 || v % SIDE == SIDE - 1 || v == n - 1;
+    let edge = |v: u32, n: u32| v.is_multiple_of(SIDE) || v % SIDE == SIDE - 1 || v == n - 1;
     passable_cells(g)
         .into_iter()
         .filter(|p| edge(p.x, g.width()) || edge(p.y, g.height()))
@@ -683,7 +683,7 @@ fn updates_stay_exact() {
             }
             // Toggle random cells, cells on sector borders and cells at
             // sector corners (where diagonal moves cross two borders).
-            let corner = |v: u32| v % SIDE == 0 || v % SIDE == SIDE - 1;
+            let corner = |v: u32| v.is_multiple_of(SIDE) || v % SIDE == SIDE - 1;
             let corners: Vec<Point> = (0..g.height())
                 .flat_map(|y| (0..g.width()).map(move |x| Point::new(x, y)))
                 .filter(|p| corner(p.x) && corner(p.y))

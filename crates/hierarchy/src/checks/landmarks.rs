@@ -1,6 +1,6 @@
 //! The landmark bounds of built hierarchies.
 
-use super::*;
+use crate::derived::landmarks::dijkstra;
 use crate::{Hierarchy, HierarchyConfig};
 use regionpath_grid::{Grid, Point};
 

@@ -30,7 +30,7 @@ pub(crate) struct Landmarks {
     /// Landmarks actually chosen (fewer than [`LANDMARKS`] on tiny graphs).
     k: usize,
     /// Graph-cost units per stored unit.
-    scale: f32,
+    pub(crate) scale: f32,
     /// `dist[r * k + i]`: quantised distance from landmark `i` to region
     /// `r`.
     dist: Vec<u16>,
@@ -38,7 +38,7 @@ pub(crate) struct Landmarks {
 
 /// Dijkstra over the region graph from `source`, into `out` (f32::INFINITY
 /// where unreached).
-fn dijkstra(graph: &RegionGraph, source: u32, out: &mut [f32]) {
+pub(crate) fn dijkstra(graph: &RegionGraph, source: u32, out: &mut [f32]) {
     out.iter_mut().for_each(|d| *d = f32::INFINITY);
     let mut heap = BinaryHeap::new();
     out[source as usize] = 0.0;

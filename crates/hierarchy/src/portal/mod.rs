@@ -74,7 +74,7 @@ impl SectorPortals {
     #[inline]
     fn dir(&self, rank: usize, cell: usize) -> u8 {
         let b = self.dirs[rank * (CELLS / 2) + cell / 2];
-        if cell % 2 == 0 {
+        if cell.is_multiple_of(2) {
             b & 15
         } else {
             b >> 4

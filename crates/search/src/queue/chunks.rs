@@ -93,7 +93,7 @@ impl Chunks {
     #[inline(always)]
     pub(super) fn put(&mut self, b: usize, e: Entry) {
         let t = self.tails[b];
-        if t % CHUNK == 0 {
+        if t.is_multiple_of(CHUNK) {
             self.put_new_chunk(b, e);
         } else {
             self.entries[t] = e;
@@ -106,7 +106,7 @@ impl Chunks {
     pub(super) fn pop(&mut self, b: usize) -> Entry {
         let t = self.tails[b] - 1;
         let e = self.entries[t];
-        if t % CHUNK == 0 {
+        if t.is_multiple_of(CHUNK) {
             // The newest chunk is empty now.
             let c = self.heads[b];
             let older = self.next[c as usize];
