@@ -239,7 +239,7 @@ fn every_path_outcome_is_one_json_object_with_its_exit_code() {
             .args(strict),
     );
     assert_eq!(code, 3, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("turning-radius"));
+    assert!(v["error"].as_str().unwrap().contains("turning radius"));
     let (code, v, _) = run_json(
         bin()
             .arg("path")

@@ -373,10 +373,17 @@ fn lazy_queries_are_owned_and_bound_to_their_hierarchy() {
     assert!(interleaved > 20, "{interleaved}");
 
     // Another hierarchy (a clone is the same state and is accepted).
-    let (s, t) = (passable[0], passable[passable.len() - 1]);
+    // A reachable pair, far apart.
+    let s = passable[0];
+    let t = *passable
+        .iter()
+        .rev()
+        .find(|&&t| t != s && planner.start(&hi, &g, s, t).is_ok())
+        .expect("a cell reachable from the first one");
     let other = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
     let clone = hi.clone();
-    if let Ok(mut q) = planner.start(&hi, &g, s, t) {
+    {
+        let mut q = planner.start(&hi, &g, s, t).unwrap();
         let mut out = Vec::new();
         assert!(matches!(
             planner.next_leg(&mut q, &other, &g, &mut out),
