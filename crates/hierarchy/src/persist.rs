@@ -116,13 +116,9 @@ pub struct FileSummary {
     pub edge_bytes: usize,
 }
 
-/// Reads the summary of a `.rph` file without its grid: checks the magic,
-/// the version, the payload length and CRC, the fixed fields' ranges, that
-/// the region and edge tables fill the payload exactly, that regions come
-/// in sector order within the sector count and that every edge joins two
-/// distinct regions (`a < b < regions`). A file that passes can still be
-/// stale (built for another grid): [`Hierarchy::from_bytes`] checks that.
-pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
+/// The payload of a `.rph` file after its header checks: the magic, the
+/// format version, the payload length and its CRC.
+fn checked_payload(bytes: &[u8]) -> Result<&[u8], HierarchyError> {
     if bytes.len() < 8 || &bytes[..8] != MAGIC {
         return Err(HierarchyError::BadMagic);
     }
@@ -146,6 +142,17 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
     if crc32fast::hash(payload) != crc {
         return Err(HierarchyError::Corrupt("checksum mismatch".into()));
     }
+    Ok(payload)
+}
+
+/// Reads the summary of a `.rph` file without its grid: checks the magic,
+/// the version, the payload length and CRC, the fixed fields' ranges, that
+/// the region and edge tables fill the payload exactly, that regions come
+/// in sector order within the sector count and that every edge joins two
+/// distinct regions (`a < b < regions`). A file that passes can still be
+/// stale (built for another grid): [`Hierarchy::from_bytes`] checks that.
+pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
+    let payload = checked_payload(bytes)?;
     let mut r = Reader {
         bytes: payload,
         at: 0,
@@ -199,7 +206,7 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         return Err(HierarchyError::Corrupt("trailing bytes".into()));
     }
     Ok(FileSummary {
-        version,
+        version: FORMAT_VERSION,
         grid_checksum,
         width,
         height,
@@ -288,29 +295,7 @@ impl Hierarchy {
 
     /// Parses the `.rph` format for `grid`.
     pub fn from_bytes(bytes: &[u8], grid: &Grid) -> Result<Hierarchy, HierarchyError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(HierarchyError::BadMagic);
-        }
-        let mut r = Reader { bytes, at: 8 };
-        let version = r.u32()?;
-        if version != FORMAT_VERSION {
-            return Err(HierarchyError::Version {
-                found: version,
-                expected: FORMAT_VERSION,
-            });
-        }
-        let len = r.u64()?;
-        let crc = r.u32()?;
-        let payload = &bytes[HEADER..];
-        if payload.len() as u64 != len {
-            return Err(HierarchyError::Corrupt(format!(
-                "payload is {} bytes, header says {len} (truncated?)",
-                payload.len()
-            )));
-        }
-        if crc32fast::hash(payload) != crc {
-            return Err(HierarchyError::Corrupt("checksum mismatch".into()));
-        }
+        let payload = checked_payload(bytes)?;
         let mut r = Reader {
             bytes: payload,
             at: 0,
