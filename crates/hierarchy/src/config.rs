@@ -13,7 +13,8 @@ pub struct HierarchyConfig {
     /// cells (region-dense maps: one-cell mazes, random obstacles), the
     /// portal layer on maps of at least 32,768 cells (about 181×181). Below
     /// those, waking the pool cost more than it saved (measured on 2 cores:
-    /// see `ARCHITECTURE.md`).
+    /// see `ARCHITECTURE.md`). Without the crate's `rayon` feature (on by
+    /// default) builds are serial whatever this says.
     pub parallel: bool,
     /// Keep the hierarchy within 1 byte per cell: when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell

@@ -38,6 +38,7 @@ mod config;
 mod derived;
 mod graph;
 mod model;
+mod par;
 mod persist;
 mod portal;
 mod query;

@@ -8,8 +8,8 @@ use std::path::Path;
 /// Top-level modules from the bottom up; a module may use lower layers
 /// only.
 const LAYERS: &[&[&str]] = &[
-    // Test-only generators.
-    &["testing"],
+    // Test-only generators; work split across threads (rayon or serial).
+    &["testing", "par"],
     // Sector geometry and labelling.
     &["sector"],
     // The region graph's data: Region, Link, Run, RegionId.

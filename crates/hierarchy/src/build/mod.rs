@@ -10,7 +10,6 @@ use crate::model::Hierarchy;
 use crate::portal::Portals;
 use crate::sector::{count_runs, Layout};
 use crate::HierarchyError;
-use rayon::prelude::*;
 use regionpath_grid::Grid;
 use sectors::{sector_data, sector_edges, EdgeList, SectorData, SectorScratch};
 use std::time::Instant;
@@ -66,20 +65,9 @@ struct Partial {
 
 /// [`sector_data`] of the listed sectors, in their order.
 fn sector_pass(grid: &Grid, layout: &Layout, sectors: &[u32], parallel: bool) -> Vec<SectorData> {
-    if parallel {
-        sectors
-            .par_iter()
-            .map_init(SectorScratch::default, |scratch, &s| {
-                sector_data(grid, layout, s, scratch)
-            })
-            .collect()
-    } else {
-        let mut scratch = SectorScratch::default();
-        sectors
-            .iter()
-            .map(|&s| sector_data(grid, layout, s, &mut scratch))
-            .collect()
-    }
+    crate::par::map_init(parallel, sectors, SectorScratch::default, |scratch, &s| {
+        sector_data(grid, layout, s, scratch)
+    })
 }
 
 /// Sectors in the sample [`Hierarchy::build`] estimates a first
@@ -216,17 +204,7 @@ impl Partial {
             );
             e
         };
-        let edges: EdgeList = if parallel {
-            (0..n)
-                .into_par_iter()
-                .fold(Vec::new, edges_of)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                })
-        } else {
-            (0..n).fold(Vec::new(), edges_of)
-        };
+        let edges: EdgeList = crate::par::fold_concat(parallel, n, edges_of);
         Partial {
             parallel,
             layout,
@@ -260,11 +238,7 @@ impl Partial {
         let blocks = || Blocks::build(&graph);
         // Side by side where the sectors were labelled in parallel (the
         // pool is awake and the graph large).
-        let (connectivity, blocks) = if self.parallel {
-            rayon::join(connectivity, blocks)
-        } else {
-            (connectivity(), blocks())
-        };
+        let (connectivity, blocks) = crate::par::join(self.parallel, connectivity, blocks);
         Hierarchy {
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
@@ -422,11 +396,7 @@ impl Hierarchy {
         // Side by side where the sectors were labelled in parallel (the
         // pool is awake): the landmarks' Dijkstras and the portal layer (or
         // the test of whether it pays) need only the graph and the grid.
-        let (landmarks, portals) = if parallel {
-            rayon::join(landmarks, portals)
-        } else {
-            (landmarks(), portals())
-        };
+        let (landmarks, portals) = crate::par::join(parallel, landmarks, portals);
         best.landmarks = landmarks;
         best.portals = portals;
         best.build_ms = t0.elapsed().as_secs_f64() * 1e3;

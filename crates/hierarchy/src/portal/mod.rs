@@ -25,7 +25,6 @@
 //! is a portal and the graph would be far larger than the region graph.
 
 use crate::sector::{Layout, Rect};
-use rayon::prelude::*;
 use regionpath_grid::{Dir, Grid, Point};
 use regionpath_search::{octile_cost, Cost, OpenEntry, OpenList, COST_DIAGONAL, COST_ONE};
 
@@ -328,17 +327,10 @@ impl Portals {
     pub(crate) fn build(grid: &Grid, parallel: bool) -> Portals {
         let layout = Layout::new(grid.width(), grid.height(), SIDE);
         let n = layout.count() as u32;
-        let sectors: Vec<SectorPortals> = if parallel {
-            (0..n)
-                .into_par_iter()
-                .map_init(Field::default, |f, k| build_sector(grid, &layout, k, f))
-                .collect()
-        } else {
-            let mut f = Field::default();
-            (0..n)
-                .map(|k| build_sector(grid, &layout, k, &mut f))
-                .collect()
-        };
+        let sectors: Vec<SectorPortals> =
+            crate::par::map_range(parallel, n, Field::default, |f, k| {
+                build_sector(grid, &layout, k, f)
+            });
         let mut p = Portals {
             layout,
             sectors,
@@ -518,11 +510,7 @@ impl Portals {
             self.distances_from(from, &mut dist, &mut OpenList::new());
             dist
         };
-        let fields: Vec<Vec<Cost>> = if parallel {
-            chosen.par_iter().map(run).collect()
-        } else {
-            chosen.iter().map(run).collect()
-        };
+        let fields: Vec<Vec<Cost>> = crate::par::map_init(parallel, &chosen, || (), |_, v| run(v));
         self.lm.resize(n * LANDMARKS, NO_PATH);
         for (k, dist) in fields.iter().enumerate() {
             for (v, &d) in dist.iter().enumerate() {

@@ -1,0 +1,79 @@
+//! Work split across threads: with the `rayon` feature (on by default) by
+//! rayon's pool, without it in order on the calling thread. Every caller
+//! passes whether parallelism pays (see [`crate::HierarchyConfig::parallel`]);
+//! the results are the same either way, in the same order.
+
+/// Runs `a` and `b`, side by side when `parallel`.
+pub(crate) fn join<A, B, RA, RB>(parallel: bool, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        return rayon::join(a, b);
+    }
+    let _ = parallel;
+    (a(), b())
+}
+
+/// `f(scratch, item)` for every item, in order; each thread makes its own
+/// scratch with `init`.
+pub(crate) fn map_init<T, S, R, I, F>(parallel: bool, items: &[T], init: I, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, &T) -> R + Sync + Send,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        use rayon::prelude::*;
+        return items.par_iter().map_init(init, f).collect();
+    }
+    let _ = parallel;
+    let mut scratch = init();
+    items.iter().map(|t| f(&mut scratch, t)).collect()
+}
+
+/// [`map_init`] over `0..n`.
+pub(crate) fn map_range<S, R, I, F>(parallel: bool, n: u32, init: I, f: F) -> Vec<R>
+where
+    R: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, u32) -> R + Sync + Send,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        use rayon::prelude::*;
+        return (0..n).into_par_iter().map_init(init, f).collect();
+    }
+    let _ = parallel;
+    let mut scratch = init();
+    (0..n).map(|k| f(&mut scratch, k)).collect()
+}
+
+/// Folds `0..n` into vectors with `f` (per thread when `parallel`) and
+/// concatenates them. The order of the items is unspecified when
+/// `parallel`: callers sort or index what they need.
+pub(crate) fn fold_concat<R, F>(parallel: bool, n: u32, f: F) -> Vec<R>
+where
+    R: Send,
+    F: Fn(Vec<R>, u32) -> Vec<R> + Sync + Send,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        use rayon::prelude::*;
+        return (0..n)
+            .into_par_iter()
+            .fold(Vec::new, f)
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+    }
+    let _ = parallel;
+    (0..n).fold(Vec::new(), f)
+}
