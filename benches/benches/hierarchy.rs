@@ -48,10 +48,7 @@ fn benches(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("build/{name}"));
         g.sample_size(10);
         g.throughput(Throughput::Elements(grid.cell_count()));
-        let serial = HierarchyConfig {
-            parallel: false,
-            ..HierarchyConfig::default()
-        };
+        let serial = HierarchyConfig::new().parallel(false);
         g.bench_function("serial", |b| {
             b.iter(|| Hierarchy::build(black_box(grid), &serial).expect("build"))
         });

@@ -221,16 +221,12 @@ proptest! {
         picks in arb_picks(),
         sector in 4u32..=16,
     ) {
-        let config = HierarchyConfig { sector_size: sector, parallel: false,
- fit_memory: false, ..HierarchyConfig::default() };
+        let config = HierarchyConfig::new().sector_size(sector).parallel(false).fit_memory(false);
         let h = Hierarchy::build(&g, &config).unwrap();
         // With the straight-path shortcut (default) and without it, so the
         // hierarchy answers every pair at least once.
         let mut planners = [true, false].map(|straight| {
-            hierarchy::CellPlanner::with_config(hierarchy::PlannerConfig {
-                straight,
-                ..Default::default()
-            })
+            hierarchy::CellPlanner::with_config(hierarchy::PlannerConfig::new().straight(straight))
             .expect("valid settings")
         });
         let mut path = Vec::new();
@@ -358,15 +354,15 @@ proptest! {
         g in arb_walled_grid(),
         picks in prop::collection::vec((any::<Index>(), any::<Index>()), 1..12),
     ) {
-        let config = HierarchyConfig { sector_size: 16, parallel: false, fit_memory: false, ..HierarchyConfig::default() };
+        let config = HierarchyConfig::new().sector_size(16).parallel(false).fit_memory(false);
         let h = Hierarchy::build(&g, &config).unwrap();
-        let mut planner = hierarchy::CellPlanner::with_config(hierarchy::PlannerConfig {
-            recheck: 1e-6,
-            recheck_window: 160,
-            recheck_budget: 0,
-            straight: false,
-            ..Default::default()
-        })
+        let mut planner = hierarchy::CellPlanner::with_config(
+            hierarchy::PlannerConfig::new()
+                .recheck(1e-6)
+                .recheck_window(160)
+                .recheck_budget(0)
+                .straight(false),
+        )
         .expect("valid settings");
         let mut path = Vec::new();
         for (s, t) in pairs(&g, &picks) {

@@ -40,12 +40,10 @@ pub fn run(args: Vec<String>) {
         let t0 = Instant::now();
         let h = Hierarchy::build(
             &grid,
-            &HierarchyConfig {
-                sector_size: sector,
-                parallel: false,
-                fit_memory: std::env::var_os("RP_FIT").is_some(),
-                ..HierarchyConfig::default()
-            },
+            &HierarchyConfig::new()
+                .sector_size(sector)
+                .parallel(false)
+                .fit_memory(std::env::var_os("RP_FIT").is_some()),
         )
         .expect("build");
         let bt = t0.elapsed().as_secs_f64() * 1e3;

@@ -29,11 +29,11 @@ pub fn planner_flag(args: &[String], i: &mut usize, pc: &mut PlannerConfig) -> b
             .expect("a number after the flag")
     };
     match flag {
-        "--join" => pc.join_radius = value(),
-        "--reach" => pc.reach = value(),
-        "--window" => pc.window = value(),
-        "--no-second" => pc.second_route = false,
-        "--no-recheck" => pc.recheck = 0.0,
+        "--join" => *pc = pc.join_radius(value()),
+        "--reach" => *pc = pc.reach(value()),
+        "--window" => *pc = pc.window(value()),
+        "--no-second" => *pc = pc.second_route(false),
+        "--no-recheck" => *pc = pc.recheck(0.0),
         _ => return false,
     }
     true

@@ -36,12 +36,11 @@ fn threads(serial: bool) -> usize {
 /// Runs `regionpath build`.
 pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let grid = load_map(&args.map)?;
-    let config = HierarchyConfig {
-        sector_size: args.sector,
-        parallel: !args.serial,
-        fit_memory: !args.exact_sector,
-        portals: args.portals.mode(),
-    };
+    let config = HierarchyConfig::new()
+        .sector_size(args.sector)
+        .parallel(!args.serial)
+        .fit_memory(!args.exact_sector)
+        .portals(args.portals.mode());
     let spinner = progress::spinner(
         args.quiet || grid.cell_count() < progress::BIG_MAP_CELLS,
         format!(

@@ -37,10 +37,7 @@ pub fn hierarchy_for(
 /// Runs `regionpath path`.
 pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let grid = load_map(&args.map)?;
-    let config = HierarchyConfig {
-        portals: args.portals.mode(),
-        ..HierarchyConfig::default()
-    };
+    let config = HierarchyConfig::new().portals(args.portals.mode());
     let h = hierarchy_for(&args.map, &grid, args.hierarchy.as_deref(), &config)?;
     let config = Config::new()
         .smooth(args.smooth)

@@ -346,14 +346,8 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     // Fail on unavailable planners before reading anything.
     let mut slots: Vec<Slot> = algo::build(
         args.algo,
-        hierarchy::PlannerConfig {
-            second_route: !args.no_second_route,
-            ..hierarchy::PlannerConfig::default()
-        },
-        hierarchy::HierarchyConfig {
-            portals: args.portals.mode(),
-            ..hierarchy::HierarchyConfig::default()
-        },
+        hierarchy::PlannerConfig::new().second_route(!args.no_second_route),
+        hierarchy::HierarchyConfig::new().portals(args.portals.mode()),
     )?
     .into_iter()
     .map(|algo| Slot {

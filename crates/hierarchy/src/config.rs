@@ -2,12 +2,23 @@
 
 use crate::ConfigError;
 
-/// Build settings.
+/// Build settings: start from [`HierarchyConfig::new`] (the defaults), set
+/// with the builder methods, read with the `get_*` methods;
+/// [`crate::Hierarchy::build`] validates them first.
+///
+/// ```
+/// use regionpath_hierarchy::{HierarchyConfig, PortalMode};
+///
+/// let config = HierarchyConfig::new().sector_size(32).portals(PortalMode::Never);
+/// assert_eq!(config.get_sector_size(), 32);
+/// assert!(config.get_fit_memory());
+/// assert!(HierarchyConfig::new().sector_size(3).validate().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HierarchyConfig {
     /// Side of the square sectors in cells (4..=256). The default, 16, was
     /// chosen by measurement: see `ARCHITECTURE.md`.
-    pub sector_size: u32,
+    pub(crate) sector_size: u32,
     /// Build in parallel with rayon where that pays: sectors are labelled
     /// in parallel on maps with at least 32,768 horizontal runs of passable
     /// cells (region-dense maps: one-cell mazes, random obstacles), the
@@ -15,7 +26,7 @@ pub struct HierarchyConfig {
     /// those, waking the pool cost more than it saved (measured on 2 cores:
     /// see `ARCHITECTURE.md`). Without the crate's `rayon` feature (on by
     /// default) builds are serial whatever this says.
-    pub parallel: bool,
+    pub(crate) parallel: bool,
     /// Keep the hierarchy within 1 byte per cell: when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
     /// corridors, dense random obstacles), rebuild with sectors 1.5×, 2×,
@@ -28,9 +39,9 @@ pub struct HierarchyConfig {
     /// landmarks of the abstract search's heuristic (8 by default) until
     /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
     /// landmarks a slower abstract search.
-    pub fit_memory: bool,
+    pub(crate) fit_memory: bool,
     /// Whether to build the exact portal layer (see [`PortalMode`]).
-    pub portals: PortalMode,
+    pub(crate) portals: PortalMode,
 }
 
 impl Default for HierarchyConfig {
@@ -51,28 +62,28 @@ impl HierarchyConfig {
         HierarchyConfig::default()
     }
 
-    /// Sets [`HierarchyConfig::sector_size`] (4..=256).
+    /// Sets [`HierarchyConfig::get_sector_size`] (4..=256).
     #[must_use]
     pub fn sector_size(mut self, cells: u32) -> Self {
         self.sector_size = cells;
         self
     }
 
-    /// Sets [`HierarchyConfig::parallel`].
+    /// Sets [`HierarchyConfig::get_parallel`].
     #[must_use]
     pub fn parallel(mut self, yes: bool) -> Self {
         self.parallel = yes;
         self
     }
 
-    /// Sets [`HierarchyConfig::fit_memory`].
+    /// Sets [`HierarchyConfig::get_fit_memory`].
     #[must_use]
     pub fn fit_memory(mut self, yes: bool) -> Self {
         self.fit_memory = yes;
         self
     }
 
-    /// Sets [`HierarchyConfig::portals`].
+    /// Sets [`HierarchyConfig::get_portals`].
     #[must_use]
     pub fn portals(mut self, mode: PortalMode) -> Self {
         self.portals = mode;
@@ -93,6 +104,46 @@ impl HierarchyConfig {
     }
 }
 
+impl HierarchyConfig {
+    /// Side of the square sectors in cells (4..=256). The default, 16, was
+    /// chosen by measurement: see `ARCHITECTURE.md`.
+    pub fn get_sector_size(&self) -> u32 {
+        self.sector_size
+    }
+
+    /// Build in parallel with rayon where that pays: sectors are labelled
+    /// in parallel on maps with at least 32,768 horizontal runs of passable
+    /// cells (region-dense maps: one-cell mazes, random obstacles), the
+    /// portal layer on maps of at least 32,768 cells (about 181×181). Below
+    /// those, waking the pool cost more than it saved (measured on 2 cores:
+    /// see `ARCHITECTURE.md`). Without the crate's `rayon` feature (on by
+    /// default) builds are serial whatever this says.
+    pub fn get_parallel(&self) -> bool {
+        self.parallel
+    }
+
+    /// Keep the hierarchy within 1 byte per cell: when a build at
+    /// `sector_size` is larger (region-dense maps: mazes with one-cell
+    /// corridors, dense random obstacles), rebuild with sectors 1.5×, 2×,
+    /// 3× or 4× as large (at most 256), starting at the first size that
+    /// bytes falling as 1 / side predict to fit (true of one-cell mazes
+    /// and random obstacles; open maps fall faster), and keep the first
+    /// that fits (else the smallest). A sample of the sectors is labelled
+    /// first: when it estimates `sector_size` at over 1.75 times the budget,
+    /// the rest is not labelled at that size. Then, if still too large, halve the
+    /// landmarks of the abstract search's heuristic (8 by default) until
+    /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
+    /// landmarks a slower abstract search.
+    pub fn get_fit_memory(&self) -> bool {
+        self.fit_memory
+    }
+
+    /// Whether to build the exact portal layer (see [`PortalMode`]).
+    pub fn get_portals(&self) -> PortalMode {
+        self.portals
+    }
+}
+
 /// When [`crate::Hierarchy::build`] adds the exact portal layer: for every
 /// passable cell on a 16 × 16 sector border with a move out of its sector
 /// (a *portal*), the first step of a shortest path to it from each cell of
@@ -102,7 +153,7 @@ impl HierarchyConfig {
 /// searches. It pays where sectors meet through narrow openings (rooms
 /// joined by one-cell doors, one-cell mazes); on open ground nearly every
 /// border cell is a portal and the region planner is far faster. The
-/// layer is not held to [`HierarchyConfig::fit_memory`]'s byte per cell:
+/// layer is not held to [`HierarchyConfig::get_fit_memory`]'s byte per cell:
 /// on 8room_000 it adds about 6 bytes per cell (counted in
 /// [`crate::BuildStats::bytes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

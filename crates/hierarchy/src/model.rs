@@ -15,7 +15,7 @@ pub struct BuildStats {
     /// Cells in the grid.
     pub cells: u64,
     /// Side of the sectors in cells (may exceed the configured size: see
-    /// [`crate::HierarchyConfig::fit_memory`]).
+    /// [`crate::HierarchyConfig::get_fit_memory`]).
     pub sector_size: u32,
     /// Sectors.
     pub sectors: usize,
@@ -26,7 +26,7 @@ pub struct BuildStats {
     /// Top-level clusters the connectivity matrix is built over.
     pub clusters: usize,
     /// Landmarks of the abstract search's heuristic (see
-    /// [`crate::HierarchyConfig::fit_memory`]).
+    /// [`crate::HierarchyConfig::get_fit_memory`]).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
     /// landmark distances, block-cut tree, portal layer).

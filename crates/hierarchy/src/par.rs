@@ -1,6 +1,6 @@
 //! Work split across threads: with the `rayon` feature (on by default) by
 //! rayon's pool, without it in order on the calling thread. Every caller
-//! passes whether parallelism pays (see [`crate::HierarchyConfig::parallel`]);
+//! passes whether parallelism pays (see [`crate::HierarchyConfig::get_parallel`]);
 //! the results are the same either way, in the same order.
 
 /// Runs `a` and `b`, side by side when `parallel`.

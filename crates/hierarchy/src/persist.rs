@@ -440,10 +440,7 @@ mod summary_tests {
     fn summary_agrees_with_the_hierarchy_and_the_bytes() {
         for grid in grids() {
             for portals in [PortalMode::Auto, PortalMode::Always, PortalMode::Never] {
-                let config = HierarchyConfig {
-                    portals,
-                    ..HierarchyConfig::default()
-                };
+                let config = HierarchyConfig::new().portals(portals);
                 let h = Hierarchy::build(&grid, &config).unwrap();
                 let bytes = h.to_bytes();
                 let s = read_file_summary(&bytes).unwrap();

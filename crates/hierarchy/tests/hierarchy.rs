@@ -44,12 +44,10 @@ fn build_at(g: &Grid, sector_size: u32, parallel: bool) -> Hierarchy {
 
 /// The configuration of [`build_at`].
 fn config_at(sector_size: u32, parallel: bool) -> HierarchyConfig {
-    HierarchyConfig {
-        sector_size,
-        parallel,
-        fit_memory: false,
-        ..HierarchyConfig::default()
-    }
+    HierarchyConfig::new()
+        .sector_size(sector_size)
+        .parallel(parallel)
+        .fit_memory(false)
 }
 
 /// Checks a path independently (ends, legal steps, no repeated cell);
@@ -191,10 +189,7 @@ fn serial_and_parallel_builds_agree() {
                 "{w}x{h} at {size}"
             );
         }
-        let config = |parallel| HierarchyConfig {
-            parallel,
-            ..HierarchyConfig::default()
-        };
+        let config = |parallel| HierarchyConfig::new().parallel(parallel);
         let serial = Hierarchy::build(&g, &config(false)).unwrap();
         let parallel = Hierarchy::build(&g, &config(true)).unwrap();
         let (a, b) = (serial.stats(), parallel.stats());
@@ -519,12 +514,10 @@ fn errors_are_typed() {
     assert!(matches!(
         Hierarchy::build(
             &g,
-            &HierarchyConfig {
-                sector_size: 2,
-                parallel: false,
-                fit_memory: false,
-                ..HierarchyConfig::default()
-            }
+            &HierarchyConfig::new()
+                .sector_size(2)
+                .parallel(false)
+                .fit_memory(false)
         ),
         Err(HierarchyError::BadConfig(_))
     ));
@@ -558,12 +551,10 @@ fn update_equals_fresh_build() {
     let mut rng = Rng(21);
     for round in 0..6 {
         let mut g = random_grid(&mut rng, 120, 90, 20);
-        let config = HierarchyConfig {
-            sector_size: [8, 16][round % 2],
-            parallel: false,
-            fit_memory: false,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new()
+            .sector_size([8, 16][round % 2])
+            .parallel(false)
+            .fit_memory(false);
         let mut hi = Hierarchy::build(&g, &config).unwrap();
         for _ in 0..5 {
             let mut changed = Vec::new();
@@ -671,11 +662,7 @@ fn second_route_straightens_paths_through_room_lattices() {
     use regionpath_hierarchy::PlannerConfig;
     let mut rng = Rng(29);
     let mut with = CellPlanner::new();
-    let mut without = CellPlanner::with_config(PlannerConfig {
-        second_route: false,
-        ..PlannerConfig::default()
-    })
-    .unwrap();
+    let mut without = CellPlanner::with_config(PlannerConfig::new().second_route(false)).unwrap();
     let (mut path, mut plain) = (Vec::new(), Vec::new());
     let (mut tried, mut improved, mut reused) = (0, 0, 0);
     let (mut sum_with, mut sum_without, mut sum_opt) = (0.0, 0.0, 0.0);
@@ -831,10 +818,7 @@ fn maze_routes_are_refined_region_by_region_and_exact_where_claimed() {
 /// A serial build at sector 16 without the exact portal layer (which
 /// would answer these small maps itself).
 fn region_planner_at_16(g: &Grid) -> Hierarchy {
-    let config = HierarchyConfig {
-        portals: PortalMode::Never,
-        ..config_at(16, false)
-    };
+    let config = config_at(16, false).portals(PortalMode::Never);
     Hierarchy::build(g, &config).unwrap()
 }
 
@@ -952,7 +936,7 @@ fn bytes_without_portals(h: &Hierarchy) -> u64 {
     (st.bytes - st.portal_bytes) as u64
 }
 
-/// `HierarchyConfig::fit_memory` (on by default) keeps the hierarchy within
+/// `HierarchyConfig::get_fit_memory` (on by default) keeps the hierarchy within
 /// 1 byte per cell: on a one-cell maze, where 16-cell sectors take about
 /// 3 bytes per cell, and on every Moving AI map when the data is present
 /// (maze512-1 took 1.13 once, unnoticed, after the block-cut tree was added).

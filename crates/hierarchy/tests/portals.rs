@@ -95,11 +95,7 @@ fn auto_should_build(g: &Grid) -> bool {
 }
 
 fn config(portals: PortalMode, parallel: bool) -> HierarchyConfig {
-    HierarchyConfig {
-        portals,
-        parallel,
-        ..HierarchyConfig::default()
-    }
+    HierarchyConfig::new().portals(portals).parallel(parallel)
 }
 
 fn build(g: &Grid, portals: PortalMode, parallel: bool) -> Hierarchy {
@@ -316,7 +312,7 @@ fn check_queries(
                 path.len(),
                 &path[..path.len().min(40)]
             );
-            if !planner.config().straight {
+            if !planner.config().get_straight() {
                 // Without the straight-line shortcut the layer answers
                 // every reachable query, the trivial ones included.
                 assert!(
@@ -372,11 +368,8 @@ fn check_map(
             &qs,
             &format!("{what} parallel={parallel}"),
         ));
-        let mut no_straight = CellPlanner::with_config(PlannerConfig {
-            straight: false,
-            ..PlannerConfig::default()
-        })
-        .unwrap();
+        let mut no_straight =
+            CellPlanner::with_config(PlannerConfig::new().straight(false)).unwrap();
         check_queries(
             &mut no_straight,
             &h,
@@ -644,11 +637,7 @@ fn auto_builds_where_it_pays() {
 fn updates_stay_exact() {
     let mut rng = Rng::new(0x5EED_0005);
     let mut planner = CellPlanner::new();
-    let mut no_straight = CellPlanner::with_config(PlannerConfig {
-        straight: false,
-        ..PlannerConfig::default()
-    })
-    .unwrap();
+    let mut no_straight = CellPlanner::with_config(PlannerConfig::new().straight(false)).unwrap();
     for &(w, hgt) in &[(100, 71), (64, 64), (45, 83)] {
         let mut g = rooms_grid(&mut rng, w, hgt);
         let mut h = build(&g, PortalMode::Always, true);
@@ -805,17 +794,14 @@ fn movingai_8room_000_is_optimal() {
     let h = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
     let layer = h.stats().portals > 0;
     assert_eq!(layer, auto_should_build(&g), "Auto's decision on 8room_000");
-    let no_straight = PlannerConfig {
-        straight: false,
-        ..PlannerConfig::default()
-    };
+    let no_straight = PlannerConfig::new().straight(false);
     let mut path = Vec::new();
     let mut checked = 0;
     for mut planner in [
         CellPlanner::new(),
         CellPlanner::with_config(no_straight).unwrap(),
     ] {
-        let straight = planner.config().straight;
+        let straight = planner.config().get_straight();
         for row in scenario.rows.iter().step_by(10) {
             let (s, t) = (row.start, row.goal);
             let stats = planner

@@ -94,7 +94,7 @@ impl Config {
     /// Scratch grows with its square (about 25 bytes a cell).
     #[must_use]
     pub fn window(mut self, cells: u32) -> Self {
-        self.planner.window = cells;
+        self.planner = self.planner.window(cells);
         self
     }
 
@@ -102,7 +102,7 @@ impl Config {
     /// 40).
     #[must_use]
     pub fn reach(mut self, cells: u32) -> Self {
-        self.planner.reach = cells;
+        self.planner = self.planner.reach(cells);
         self
     }
 
@@ -110,7 +110,7 @@ impl Config {
     /// that its search straightens the join, 0..=window (default 20).
     #[must_use]
     pub fn join_radius(mut self, cells: u32) -> Self {
-        self.planner.join_radius = cells;
+        self.planner = self.planner.join_radius(cells);
         self
     }
 
@@ -119,7 +119,7 @@ impl Config {
     /// 0 disables; finite and not negative).
     #[must_use]
     pub fn recheck(mut self, factor: f32) -> Self {
-        self.planner.recheck = factor;
+        self.planner = self.planner.recheck(factor);
         self
     }
 
@@ -127,7 +127,7 @@ impl Config {
     /// 160; the box is at least the window).
     #[must_use]
     pub fn recheck_window(mut self, cells: u32) -> Self {
-        self.planner.recheck_window = cells;
+        self.planner = self.planner.recheck_window(cells);
         self
     }
 
@@ -135,7 +135,7 @@ impl Config {
     /// budget).
     #[must_use]
     pub fn recheck_budget(mut self, nodes_per_cell: u32) -> Self {
-        self.planner.recheck_budget = nodes_per_cell;
+        self.planner = self.planner.recheck_budget(nodes_per_cell);
         self
     }
 
@@ -143,7 +143,7 @@ impl Config {
     /// path without any region lookup or search (default on).
     #[must_use]
     pub fn straight(mut self, yes: bool) -> Self {
-        self.planner.straight = yes;
+        self.planner = self.planner.straight(yes);
         self
     }
 
@@ -151,7 +151,7 @@ impl Config {
     /// (default on): the first leg then costs the same on any map size.
     #[must_use]
     pub fn quick_start(mut self, yes: bool) -> Self {
-        self.planner.quick_start = yes;
+        self.planner = self.planner.quick_start(yes);
         self
     }
 
@@ -160,7 +160,7 @@ impl Config {
     /// (default on).
     #[must_use]
     pub fn second_route(mut self, yes: bool) -> Self {
-        self.planner.second_route = yes;
+        self.planner = self.planner.second_route(yes);
         self
     }
 

@@ -15,7 +15,7 @@ use sectors::{sector_data, sector_edges, EdgeList, SectorData, SectorScratch};
 use std::time::Instant;
 
 /// Maps with fewer cells than this build serially even when
-/// [`HierarchyConfig::parallel`] is set (portal layer included; sectors
+/// [`HierarchyConfig::get_parallel`] is set (portal layer included; sectors
 /// need [`PARALLEL_MIN_RUNS`] as well). Measured on crops of three Moving AI
 /// maps (2 cores): at 48×48 a parallel build took 3–10× as long as a serial
 /// one (about 0.06 ms of it waking the pool), at 128×128 about 2×, and
@@ -258,7 +258,7 @@ impl Partial {
 
 impl Hierarchy {
     /// The first candidate's regions and edges, at the configured sector
-    /// size; with [`HierarchyConfig::fit_memory`], the sampled sectors
+    /// size; with [`HierarchyConfig::get_fit_memory`], the sampled sectors
     /// first, and `Err(estimate)` instead when their estimate of the
     /// candidate's bytes is over [`SKIP_OVER_BUDGET`] times the budget (the
     /// rest is never labelled). The sample's data is kept otherwise, so
@@ -554,10 +554,7 @@ mod tests {
         let mut below = xorshift(0x0000_ddba_11c0_ffee);
         let g = maze(255, 255, &mut below);
         let cells = g.cell_count();
-        let config = HierarchyConfig {
-            portals: PortalMode::Never,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new().portals(PortalMode::Never);
         assert!(Hierarchy::first_pass(&g, &config, false).is_err());
         let exact = |size| Partial::new(&g, size, false).finish(&g);
         assert!(exact(16).bytes_with_landmarks(LANDMARKS) > cells);
@@ -579,10 +576,7 @@ mod tests {
         // 28 %: estimated at 1.29 times the budget, bound 1.34 times.
         let g = random_grid(256, 256, 28, &mut below);
         let cells = g.cell_count();
-        let config = HierarchyConfig {
-            portals: PortalMode::Never,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new().portals(PortalMode::Never);
         let first = Hierarchy::first_pass(&g, &config, false).expect("not skipped");
         assert_eq!(
             first.regions.len(),
@@ -608,10 +602,10 @@ mod tests {
                 }
             }
         }
-        let config = |sector_size| HierarchyConfig {
-            sector_size,
-            portals: PortalMode::Never,
-            ..HierarchyConfig::default()
+        let config = |sector_size| {
+            HierarchyConfig::new()
+                .sector_size(sector_size)
+                .portals(PortalMode::Never)
         };
         let exact = |size| Partial::new(&g, size, false).finish(&g);
         let cells = g.cell_count();

@@ -26,12 +26,10 @@ fn cluster_graph_is_the_quotient_of_the_region_graph() {
                 }
             }
         }
-        let config = HierarchyConfig {
-            sector_size: 4 + next(10) as u32,
-            parallel: false,
-            fit_memory: false,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new()
+            .sector_size(4 + next(10) as u32)
+            .parallel(false)
+            .fit_memory(false);
         let hi = Hierarchy::build(&g, &config).unwrap();
         let c = &hi.connectivity;
         let k = c.centre.len();

@@ -27,12 +27,10 @@ fn bounds_are_admissible_and_consistent() {
                 }
             }
         }
-        let config = HierarchyConfig {
-            sector_size: 4 + next(12) as u32,
-            parallel: false,
-            fit_memory: false,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new()
+            .sector_size(4 + next(12) as u32)
+            .parallel(false)
+            .fit_memory(false);
         let hi = Hierarchy::build(&g, &config).unwrap();
         let lm = &hi.landmarks;
         let n = hi.graph.node_count();

@@ -66,7 +66,7 @@ impl CellPlanner {
     /// by leg: the first leg is ready after one window search, an immediate
     /// start for the unit.
     ///
-    /// With [`PlannerConfig::quick_start`] (the default), a long route is
+    /// With [`PlannerConfig::get_quick_start`] (the default), a long route is
     /// planned only as far as the first leg needs; the rest is planned when
     /// the second leg is asked for. Allocates the query's route (see
     /// [`CellPlanner::restart`] to reuse one).

@@ -42,7 +42,7 @@ pub(super) fn window_of(r: Rect) -> Window {
 impl CellPlanner {
     /// Refines the next leg ([`CellPlanner::next_leg`]); with `backup` (a full query, whose cells are
     /// not handed out leg by leg) a leg after the first starts back along
-    /// the previous one ([`PlannerConfig::join_radius`]).
+    /// the previous one ([`PlannerConfig::get_join_radius`]).
     pub(super) fn leg_into(
         &mut self,
         h: &Hierarchy,

@@ -87,35 +87,46 @@ pub enum PlanError {
     Search(#[from] SearchError),
 }
 
-/// Query settings.
+/// Query settings: start from [`PlannerConfig::new`] (the defaults), set
+/// with the builder methods, read with the `get_*` methods;
+/// [`CellPlanner::with_config`] validates them first.
+///
+/// ```
+/// use regionpath_hierarchy::{CellPlanner, PlannerConfig};
+///
+/// let config = PlannerConfig::new().window(80).reach(60);
+/// assert_eq!(config.get_window(), 80);
+/// assert!(CellPlanner::with_config(config).is_ok());
+/// assert!(CellPlanner::with_config(PlannerConfig::new().window(100_000)).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannerConfig {
     /// Side of the square leg-search window (default 60).
-    pub window: u32,
+    pub(crate) window: u32,
     /// How far (Chebyshev distance, cells) a leg aims ahead: the farthest
     /// route region whose representative is within `reach` of the current
     /// position (default 40: window minus a 10-cell buffer on each side).
-    pub reach: u32,
+    pub(crate) reach: u32,
     /// How far back along the path (in cells, default 20; 0: not at all)
     /// a full query's legs after the first start: each such leg searches
     /// from up to this many cells before the previous leg's end, as far as
     /// its window (at most `window` a side) can take in, so its own search
     /// straightens the join of the two legs. (Lazy queries, whose cells
     /// are handed out leg by leg, start each leg where the last one ended.)
-    pub join_radius: u32,
+    pub(crate) join_radius: u32,
     /// Quality check after stitching: when the path costs more than this
     /// factor times a lower-bound estimate of the optimum (the octile
     /// distance, raised by the landmark bound between the start's and the
     /// goal's regions), one more jump point search looks for a strictly
     /// cheaper path in the box where one can lie (see
-    /// [`PlannerConfig::recheck_window`]). Catches routes that went round an
+    /// [`PlannerConfig::get_recheck_window`]). Catches routes that went round an
     /// obstacle on the wrong side. Default 1.04; 0 disables.
-    pub recheck: f32,
+    pub(crate) recheck: f32,
     /// Largest side of the recheck's search box (default 160 cells: about
     /// 0.4 MB of extra scratch, allocated on the first recheck that needs
     /// it). Boxes are cut to the region where a cheaper path can lie, so
     /// most are far smaller.
-    pub recheck_window: u32,
+    pub(crate) recheck_window: u32,
     /// Node budget of the recheck search per cell of the stitched path
     /// (default 2; 0: no budget, the recheck is then exact within its
     /// box). Most wrong-side detours are found within the budget; on
@@ -127,13 +138,13 @@ pub struct PlannerConfig {
     /// at least 1,000 cells here, so short detours get 2,000 nodes: on all
     /// Moving AI rows that took the largest suboptimality from 31.6% to
     /// 23.4% and the mean from 0.60% to 0.57% for 1.3% more expansions.
-    pub recheck_budget: u32,
+    pub(crate) recheck_budget: u32,
     /// Before anything else, try a few straight octile paths from start to
     /// goal (diagonal and straight steps in fixed orders, a bit test per
     /// cell) and return the first whose cells are all free: optimal, with
     /// no region lookup and no search (see [`PlanStats::straight`]). Default
     /// on; off makes every query go through the hierarchy.
-    pub straight: bool,
+    pub(crate) straight: bool,
     /// Immediate start for lazy queries ([`CellPlanner::start`] and
     /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
     /// whole route first). When start and goal lie in different clusters
@@ -146,9 +157,9 @@ pub struct PlannerConfig {
     /// the first leg ended. The first leg then costs the same on any map
     /// size instead of growing with the route (see [`PlanStats::quick_start`]).
     /// Default on.
-    pub quick_start: bool,
+    pub(crate) quick_start: bool,
     /// A second route for full paths ([`CellPlanner::find_path_into`]) that
-    /// still cost more than [`PlannerConfig::recheck`] times the estimate
+    /// still cost more than [`PlannerConfig::get_recheck`] times the estimate
     /// after the recheck: the abstract search runs again, pricing routes by
     /// the straight lines between the cells where they cross from region to
     /// region instead of through each region's representative, the legs
@@ -157,14 +168,14 @@ pub struct PlannerConfig {
     /// along an L as along the diagonal, and the legs cannot undo an L
     /// (8room_000 rows up to 22% longer than optimal). Lazy queries
     /// ([`CellPlanner::start`]) keep their first route. Default on.
-    pub second_route: bool,
+    pub(crate) second_route: bool,
 }
 
-/// Largest [`PlannerConfig::window`]: the leg searches' scratch grows with
+/// Largest [`PlannerConfig::get_window`]: the leg searches' scratch grows with
 /// its square (about 25 bytes a cell: 26 MB at 1,024).
 pub const MAX_WINDOW: u32 = 1024;
 
-/// Largest [`PlannerConfig::recheck_window`] (about 25 bytes a cell of its
+/// Largest [`PlannerConfig::get_recheck_window`] (about 25 bytes a cell of its
 /// square, allocated on the first recheck that needs it).
 pub const MAX_RECHECK_WINDOW: u32 = 4096;
 
@@ -206,6 +217,172 @@ impl PlannerConfig {
     }
 }
 
+impl PlannerConfig {
+    /// The default settings (see each setter for its default and bounds).
+    pub fn new() -> PlannerConfig {
+        PlannerConfig::default()
+    }
+
+    /// Sets `window` (see [`PlannerConfig::get_window`]).
+    #[must_use]
+    pub fn window(mut self, value: u32) -> Self {
+        self.window = value;
+        self
+    }
+
+    /// Sets `reach` (see [`PlannerConfig::get_reach`]).
+    #[must_use]
+    pub fn reach(mut self, value: u32) -> Self {
+        self.reach = value;
+        self
+    }
+
+    /// Sets `join_radius` (see [`PlannerConfig::get_join_radius`]).
+    #[must_use]
+    pub fn join_radius(mut self, value: u32) -> Self {
+        self.join_radius = value;
+        self
+    }
+
+    /// Sets `recheck` (see [`PlannerConfig::get_recheck`]).
+    #[must_use]
+    pub fn recheck(mut self, value: f32) -> Self {
+        self.recheck = value;
+        self
+    }
+
+    /// Sets `recheck_window` (see [`PlannerConfig::get_recheck_window`]).
+    #[must_use]
+    pub fn recheck_window(mut self, value: u32) -> Self {
+        self.recheck_window = value;
+        self
+    }
+
+    /// Sets `recheck_budget` (see [`PlannerConfig::get_recheck_budget`]).
+    #[must_use]
+    pub fn recheck_budget(mut self, value: u32) -> Self {
+        self.recheck_budget = value;
+        self
+    }
+
+    /// Sets `straight` (see [`PlannerConfig::get_straight`]).
+    #[must_use]
+    pub fn straight(mut self, value: bool) -> Self {
+        self.straight = value;
+        self
+    }
+
+    /// Sets `quick_start` (see [`PlannerConfig::get_quick_start`]).
+    #[must_use]
+    pub fn quick_start(mut self, value: bool) -> Self {
+        self.quick_start = value;
+        self
+    }
+
+    /// Sets `second_route` (see [`PlannerConfig::get_second_route`]).
+    #[must_use]
+    pub fn second_route(mut self, value: bool) -> Self {
+        self.second_route = value;
+        self
+    }
+}
+impl PlannerConfig {
+    /// Side of the square leg-search window (default 60).
+    pub fn get_window(&self) -> u32 {
+        self.window
+    }
+
+    /// How far (Chebyshev distance, cells) a leg aims ahead: the farthest
+    /// route region whose representative is within `reach` of the current
+    /// position (default 40: window minus a 10-cell buffer on each side).
+    pub fn get_reach(&self) -> u32 {
+        self.reach
+    }
+
+    /// How far back along the path (in cells, default 20; 0: not at all)
+    /// a full query's legs after the first start: each such leg searches
+    /// from up to this many cells before the previous leg's end, as far as
+    /// its window (at most `window` a side) can take in, so its own search
+    /// straightens the join of the two legs. (Lazy queries, whose cells
+    /// are handed out leg by leg, start each leg where the last one ended.)
+    pub fn get_join_radius(&self) -> u32 {
+        self.join_radius
+    }
+
+    /// Quality check after stitching: when the path costs more than this
+    /// factor times a lower-bound estimate of the optimum (the octile
+    /// distance, raised by the landmark bound between the start's and the
+    /// goal's regions), one more jump point search looks for a strictly
+    /// cheaper path in the box where one can lie (see
+    /// [`PlannerConfig::get_recheck_window`]). Catches routes that went round an
+    /// obstacle on the wrong side. Default 1.04; 0 disables.
+    pub fn get_recheck(&self) -> f32 {
+        self.recheck
+    }
+
+    /// Largest side of the recheck's search box (default 160 cells: about
+    /// 0.4 MB of extra scratch, allocated on the first recheck that needs
+    /// it). Boxes are cut to the region where a cheaper path can lie, so
+    /// most are far smaller.
+    pub fn get_recheck_window(&self) -> u32 {
+        self.recheck_window
+    }
+
+    /// Node budget of the recheck search per cell of the stitched path
+    /// (default 2; 0: no budget, the recheck is then exact within its
+    /// box). Most wrong-side detours are found within the budget; on
+    /// random-obstacle maps, where the estimate is loose and jump point
+    /// search expands many nodes, an unbudgeted recheck cost 13–17% of the
+    /// query time for little gain (random512-40: 385 → 449 µs unbudgeted,
+    /// 400 µs with 2 per cell; Paris_1_256-random-1 mean suboptimality
+    /// 1.18% → 0.55% unbudgeted, 0.58% with 2 per cell). A path counts as
+    /// at least 1,000 cells here, so short detours get 2,000 nodes: on all
+    /// Moving AI rows that took the largest suboptimality from 31.6% to
+    /// 23.4% and the mean from 0.60% to 0.57% for 1.3% more expansions.
+    pub fn get_recheck_budget(&self) -> u32 {
+        self.recheck_budget
+    }
+
+    /// Before anything else, try a few straight octile paths from start to
+    /// goal (diagonal and straight steps in fixed orders, a bit test per
+    /// cell) and return the first whose cells are all free: optimal, with
+    /// no region lookup and no search (see [`PlanStats::straight`]). Default
+    /// on; off makes every query go through the hierarchy.
+    pub fn get_straight(&self) -> bool {
+        self.straight
+    }
+
+    /// Immediate start for lazy queries ([`CellPlanner::start`] and
+    /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
+    /// whole route first). When start and goal lie in different clusters
+    /// (the connected pieces of the region graph in one super-sector of the
+    /// connectivity matrix, 128 cells a side on most maps), `start_query`
+    /// routes over the small cluster graph first, then plans regions only
+    /// inside the first three clusters of that route, up to the first
+    /// region of the third; the first leg follows that partial route and
+    /// the second `next_leg` plans the rest of the region route from where
+    /// the first leg ended. The first leg then costs the same on any map
+    /// size instead of growing with the route (see [`PlanStats::quick_start`]).
+    /// Default on.
+    pub fn get_quick_start(&self) -> bool {
+        self.quick_start
+    }
+
+    /// A second route for full paths ([`CellPlanner::find_path_into`]) that
+    /// still cost more than [`PlannerConfig::get_recheck`] times the estimate
+    /// after the recheck: the abstract search runs again, pricing routes by
+    /// the straight lines between the cells where they cross from region to
+    /// region instead of through each region's representative, the legs
+    /// refine that route too, and the shorter path is returned. Through
+    /// representatives, a chain of rooms joined by doors costs the same
+    /// along an L as along the diagonal, and the legs cannot undo an L
+    /// (8room_000 rows up to 22% longer than optimal). Lazy queries
+    /// ([`CellPlanner::start`]) keep their first route. Default on.
+    pub fn get_second_route(&self) -> bool {
+        self.second_route
+    }
+}
+
 impl Default for PlannerConfig {
     fn default() -> Self {
         PlannerConfig {
@@ -240,11 +417,11 @@ pub struct PlanStats {
     /// Regions on the abstract route.
     pub route_len: u32,
     /// Whether the quality check ran a recheck search
-    /// ([`PlannerConfig::recheck`]).
+    /// ([`PlannerConfig::get_recheck`]).
     pub rechecked: bool,
     /// Whether that search found a cheaper path (which was returned).
     pub recheck_improved: bool,
-    /// Whether a second route was refined ([`PlannerConfig::second_route`]).
+    /// Whether a second route was refined ([`PlannerConfig::get_second_route`]).
     pub second_route: bool,
     /// Whether its path was shorter (and returned).
     pub second_improved: bool,
@@ -257,7 +434,7 @@ pub struct PlanStats {
     /// search at all.
     pub straight: bool,
     /// Whether the first leg followed a partial route planned through the
-    /// cluster graph ([`PlannerConfig::quick_start`]); `abstract_expanded`
+    /// cluster graph ([`PlannerConfig::get_quick_start`]); `abstract_expanded`
     /// then counts both region searches, `route_len` the last route.
     pub quick_start: bool,
     /// Clusters expanded by the cluster-graph search of a quick start.
@@ -292,12 +469,12 @@ struct Progress {
     /// The step order of a free straight octile path from start to goal,
     /// when there is one (the whole answer, written by the first leg).
     straight: Option<StepOrder>,
-    /// Whether the route is partial (see [`PlannerConfig::quick_start`]):
+    /// Whether the route is partial (see [`PlannerConfig::get_quick_start`]):
     /// it ends short of the goal's region, and the next leg after the first
     /// plans the rest.
     partial: bool,
     /// Whether the query is lazy ([`CellPlanner::start`] with
-    /// [`PlannerConfig::quick_start`]): its first leg is kept short.
+    /// [`PlannerConfig::get_quick_start`]): its first leg is kept short.
     quick: bool,
 }
 
@@ -333,7 +510,7 @@ impl Progress {
 /// start's cluster route), one bit per map cell (loop
 /// check) and window-sized scratch for the leg searches (about 90 KB for
 /// 60×60, growing to about 0.45 MB the first time a quality recheck searches
-/// a 160×160 box: see [`PlannerConfig::recheck`]), whatever the map size.
+/// a 160×160 box: see [`PlannerConfig::get_recheck`]), whatever the map size.
 pub struct CellPlanner {
     config: PlannerConfig,
     anodes: Vec<ANode>,
@@ -359,7 +536,7 @@ pub struct CellPlanner {
     /// Fallback leg search (windowed A*), a safety net.
     window: WindowedAStar,
     leg: Vec<Point>,
-    /// The second route's path ([`PlannerConfig::second_route`]).
+    /// The second route's path ([`PlannerConfig::get_second_route`]).
     alt: Vec<Point>,
     /// The first route, to skip a second route that is the same.
     first_route: Vec<u32>,
@@ -560,7 +737,7 @@ impl CellPlanner {
     }
 
     /// Refines every remaining leg into `out`, each after the first
-    /// starting back along the path ([`PlannerConfig::join_radius`]).
+    /// starting back along the path ([`PlannerConfig::get_join_radius`]).
     fn refine_all(
         &mut self,
         h: &Hierarchy,

@@ -20,11 +20,11 @@ pub(super) const SECOND_ROUTE_BUDGET: u32 = 2;
 
 /// The recheck's node budget counts a stitched path as at least this many
 /// cells, so a short detour still gets a search that can find the way
-/// round (`RECHECK_MIN_CELLS` × [`PlannerConfig::recheck_budget`] nodes).
+/// round (`RECHECK_MIN_CELLS` × [`PlannerConfig::get_recheck_budget`] nodes).
 pub(super) const RECHECK_MIN_CELLS: u32 = 1000;
 
 impl CellPlanner {
-    /// [`PlannerConfig::second_route`]: when `out` still costs more than
+    /// [`PlannerConfig::get_second_route`]: when `out` still costs more than
     /// the recheck factor times the estimate, plans the route again with
     /// [`RouteCosts::Crossings`], refines and stitches it like the first,
     /// and keeps the shorter path.
@@ -92,7 +92,7 @@ impl CellPlanner {
         self.alt = alt;
     }
 
-    /// The quality check (see [`PlannerConfig::recheck`]).
+    /// The quality check (see [`PlannerConfig::get_recheck`]).
     pub(super) fn recheck(&mut self, h: &Hierarchy, grid: &Grid, out: &mut Vec<Point>) {
         let Some(pr) = self.progress else { return };
         let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {

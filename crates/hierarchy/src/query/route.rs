@@ -101,7 +101,7 @@ pub(super) fn best_point(run: Run, a: Point, b: Point) -> Point {
 }
 
 /// Heuristic weight of the [`RouteCosts::Crossings`] search
-/// ([`PlannerConfig::second_route`]). 1.3 expanded fewer regions but left
+/// ([`PlannerConfig::get_second_route`]). 1.3 expanded fewer regions but left
 /// two of the six Moving AI files whose worst smoothed path was above 1.05
 /// times the optimum there (1.0 fixed all six).
 pub(super) const CROSSING_WEIGHT: f32 = 1.0;
@@ -164,7 +164,7 @@ pub(super) fn euclid(a: Point, b: Point) -> f32 {
 }
 
 impl CellPlanner {
-    /// The quick start's partial route (see [`PlannerConfig::quick_start`]):
+    /// The quick start's partial route (see [`PlannerConfig::get_quick_start`]):
     /// a cluster route from the start's cluster to the goal's, then regions
     /// within its first three clusters up to the first region of the third
     /// (or the goal's region). Returns whether `self.route` now holds a
