@@ -184,7 +184,7 @@ impl Default for Field {
     }
 }
 
-/// [`opposite`] of each direction.
+/// `opposite` of each direction.
 const OPPOSITE: [u8; 8] = [2, 3, 0, 1, 6, 7, 4, 5];
 
 impl Field {

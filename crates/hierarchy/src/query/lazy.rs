@@ -43,7 +43,7 @@ impl Query {
 
     /// Whether the last leg reached the goal.
     pub fn is_done(&self) -> bool {
-        self.progress.done
+        self.progress.is_done()
     }
 
     /// Figures about the legs refined so far.
@@ -78,7 +78,7 @@ impl CellPlanner {
         goal: Point,
     ) -> Result<Query, PlanError> {
         let mut q = Query {
-            progress: Progress::new(start, goal, (u32::MAX, u32::MAX), false, None),
+            progress: Progress::finished(start, goal),
             start,
             route: Vec::new(),
             cross: Vec::new(),
@@ -101,8 +101,7 @@ impl CellPlanner {
         start: Point,
         goal: Point,
     ) -> Result<(), PlanError> {
-        q.progress = Progress::new(start, goal, (u32::MAX, u32::MAX), false, None);
-        q.progress.done = true;
+        q.progress = Progress::finished(start, goal);
         q.start = start;
         q.route.clear();
         q.cross.clear();
@@ -110,7 +109,7 @@ impl CellPlanner {
         q.revision = grid.revision();
         q.stats = PlanStats::default();
         let quick = self.config.quick_start;
-        self.begin(h, grid, start, goal, quick, false)?;
+        self.begin(h, grid, start, goal, Kind::Lazy { quick })?;
         if let Some(pr) = self.progress.take() {
             q.progress = pr;
         }
@@ -160,7 +159,7 @@ impl CellPlanner {
                 hierarchy: q.revision,
             });
         }
-        if q.progress.done {
+        if q.progress.is_done() {
             return Ok(false);
         }
         // The query's state becomes the planner's for one leg: swapped, not
@@ -170,7 +169,7 @@ impl CellPlanner {
         self.progress = Some(q.progress);
         self.stats = q.stats;
         self.marked = None;
-        let result = self.leg_into(h, grid, out, false);
+        let result = self.leg_into(h, grid, out);
         std::mem::swap(&mut self.route, &mut q.route);
         std::mem::swap(&mut self.cross, &mut q.cross);
         if let Some(pr) = self.progress.take() {
@@ -178,7 +177,7 @@ impl CellPlanner {
         }
         q.stats = self.stats;
         if result.is_err() {
-            q.progress.done = true;
+            q.progress.phase = Phase::Done;
         }
         result
     }

@@ -40,29 +40,29 @@ pub(super) fn window_of(r: Rect) -> Window {
 }
 
 impl CellPlanner {
-    /// Refines the next leg ([`CellPlanner::next_leg`]); with `backup` (a full query, whose cells are
-    /// not handed out leg by leg) a leg after the first starts back along
-    /// the previous one ([`PlannerConfig::get_join_radius`]).
+    /// Refines the next leg ([`CellPlanner::next_leg`]); in a whole query
+    /// ([`Kind::is_whole`]: its cells are not handed out leg by leg) a leg
+    /// after the first starts back along the previous one
+    /// ([`PlannerConfig::get_join_radius`]).
     pub(super) fn leg_into(
         &mut self,
         h: &Hierarchy,
         grid: &Grid,
         out: &mut Vec<Point>,
-        backup: bool,
     ) -> Result<bool, PlanError> {
         let Some(mut pr) = self.progress else {
             return Ok(false);
         };
-        if pr.done {
+        if pr.is_done() {
             return Ok(false);
         }
-        let first = !pr.started;
+        let first = pr.phase == Phase::Fresh;
         if first {
             out.push(pr.pos);
-            pr.started = true;
+            pr.phase = Phase::Walking;
         }
         if pr.pos == pr.goal {
-            pr.done = true;
+            pr.phase = Phase::Done;
             self.progress = Some(pr);
             return Ok(false);
         }
@@ -73,11 +73,11 @@ impl CellPlanner {
             }
             self.stats.legs += 1;
             pr.pos = pr.goal;
-            pr.done = true;
+            pr.phase = Phase::Done;
             self.progress = Some(pr);
             return Ok(false);
         }
-        if !pr.routed {
+        if pr.route == Planned::Nothing {
             // A short query (see `start_query`): one window search, and the
             // abstract route only if the window holds no path.
             let size = self.config.window;
@@ -89,16 +89,16 @@ impl CellPlanner {
             if s.status == Status::Found {
                 self.append_leg(out);
                 pr.pos = pr.goal;
-                pr.done = true;
+                pr.phase = Phase::Done;
                 self.progress = Some(pr);
                 return Ok(false);
             }
             let start = pr.pos;
             self.plan_route(h, pr.from, pr.to, start, pr.goal)?;
-            pr.routed = true;
+            pr.route = Planned::Whole;
             self.progress = Some(pr);
         }
-        if pr.partial && !first {
+        if pr.route == Planned::Partial && !first {
             // The quick first leg is done: plan the rest of the route from
             // the region it ended in.
             let from = self.route[pr.at];
@@ -106,11 +106,11 @@ impl CellPlanner {
             self.cross.clear();
             self.plan_route(h, from, pr.to, pr.pos, pr.goal)?;
             pr.at = 0;
-            pr.partial = false;
+            pr.route = Planned::Whole;
             self.progress = Some(pr);
         }
         let last = self.route.len() - 1;
-        if backup && first && !pr.partial && self.doorways_only() {
+        if pr.kind.is_whole() && first && pr.route != Planned::Partial && self.doorways_only() {
             self.refine_regions(h, grid, out, &mut pr)?;
             self.progress = Some(pr);
             return Ok(false);
@@ -118,18 +118,18 @@ impl CellPlanner {
         // A lazy query's first leg covers half a window a side: the unit
         // starts at a quarter of the search cost, and the next leg (asked
         // for while it walks) continues from there.
-        let mut j = self.leg_end(h, pr.at, first && pr.quick);
+        let mut j = self.leg_end(h, pr.at, first && pr.kind.is_quick());
         if j == pr.at && j < last && self.cross[j + 1].0.contains(pr.pos) {
             // Already at the region's exit: a real step instead of none.
             j = self.leg_end(h, pr.at, false);
         }
-        if pr.partial && j == last {
+        if pr.route == Planned::Partial && j == last {
             // A partial route ends short of the goal: stop where it leaves
             // its second-to-last region (`last >= 1`, `at == 0`).
             j = last - 1;
         }
         let mut bbox = self.leg_box(h, pr.at, j);
-        if backup && !first && out.len() >= 2 {
+        if pr.kind.is_whole() && !first && out.len() >= 2 {
             // A full query: start the leg up to `join_radius` cells back
             // along the previous one, as far as the box stays within the
             // window size (the leg budget), and drop those cells from
@@ -295,9 +295,11 @@ impl CellPlanner {
         self.append_leg(out);
         pr.pos = target;
         pr.at = j;
-        pr.done = target == pr.goal;
+        if target == pr.goal {
+            pr.phase = Phase::Done;
+        }
         self.progress = Some(pr);
-        Ok(!pr.done)
+        Ok(!pr.is_done())
     }
 
     /// Whether the route is the only one (every block on the block-cut
@@ -374,7 +376,7 @@ impl CellPlanner {
         }
         pr.pos = pr.goal;
         pr.at = last;
-        pr.done = true;
+        pr.phase = Phase::Done;
         Ok(())
     }
 

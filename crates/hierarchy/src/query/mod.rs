@@ -458,24 +458,79 @@ struct Progress {
     pos: Point,
     /// Index into the route of the region containing `pos`.
     at: usize,
-    done: bool,
-    started: bool,
+    phase: Phase,
     /// Start and goal regions, for a route planned only when needed.
     from: u32,
     to: u32,
-    /// Whether the abstract route is planned (a query whose start and goal
-    /// fit in one window first tries one window search without it).
-    routed: bool,
+    route: Planned,
     /// The step order of a free straight octile path from start to goal,
     /// when there is one (the whole answer, written by the first leg).
     straight: Option<StepOrder>,
-    /// Whether the route is partial (see [`PlannerConfig::get_quick_start`]):
-    /// it ends short of the goal's region, and the next leg after the first
-    /// plans the rest.
-    partial: bool,
-    /// Whether the query is lazy ([`CellPlanner::start`] with
-    /// [`PlannerConfig::get_quick_start`]): its first leg is kept short.
-    quick: bool,
+    kind: Kind,
+}
+
+/// Which kind of query a plan serves: it chooses how [`CellPlanner`]'s
+/// `begin` plans and how its legs start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A whole path at once ([`CellPlanner::find_path_into`]): the portal
+    /// layer answers where it is built; legs after the first start back
+    /// along the path ([`PlannerConfig::get_join_radius`]); a route of
+    /// doorways is refined region by region.
+    Full,
+    /// [`Kind::Full`] without the portal layer (its fallback).
+    FullRegions,
+    /// Legs handed out one by one ([`CellPlanner::start`]): each starts
+    /// where the last ended. With `quick` ([`PlannerConfig::get_quick_start`])
+    /// the route may be partial and the first leg is kept short.
+    Lazy {
+        /// Partial route and a short first leg.
+        quick: bool,
+    },
+}
+
+impl Kind {
+    /// Whether the portal layer should answer.
+    fn uses_portals(self) -> bool {
+        self == Kind::Full
+    }
+
+    /// Whether the whole path is built before anyone sees it (legs may
+    /// then start back along the path and be cut).
+    fn is_whole(self) -> bool {
+        !matches!(self, Kind::Lazy { .. })
+    }
+
+    /// Whether the route may be partial and the first leg short.
+    fn is_quick(self) -> bool {
+        self == Kind::Lazy { quick: true }
+    }
+}
+
+/// Where a query stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// No leg yet (the next leg writes the start cell first).
+    Fresh,
+    /// Some legs written, more to come.
+    Walking,
+    /// The goal is reached (or the query failed or was never started).
+    Done,
+}
+
+/// How much of the abstract route is planned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Planned {
+    /// Not yet: start and goal fit in one window, and the first leg tries
+    /// one window search before any route (or the answer is a straight
+    /// line).
+    Nothing,
+    /// Up to the first regions only ([`PlannerConfig::get_quick_start`]):
+    /// it ends short of the goal's region, and the next leg after the
+    /// first plans the rest.
+    Partial,
+    /// From the start's region to the goal's.
+    Whole,
 }
 
 impl Progress {
@@ -485,22 +540,41 @@ impl Progress {
         start: Point,
         goal: Point,
         (from, to): (u32, u32),
-        routed: bool,
+        route: Planned,
         straight: Option<StepOrder>,
+        kind: Kind,
     ) -> Progress {
         Progress {
             goal,
             pos: start,
             at: 0,
-            done: false,
-            started: false,
+            phase: Phase::Fresh,
             from,
             to,
-            routed,
+            route,
             straight,
-            partial: false,
-            quick: false,
+            kind,
         }
+    }
+
+    /// A query with no legs to give (not started, or failed).
+    fn finished(start: Point, goal: Point) -> Progress {
+        Progress {
+            phase: Phase::Done,
+            ..Progress::new(
+                start,
+                goal,
+                (u32::MAX, u32::MAX),
+                Planned::Nothing,
+                None,
+                Kind::Lazy { quick: false },
+            )
+        }
+    }
+
+    /// Whether the goal is reached (or the query ended otherwise).
+    fn is_done(&self) -> bool {
+        self.phase == Phase::Done
     }
 }
 
@@ -698,7 +772,7 @@ impl CellPlanner {
         out: &mut Vec<Point>,
     ) -> Result<PlanStats, PlanError> {
         out.clear();
-        if self.begin(h, grid, start, goal, false, true)? {
+        if self.begin(h, grid, start, goal, Kind::Full)? {
             if let Some(layer) = &h.portals {
                 if let Some(found) = self.portal.find(layer, grid, start, goal, out) {
                     self.stats.exact = true;
@@ -710,7 +784,7 @@ impl CellPlanner {
             // Never expected (the matrix said the goal is reachable): the
             // region planner answers instead.
             out.clear();
-            self.begin(h, grid, start, goal, false, false)?;
+            self.begin(h, grid, start, goal, Kind::FullRegions)?;
         }
         self.legs_done.clear();
         self.leg_cells.clear();
@@ -744,14 +818,14 @@ impl CellPlanner {
         grid: &Grid,
         out: &mut Vec<Point>,
     ) -> Result<(), PlanError> {
-        while self.leg_into(h, grid, out, true)? {}
+        while self.leg_into(h, grid, out)? {}
         Ok(())
     }
 
-    /// Checks a query's input and plans its route (a partial one when
-    /// `quick`; see [`CellPlanner::start`]). With
-    /// `exact`, stops before planning any route and returns `true` when the
-    /// hierarchy's portal layer should answer (a full query that is not a
+    /// Checks a query's input and plans its route as `kind` asks (a partial
+    /// one for a quick lazy query; see [`CellPlanner::start`]). Stops
+    /// before planning any route and returns `true` when the hierarchy's
+    /// portal layer should answer (a [`Kind::Full`] query that is not a
     /// straight line, on a map with the layer).
     fn begin(
         &mut self,
@@ -759,8 +833,7 @@ impl CellPlanner {
         grid: &Grid,
         start: Point,
         goal: Point,
-        quick: bool,
-        exact: bool,
+        kind: Kind,
     ) -> Result<bool, PlanError> {
         self.progress = None;
         self.stats = PlanStats::default();
@@ -804,7 +877,14 @@ impl CellPlanner {
         if let Some(order) = straight {
             self.stats.straight = true;
             let regions = (u32::MAX, u32::MAX);
-            self.progress = Some(Progress::new(start, goal, regions, false, Some(order)));
+            self.progress = Some(Progress::new(
+                start,
+                goal,
+                regions,
+                Planned::Nothing,
+                Some(order),
+                kind,
+            ));
             return Ok(false);
         }
         let stale = || PlanError::Stale("a cell's sector has no matching region".into());
@@ -820,7 +900,7 @@ impl CellPlanner {
         if !h.connectivity.connected(rs, rg) {
             return Err(PlanError::Unreachable { start, goal });
         }
-        if exact && h.portals.is_some() {
+        if kind.uses_portals() && h.portals.is_some() {
             return Ok(true);
         }
         // Start and goal in different regions but within one window (with
@@ -831,7 +911,8 @@ impl CellPlanner {
         let direct = rs != rg && cheb(start, goal) <= self.config.window.saturating_sub(2);
         let mut partial = false;
         if !direct {
-            match quick
+            match kind
+                .is_quick()
                 .then(|| self.plan_partial(h, rs, rg, start, goal))
                 .flatten()
             {
@@ -839,9 +920,12 @@ impl CellPlanner {
                 None => self.plan_route(h, rs, rg, start, goal)?,
             }
         }
-        let mut pr = Progress::new(start, goal, (rs, rg), !direct, None);
-        pr.partial = partial;
-        pr.quick = quick;
+        let route = match (direct, partial) {
+            (true, _) => Planned::Nothing,
+            (false, true) => Planned::Partial,
+            (false, false) => Planned::Whole,
+        };
+        let pr = Progress::new(start, goal, (rs, rg), route, None, kind);
         self.stats.quick_start = partial;
         self.progress = Some(pr);
         Ok(false)

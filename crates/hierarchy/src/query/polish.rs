@@ -35,7 +35,7 @@ impl CellPlanner {
         let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
             return;
         };
-        if !self.config.second_route || !pr.routed || self.route.len() < 3 {
+        if !self.config.second_route || pr.route == Planned::Nothing || self.route.len() < 3 {
             return;
         }
         // A path within the recheck factor of the straight-line (octile)
@@ -69,7 +69,14 @@ impl CellPlanner {
             return;
         }
         self.stats.second_route = true;
-        self.progress = Some(Progress::new(start, goal, (from, to), true, None));
+        self.progress = Some(Progress::new(
+            start,
+            goal,
+            (from, to),
+            Planned::Whole,
+            None,
+            pr.kind,
+        ));
         let mut alt = std::mem::take(&mut self.alt);
         alt.clear();
         // An error here would mean the hierarchy is stale, which the first
@@ -98,7 +105,7 @@ impl CellPlanner {
         let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
             return;
         };
-        if self.config.recheck <= 0.0 || !pr.routed || out.len() < 3 {
+        if self.config.recheck <= 0.0 || pr.route == Planned::Nothing || out.len() < 3 {
             return;
         }
         // Without landmarks the only estimate is the octile distance, which
