@@ -22,7 +22,7 @@ pub mod scen;
 
 pub use bits::transpose64;
 pub use coords::{octile, Connectivity, Dir, Point, SQRT2};
-pub use grid::{Grid, GridError, Terrain, MAX_DIMENSION};
+pub use grid::{Grid, GridError, Terrain, MAX_DIMENSION, MAX_TERRAIN_KINDS};
 pub use map_io::{parse_map, read_map, write_map, MapError, MapErrorKind};
 pub use scen::{
     parse_scen, read_scen, LengthPrecision, ScenError, ScenErrorKind, ScenRow, Scenario,
