@@ -193,8 +193,8 @@ fn map_row_errors() {
         (MapErrorKind::UnknownChar('\u{e9}'), 5, 2)
     );
     assert_eq!(
-        map_err_at(&format!("{head}...\n..\t\n")),
-        (MapErrorKind::UnknownChar('\t'), 6, 3)
+        map_err_at(&format!("{head}...\n.\t.\n")),
+        (MapErrorKind::UnknownChar('\t'), 6, 2)
     );
     // A blank line inside the grid is a short row, not skipped.
     assert_eq!(
