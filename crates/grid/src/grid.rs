@@ -136,7 +136,10 @@ impl Palette {
     }
 
     fn code(&self, t: Terrain) -> Option<u8> {
-        self.as_slice().iter().position(|&k| k == t).map(|i| i as u8)
+        self.as_slice()
+            .iter()
+            .position(|&k| k == t)
+            .map(|i| i as u8)
     }
 }
 
@@ -678,8 +681,7 @@ impl Grid {
             None => {
                 let here = self.passable_padded(self.padded_index(p));
                 let passable_elsewhere = self.passable_cells > u64::from(here);
-                let blocked_elsewhere =
-                    self.cell_count() - self.passable_cells > u64::from(!here);
+                let blocked_elsewhere = self.cell_count() - self.passable_cells > u64::from(!here);
                 for (k, u) in self.palette.as_slice().iter().zip(used.iter_mut()) {
                     *u = (passable_elsewhere && *k == self.base_passable)
                         || (blocked_elsewhere && *k == self.base_blocked);
@@ -816,6 +818,36 @@ impl Grid {
         }
         g.rebuild_columns();
         Ok(g)
+    }
+
+    /// A grid whose cell `y * width + x` is passable (`.`) when
+    /// `open(y * width + x)`, else blocked (`@`); O(cells).
+    pub(crate) fn from_open(
+        width: u32,
+        height: u32,
+        open: impl Fn(usize) -> bool,
+    ) -> Result<Grid, GridError> {
+        let mut g = Grid::new(width, height, false)?;
+        for y in 0..height as usize {
+            for x in 0..width as usize {
+                if open(y * width as usize + x) {
+                    let i = (y + 1) * g.stride + x + 1;
+                    g.bits[i >> 6] |= 1u64 << (i & 63);
+                    g.passable_cells += 1;
+                }
+            }
+        }
+        if g.passable_cells > 0 {
+            g.palette = Palette::of(&[Terrain::OUT_OF_BOUNDS, Terrain::GROUND]);
+        }
+        g.rebuild_columns();
+        Ok(g)
+    }
+
+    /// The kind of an in-bounds cell, no bounds check (crate use).
+    #[inline]
+    pub(crate) fn kind_at(&self, p: Point) -> Terrain {
+        self.terrain_unchecked(p)
     }
 
     /// Whether a unit on `p` (passable, in bounds) may take one step in

@@ -248,7 +248,11 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
             if !seen[c as usize] {
                 if kinds == crate::MAX_TERRAIN_KINDS {
                     let max = crate::MAX_TERRAIN_KINDS;
-                    return Err(err(MapErrorKind::TooManyKinds { kind: c, max }, no, col + 1));
+                    return Err(err(
+                        MapErrorKind::TooManyKinds { kind: c, max },
+                        no,
+                        col + 1,
+                    ));
                 }
                 seen[c as usize] = true;
                 kinds += 1;
@@ -432,14 +436,7 @@ mod tests {
         let text = format!("type octile\nheight 2\nwidth 16\nmap\n{row}\nabc.efghijklmnop\n");
         assert_eq!(
             kind(&text),
-            (
-                MapErrorKind::TooManyKinds {
-                    kind: '.',
-                    max: 16
-                },
-                6,
-                4
-            )
+            (MapErrorKind::TooManyKinds { kind: '.', max: 16 }, 6, 4)
         );
         let g = parse_map("type octile\nheight 1\nwidth 5\nmap\n.S~#G\n").unwrap();
         assert_eq!(g.passable_count(), 3);
