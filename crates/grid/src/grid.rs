@@ -248,6 +248,11 @@ impl Grid {
     /// else all blocked (`@`).
     pub fn new(width: u32, height: u32, passable: bool) -> Result<Grid, GridError> {
         check_dimensions(width as u64, height as u64)?;
+        Ok(Grid::new_checked(width, height, passable))
+    }
+
+    /// [`Grid::new`] for dimensions already checked.
+    fn new_checked(width: u32, height: u32, passable: bool) -> Grid {
         let stride = width as usize + 2;
         let total = stride * (height as usize + 2);
         let mut g = Grid {
@@ -274,7 +279,7 @@ impl Grid {
             g.passable_cells = width as u64 * height as u64;
             g.rebuild_columns();
         }
-        Ok(g)
+        g
     }
 
     /// Derives the column-major copy from the rows, 64 × 64 cells at a
@@ -326,8 +331,9 @@ impl Grid {
         }
     }
 
-    /// A grid from rows of map characters (`. G S @ O T W`), all of one
-    /// length. Handy for tests and small hand-made maps.
+    /// A grid from rows of terrain characters (printable ASCII, see
+    /// [`Terrain`]), all of one length. Handy for tests and small hand-made
+    /// maps.
     pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, crate::MapError> {
         let height = rows.len();
         let width = rows
@@ -820,14 +826,11 @@ impl Grid {
         Ok(g)
     }
 
-    /// A grid whose cell `y * width + x` is passable (`.`) when
-    /// `open(y * width + x)`, else blocked (`@`); O(cells).
-    pub(crate) fn from_open(
-        width: u32,
-        height: u32,
-        open: impl Fn(usize) -> bool,
-    ) -> Result<Grid, GridError> {
-        let mut g = Grid::new(width, height, false)?;
+    /// A grid of the size of `self` whose cell `y * width + x` is passable
+    /// (`.`) when `open(y * width + x)`, else blocked (`@`); O(cells).
+    pub(crate) fn from_open_like(&self, open: impl Fn(usize) -> bool) -> Grid {
+        let (width, height) = (self.width, self.height);
+        let mut g = Grid::new_checked(width, height, false);
         for y in 0..height as usize {
             for x in 0..width as usize {
                 if open(y * width as usize + x) {
@@ -841,7 +844,7 @@ impl Grid {
             g.palette = Palette::of(&[Terrain::OUT_OF_BOUNDS, Terrain::GROUND]);
         }
         g.rebuild_columns();
-        Ok(g)
+        g
     }
 
     /// The kind of an in-bounds cell, no bounds check (crate use).

@@ -73,29 +73,29 @@ impl ProfileGrid {
         }
         if k > 1 {
             // Largest rank over the k cells to the right, then over the k
-            // rows below; a footprint leaving the map is NONE.
-            let mut line = vec![NONE; w.max(h)];
-            for y in 0..h {
-                let row = &mut pos[y * w..(y + 1) * w];
-                for (x, v) in line.iter_mut().enumerate().take(w) {
-                    *v = if x + k <= w {
+            // rows below (in place: each entry reads only itself and later
+            // ones, row-major so the inner loops run along rows); a
+            // footprint leaving the map is NONE.
+            for row in pos.chunks_exact_mut(w) {
+                for x in 0..w {
+                    row[x] = if x + k <= w {
                         row[x..x + k].iter().copied().max().unwrap_or(NONE)
                     } else {
                         NONE
                     };
                 }
-                row.copy_from_slice(&line[..w]);
             }
-            for x in 0..w {
-                for (y, v) in line.iter_mut().enumerate().take(h) {
-                    *v = if y + k <= h {
-                        (y..y + k).map(|r| pos[r * w + x]).max().unwrap_or(NONE)
-                    } else {
-                        NONE
-                    };
+            for y in 0..h {
+                if y + k > h {
+                    pos[y * w..(y + 1) * w].fill(NONE);
+                    continue;
                 }
-                for (y, &v) in line.iter().enumerate().take(h) {
-                    pos[y * w + x] = v;
+                for r in 1..k {
+                    let (head, tail) = pos.split_at_mut((y + r) * w);
+                    let below = &tail[..w];
+                    for (v, &u) in head[y * w..(y + 1) * w].iter_mut().zip(below) {
+                        *v = (*v).max(u);
+                    }
                 }
             }
         }
@@ -112,8 +112,7 @@ impl ProfileGrid {
                 class_costs.push(c);
             }
         }
-        let positions = Grid::from_open(grid.width(), grid.height(), |i| pos[i] != NONE)
-            .expect("the source grid's size is valid");
+        let positions = grid.from_open_like(|i| pos[i] != NONE);
         let mut classes = Vec::new();
         if class_costs.len() > 1 {
             let stride = positions.stride();
