@@ -189,12 +189,12 @@ fn map_row_errors() {
         (MapErrorKind::ExtraWords("4".into()), 3, 9)
     );
     assert_eq!(
-        map_err_at(&format!("{head}.x.\n...\n")),
-        (MapErrorKind::UnknownChar('x'), 5, 2)
+        map_err_at(&format!("{head}.\u{e9}.\n...\n")),
+        (MapErrorKind::UnknownChar('\u{e9}'), 5, 2)
     );
     assert_eq!(
-        map_err_at(&format!("{head}...\n..#\n")),
-        (MapErrorKind::UnknownChar('#'), 6, 3)
+        map_err_at(&format!("{head}...\n.\t.\n")),
+        (MapErrorKind::UnknownChar('\t'), 6, 2)
     );
     // A blank line inside the grid is a short row, not skipped.
     assert_eq!(

@@ -37,71 +37,109 @@ impl PartialEq for Revision {
 /// The largest width or height a [`Grid`] accepts.
 pub const MAX_DIMENSION: u32 = 65_535;
 
-/// The kind of a cell, as written in Moving AI maps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Terrain {
-    /// `.`: passable ground.
-    Ground = 0,
-    /// `G`: passable ground (the other spelling).
-    GroundG = 1,
-    /// `S`: swamp, passable.
-    Swamp = 2,
-    /// `@`: out of bounds, blocked.
-    OutOfBounds = 3,
-    /// `O`: out of bounds (the other spelling), blocked.
-    OutOfBoundsO = 4,
-    /// `T`: trees, blocked.
-    Trees = 5,
-    /// `W`: water; blocked under the benchmark's rules.
-    Water = 6,
-}
+/// The most terrain kinds one [`Grid`] holds: a cell's kind is a 4-bit
+/// code into the grid's palette.
+pub const MAX_TERRAIN_KINDS: usize = 16;
+
+/// The kind of a cell: its map character, one of the printable ASCII
+/// characters `'!'..='~'`.
+///
+/// The Moving AI kinds have names (`.` [`Terrain::GROUND`], `G`, `S`, `@`,
+/// `O`, `T`, `W`); a map may use any other printable character too (at most
+/// [`MAX_TERRAIN_KINDS`] per map). Whether a kind is passable depends on
+/// the movement profile; [`Terrain::is_passable`] is the benchmark's rule
+/// (the default profile), which the grid's passability bits follow. One
+/// byte, `Copy`; comparing two kinds compares their characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Terrain(u8);
 
 impl Terrain {
-    const ALL: [Terrain; 7] = [
-        Terrain::Ground,
-        Terrain::GroundG,
-        Terrain::Swamp,
-        Terrain::OutOfBounds,
-        Terrain::OutOfBoundsO,
-        Terrain::Trees,
-        Terrain::Water,
-    ];
+    /// `.`: ground, passable.
+    pub const GROUND: Terrain = Terrain(b'.');
+    /// `G`: ground (the other spelling), passable.
+    pub const GROUND_G: Terrain = Terrain(b'G');
+    /// `S`: swamp, passable under the benchmark's rules.
+    pub const SWAMP: Terrain = Terrain(b'S');
+    /// `@`: out of bounds, blocked.
+    pub const OUT_OF_BOUNDS: Terrain = Terrain(b'@');
+    /// `O`: out of bounds (the other spelling), blocked.
+    pub const OUT_OF_BOUNDS_O: Terrain = Terrain(b'O');
+    /// `T`: trees, blocked under the benchmark's rules.
+    pub const TREES: Terrain = Terrain(b'T');
+    /// `W`: water, blocked under the benchmark's rules.
+    pub const WATER: Terrain = Terrain(b'W');
 
     /// The map character for this kind.
+    #[inline]
     pub const fn to_char(self) -> char {
-        match self {
-            Terrain::Ground => '.',
-            Terrain::GroundG => 'G',
-            Terrain::Swamp => 'S',
-            Terrain::OutOfBounds => '@',
-            Terrain::OutOfBoundsO => 'O',
-            Terrain::Trees => 'T',
-            Terrain::Water => 'W',
+        self.0 as char
+    }
+
+    /// The kind for a map character, if it is printable ASCII
+    /// (`'!'..='~'`; not the blank, which separates words in map headers).
+    #[inline]
+    pub const fn from_char(c: char) -> Option<Terrain> {
+        if c >= '!' && c <= '~' {
+            Some(Terrain(c as u8))
+        } else {
+            None
         }
     }
 
-    /// The kind for a map character, if it is one of `. G S @ O T W`.
-    pub const fn from_char(c: char) -> Option<Terrain> {
-        Some(match c {
-            '.' => Terrain::Ground,
-            'G' => Terrain::GroundG,
-            'S' => Terrain::Swamp,
-            '@' => Terrain::OutOfBounds,
-            'O' => Terrain::OutOfBoundsO,
-            'T' => Terrain::Trees,
-            'W' => Terrain::Water,
-            _ => return None,
-        })
-    }
-
-    /// Whether a unit may stand on this kind (`.`, `G`, `S`).
+    /// Whether the benchmark's rules (and the default movement profile)
+    /// let a unit stand on this kind: `.`, `G` and `S`.
+    #[inline]
     pub const fn is_passable(self) -> bool {
-        (self as u8) <= 2
+        matches!(self.0, b'.' | b'G' | b'S')
     }
 
-    fn from_code(code: u8) -> Terrain {
-        Terrain::ALL[(code as usize).min(6)]
+    /// Whether this is one of the seven Moving AI kinds `. G S @ O T W`.
+    #[inline]
+    pub const fn is_moving_ai(self) -> bool {
+        matches!(self.0, b'.' | b'G' | b'S' | b'@' | b'O' | b'T' | b'W')
+    }
+}
+
+impl std::fmt::Display for Terrain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// The kinds a grid's cells may have, each named by its 4-bit code (its
+/// index). Holds every kind some cell has, and possibly kinds no cell has
+/// any more (edits do not shrink it; [`Grid::set_terrain`] compacts it
+/// only when a new kind finds no free code).
+#[derive(Clone, Copy, Debug)]
+struct Palette {
+    kinds: [Terrain; MAX_TERRAIN_KINDS],
+    len: u8,
+}
+
+impl Palette {
+    fn of(kinds: &[Terrain]) -> Palette {
+        let mut p = Palette {
+            kinds: [Terrain::GROUND; MAX_TERRAIN_KINDS],
+            len: 0,
+        };
+        for &t in kinds {
+            if p.code(t).is_none() {
+                p.kinds[p.len as usize] = t;
+                p.len += 1;
+            }
+        }
+        p
+    }
+
+    fn as_slice(&self) -> &[Terrain] {
+        &self.kinds[..self.len as usize]
+    }
+
+    fn code(&self, t: Terrain) -> Option<u8> {
+        self.as_slice()
+            .iter()
+            .position(|&k| k == t)
+            .map(|i| i as u8)
     }
 }
 
@@ -136,6 +174,15 @@ pub enum GridError {
         /// Grid height.
         height: u32,
     },
+    /// A kind that would be the grid's 17th: at most
+    /// [`MAX_TERRAIN_KINDS`] kinds fit in its 4-bit codes.
+    #[error("terrain kind {kind:?} would be the grid's {}th kind; at most {max} fit", max + 1)]
+    TooManyKinds {
+        /// The kind that found no code.
+        kind: char,
+        /// [`MAX_TERRAIN_KINDS`].
+        max: usize,
+    },
 }
 
 /// A rectangular tile grid.
@@ -144,11 +191,17 @@ pub enum GridError {
 /// border (a `(width + 2) × (height + 2)` bit array), so a search can test any
 /// neighbour of an in-bounds cell without a bounds check. A column-major
 /// copy (one more bit per cell) lets a search read a column 64 cells at a
-/// time as well ([`Grid::padded_column_bits`]). Terrain kinds are
-/// kept only when the map uses more than one passable or more than one
-/// blocked kind (four bits per cell); otherwise every passable cell has one
-/// kind and every blocked cell another.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// time as well ([`Grid::padded_column_bits`]). Terrain kinds (at most
+/// [`MAX_TERRAIN_KINDS`], see [`Grid::terrain_kinds`]) are kept per cell
+/// only when the map uses more than one passable or more than one blocked
+/// kind (four bits per cell, a code into the grid's palette); otherwise
+/// every passable cell has one kind and every blocked cell another.
+/// "Passable" is the benchmark's rule ([`Terrain::is_passable`]); other
+/// movement profiles read the kinds (see [`crate::ProfileGrid`]).
+///
+/// Two grids compare equal when they have the same size and every cell the
+/// same kind (the stamp and the storage layout do not count).
+#[derive(Clone, Debug)]
 pub struct Grid {
     width: u32,
     height: u32,
@@ -159,16 +212,47 @@ pub struct Grid {
     passable_cells: u64,
     base_passable: Terrain,
     base_blocked: Terrain,
-    /// Four bits per cell (unpadded, row-major), present only for mixed maps.
+    /// The kinds cells may have; the layer's codes index it.
+    palette: Palette,
+    /// Four bits per cell (unpadded, row-major), codes into `palette`,
+    /// present only for mixed maps.
     terrain: Option<Vec<u8>>,
     revision: Revision,
 }
+
+impl PartialEq for Grid {
+    fn eq(&self, o: &Grid) -> bool {
+        if self.width != o.width || self.height != o.height || self.bits != o.bits {
+            return false;
+        }
+        if self.terrain.is_none() && o.terrain.is_none() {
+            // Same passability: the kinds agree when the bases of the
+            // classes present agree.
+            let blocked = self.cell_count() - self.passable_cells;
+            return (self.passable_cells == 0 || self.base_passable == o.base_passable)
+                && (blocked == 0 || self.base_blocked == o.base_blocked);
+        }
+        (0..self.height).all(|y| {
+            (0..self.width).all(|x| {
+                let p = Point::new(x, y);
+                self.terrain_unchecked(p) == o.terrain_unchecked(p)
+            })
+        })
+    }
+}
+
+impl Eq for Grid {}
 
 impl Grid {
     /// A grid of `width × height` cells, all passable (`.`) when `passable`,
     /// else all blocked (`@`).
     pub fn new(width: u32, height: u32, passable: bool) -> Result<Grid, GridError> {
         check_dimensions(width as u64, height as u64)?;
+        Ok(Grid::new_checked(width, height, passable))
+    }
+
+    /// [`Grid::new`] for dimensions already checked.
+    fn new_checked(width: u32, height: u32, passable: bool) -> Grid {
         let stride = width as usize + 2;
         let total = stride * (height as usize + 2);
         let mut g = Grid {
@@ -178,8 +262,13 @@ impl Grid {
             bits: vec![0u64; total.div_ceil(64) + 1],
             cols: vec![0u64; total.div_ceil(64) + 1],
             passable_cells: 0,
-            base_passable: Terrain::Ground,
-            base_blocked: Terrain::OutOfBounds,
+            base_passable: Terrain::GROUND,
+            base_blocked: Terrain::OUT_OF_BOUNDS,
+            palette: Palette::of(&[if passable {
+                Terrain::GROUND
+            } else {
+                Terrain::OUT_OF_BOUNDS
+            }]),
             terrain: None,
             revision: Revision::fresh(),
         };
@@ -190,7 +279,7 @@ impl Grid {
             g.passable_cells = width as u64 * height as u64;
             g.rebuild_columns();
         }
-        Ok(g)
+        g
     }
 
     /// Derives the column-major copy from the rows, 64 × 64 cells at a
@@ -242,8 +331,9 @@ impl Grid {
         }
     }
 
-    /// A grid from rows of map characters (`. G S @ O T W`), all of one
-    /// length. Handy for tests and small hand-made maps.
+    /// A grid from rows of terrain characters (printable ASCII, see
+    /// [`Terrain`]), all of one length. Handy for tests and small hand-made
+    /// maps.
     pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, crate::MapError> {
         let height = rows.len();
         let width = rows
@@ -523,7 +613,7 @@ impl Grid {
         match &self.terrain {
             Some(t) => {
                 let i = p.y as usize * self.width as usize + p.x as usize;
-                Terrain::from_code((t[i / 2] >> ((i % 2) * 4)) & 0xF)
+                self.palette.kinds[((t[i / 2] >> ((i % 2) * 4)) & 0xF) as usize]
             }
             None => {
                 if self.passable_padded(self.padded_index(p)) {
@@ -540,9 +630,27 @@ impl Grid {
         self.terrain.is_some()
     }
 
-    /// Sets the terrain kind (and so the passability) of a cell.
+    /// The kinds this grid's cells may have (at most
+    /// [`MAX_TERRAIN_KINDS`]): every kind some cell has, and possibly kinds
+    /// that edits have since removed from every cell. O(1).
+    pub fn terrain_kinds(&self) -> &[Terrain] {
+        self.palette.as_slice()
+    }
+
+    /// Sets the terrain kind of a cell, and so its passability
+    /// ([`Terrain::is_passable`]). A kind the grid does not hold yet takes a
+    /// free code; when all [`MAX_TERRAIN_KINDS`] codes are taken, the
+    /// palette drops the kinds no other cell has (one pass over the cells)
+    /// and, if it is still full, the edit fails with
+    /// [`GridError::TooManyKinds`] and changes nothing. O(1) otherwise,
+    /// except the first edit that mixes kinds, which stores the kinds of
+    /// every cell (half a byte per cell).
     pub fn set_terrain(&mut self, p: Point, t: Terrain) -> Result<(), GridError> {
         self.check_bounds(p)?;
+        let code = match self.palette.code(t) {
+            Some(c) => c,
+            None => self.add_kind(p, t)?,
+        };
         let base = if t.is_passable() {
             self.base_passable
         } else {
@@ -554,13 +662,64 @@ impl Grid {
         if let Some(layer) = &mut self.terrain {
             let i = p.y as usize * self.width as usize + p.x as usize;
             let shift = (i % 2) * 4;
-            layer[i / 2] = (layer[i / 2] & !(0xF << shift)) | ((t as u8) << shift);
+            layer[i / 2] = (layer[i / 2] & !(0xF << shift)) | (code << shift);
         }
         self.set_bit(p, t.is_passable());
         Ok(())
     }
 
-    /// Makes a cell passable (`.`-kind of this map) or blocked (`@`-kind).
+    /// Gives `t` a code, for a cell `p` about to take it: a free one, or
+    /// after dropping the kinds no cell but `p` has (recoding the layer).
+    fn add_kind(&mut self, p: Point, t: Terrain) -> Result<u8, GridError> {
+        if (self.palette.len as usize) < MAX_TERRAIN_KINDS {
+            self.palette.kinds[self.palette.len as usize] = t;
+            self.palette.len += 1;
+            return Ok(self.palette.len - 1);
+        }
+        let mut used = [false; MAX_TERRAIN_KINDS];
+        let at = p.y as usize * self.width as usize + p.x as usize;
+        match &self.terrain {
+            Some(layer) => {
+                for i in (0..self.cell_count() as usize).filter(|&i| i != at) {
+                    used[((layer[i / 2] >> ((i % 2) * 4)) & 0xF) as usize] = true;
+                }
+            }
+            None => {
+                let here = self.passable_padded(self.padded_index(p));
+                let passable_elsewhere = self.passable_cells > u64::from(here);
+                let blocked_elsewhere = self.cell_count() - self.passable_cells > u64::from(!here);
+                for (k, u) in self.palette.as_slice().iter().zip(used.iter_mut()) {
+                    *u = (passable_elsewhere && *k == self.base_passable)
+                        || (blocked_elsewhere && *k == self.base_blocked);
+                }
+            }
+        }
+        if used.iter().all(|&u| u) {
+            return Err(GridError::TooManyKinds {
+                kind: t.to_char(),
+                max: MAX_TERRAIN_KINDS,
+            });
+        }
+        let mut recode = [0u8; MAX_TERRAIN_KINDS];
+        let mut kept = Vec::with_capacity(MAX_TERRAIN_KINDS);
+        for (i, &k) in self.palette.as_slice().iter().enumerate() {
+            if used[i] {
+                recode[i] = kept.len() as u8;
+                kept.push(k);
+            }
+        }
+        kept.push(t);
+        if let Some(layer) = &mut self.terrain {
+            for b in layer.iter_mut() {
+                *b = recode[(*b & 0xF) as usize] | (recode[(*b >> 4) as usize] << 4);
+            }
+        }
+        self.palette = Palette::of(&kept);
+        Ok(self.palette.len - 1)
+    }
+
+    /// Makes a cell passable (`.`-kind of this map) or blocked (`@`-kind):
+    /// [`Grid::set_terrain`] with the map's first passable or blocked kind.
     pub fn set_passable(&mut self, p: Point, passable: bool) -> Result<(), GridError> {
         let t = if passable {
             self.base_passable
@@ -596,37 +755,57 @@ impl Grid {
             for x in 0..self.width {
                 let p = Point::new(x, y);
                 let t = self.terrain_unchecked(p);
+                // Every cell's kind is in the palette (its invariant).
+                let code = self.palette.code(t).unwrap_or(0);
                 let i = y as usize * self.width as usize + x as usize;
-                layer[i / 2] |= (t as u8) << ((i % 2) * 4);
+                layer[i / 2] |= code << ((i % 2) * 4);
             }
         }
         self.terrain = Some(layer);
     }
 
-    /// Builds a grid from per-row terrain, used by the map reader. `kinds`
-    /// yields `width` kinds per row for `height` rows.
+    /// Builds a grid from per-row terrain, used by the map reader. `rows`
+    /// holds `height` rows of `width` kinds; more than
+    /// [`MAX_TERRAIN_KINDS`] kinds fail with [`GridError::TooManyKinds`].
     pub(crate) fn from_terrain_rows(
         width: u32,
         height: u32,
         rows: &[Vec<Terrain>],
     ) -> Result<Grid, GridError> {
         let mut g = Grid::new(width, height, false)?;
-        let mut seen = [false; 7];
-        for row in rows {
-            for t in row {
-                seen[*t as usize] = true;
+        // Kinds in order of first appearance.
+        let mut seen = [false; 128];
+        let mut kinds = Vec::new();
+        for t in rows.iter().flatten() {
+            if !seen[t.0 as usize] {
+                if kinds.len() == MAX_TERRAIN_KINDS {
+                    return Err(GridError::TooManyKinds {
+                        kind: t.to_char(),
+                        max: MAX_TERRAIN_KINDS,
+                    });
+                }
+                seen[t.0 as usize] = true;
+                kinds.push(*t);
             }
         }
-        let passable_kinds = seen[..3].iter().filter(|s| **s).count();
-        let blocked_kinds = seen[3..].iter().filter(|s| **s).count();
-        if let Some(i) = seen[..3].iter().position(|s| *s) {
-            g.base_passable = Terrain::ALL[i];
+        // The bases `set_passable` writes: the first Moving AI kind of each
+        // class in the order `. G S` and `@ O T W`, else the first seen.
+        let rank = |t: &Terrain| ".GS@OTW".find(t.to_char()).unwrap_or(7);
+        let passable = kinds.iter().filter(|t| t.is_passable());
+        let blocked = kinds.iter().filter(|t| !t.is_passable());
+        let (np, nb) = (passable.clone().count(), blocked.clone().count());
+        if let Some(t) = passable.min_by_key(|t| rank(t)) {
+            g.base_passable = *t;
         }
-        if let Some(i) = seen[3..].iter().position(|s| *s) {
-            g.base_blocked = Terrain::ALL[3 + i];
+        if let Some(t) = blocked.min_by_key(|t| rank(t)) {
+            g.base_blocked = *t;
         }
-        let mixed = passable_kinds > 1 || blocked_kinds > 1;
-        if mixed {
+        g.palette = Palette::of(&kinds);
+        let mut code_of = [0u8; 128];
+        for (c, t) in kinds.iter().enumerate() {
+            code_of[t.0 as usize] = c as u8;
+        }
+        if np > 1 || nb > 1 {
             g.terrain = Some(vec![0u8; g.cell_count().div_ceil(2) as usize]);
         }
         for (y, row) in rows.iter().enumerate() {
@@ -639,12 +818,39 @@ impl Grid {
                 }
                 if let Some(layer) = &mut g.terrain {
                     let i = y * width as usize + x;
-                    layer[i / 2] |= (*t as u8) << ((i % 2) * 4);
+                    layer[i / 2] |= code_of[t.0 as usize] << ((i % 2) * 4);
                 }
             }
         }
         g.rebuild_columns();
         Ok(g)
+    }
+
+    /// A grid of the size of `self` whose cell `y * width + x` is passable
+    /// (`.`) when `open(y * width + x)`, else blocked (`@`); O(cells).
+    pub(crate) fn from_open_like(&self, open: impl Fn(usize) -> bool) -> Grid {
+        let (width, height) = (self.width, self.height);
+        let mut g = Grid::new_checked(width, height, false);
+        for y in 0..height as usize {
+            for x in 0..width as usize {
+                if open(y * width as usize + x) {
+                    let i = (y + 1) * g.stride + x + 1;
+                    g.bits[i >> 6] |= 1u64 << (i & 63);
+                    g.passable_cells += 1;
+                }
+            }
+        }
+        if g.passable_cells > 0 {
+            g.palette = Palette::of(&[Terrain::OUT_OF_BOUNDS, Terrain::GROUND]);
+        }
+        g.rebuild_columns();
+        g
+    }
+
+    /// The kind of an in-bounds cell, no bounds check (crate use).
+    #[inline]
+    pub(crate) fn kind_at(&self, p: Point) -> Terrain {
+        self.terrain_unchecked(p)
     }
 
     /// Whether a unit on `p` (passable, in bounds) may take one step in
@@ -724,7 +930,10 @@ impl Grid {
 
     /// A 64-bit FNV-1a digest of the size and the passability of every cell
     /// (terrain kinds that do not change passability do not count). Files
-    /// derived from a grid store it to detect that they belong to another map.
+    /// derived from a grid's passability (the `.rph` hierarchies of the
+    /// default profile) store it to detect that they belong to another map;
+    /// it stays the digest those files were written with. O(cells / 64).
+    /// For data that depends on the kinds, see [`Grid::terrain_checksum`].
     pub fn checksum(&self) -> u64 {
         const PRIME: u64 = 0x0000_0100_0000_01b3;
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -740,6 +949,30 @@ impl Grid {
         // those of files written before it was added.
         for w in &self.bits[..self.bits.len() - 1] {
             mix(*w);
+        }
+        h
+    }
+
+    /// A 64-bit FNV-1a digest of [`Grid::checksum`] and every cell's kind
+    /// (its character, row by row): what data built for a movement profile
+    /// stores, since under a profile kinds of equal benchmark passability
+    /// may differ (swamp may cost more than ground, water may float a
+    /// boat). Equal grids have equal digests whatever their palette order.
+    /// O(cells).
+    pub fn terrain_checksum(&self) -> u64 {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |b: u8| {
+            h ^= b as u64;
+            h = h.wrapping_mul(PRIME);
+        };
+        for b in self.checksum().to_le_bytes() {
+            mix(b);
+        }
+        for y in 0..self.height {
+            for x in 0..self.width {
+                mix(self.terrain_unchecked(Point::new(x, y)).0);
+            }
         }
         h
     }
@@ -846,11 +1079,11 @@ mod tests {
         assert!(!g.is_passable(Point::new(5, 1)));
         assert_eq!(g.passable_count(), 209);
         assert!(!g.has_terrain_layer());
-        g.set_terrain(Point::new(6, 1), Terrain::Trees).unwrap();
+        g.set_terrain(Point::new(6, 1), Terrain::TREES).unwrap();
         assert!(g.has_terrain_layer());
-        assert_eq!(g.terrain(Point::new(6, 1)).unwrap(), Terrain::Trees);
-        assert_eq!(g.terrain(Point::new(5, 1)).unwrap(), Terrain::OutOfBounds);
-        assert_eq!(g.terrain(Point::new(7, 1)).unwrap(), Terrain::Ground);
+        assert_eq!(g.terrain(Point::new(6, 1)).unwrap(), Terrain::TREES);
+        assert_eq!(g.terrain(Point::new(5, 1)).unwrap(), Terrain::OUT_OF_BOUNDS);
+        assert_eq!(g.terrain(Point::new(7, 1)).unwrap(), Terrain::GROUND);
         assert!(g.set_passable(Point::new(70, 0), true).is_err());
         assert!(Grid::new(0, 5, true).is_err());
         assert!(Grid::new(65_536, 5, true).is_err());
@@ -1050,6 +1283,61 @@ mod tests {
         assert_ne!(c, Grid::new(10, 11, true).unwrap().checksum());
     }
 
+    /// The palette holds 16 kinds; a 17th fails typed and changes nothing,
+    /// unless a kind no other cell has can give up its code.
+    #[test]
+    fn terrain_kind_limit_and_compaction() {
+        let mut g = Grid::new(20, 2, true).unwrap();
+        let kind = |c: char| Terrain::from_char(c).unwrap();
+        for (x, c) in ('a'..='o').enumerate() {
+            g.set_terrain(Point::new(x as u32, 0), kind(c)).unwrap();
+        }
+        assert_eq!(g.terrain_kinds().len(), 16, "'.' and a..o");
+        let before = g.clone();
+        assert_eq!(
+            g.set_terrain(Point::new(0, 1), kind('z')),
+            Err(GridError::TooManyKinds {
+                kind: 'z',
+                max: MAX_TERRAIN_KINDS
+            })
+        );
+        assert_eq!(g, before);
+        // Overwriting the only `a` frees its code for `z`.
+        g.set_terrain(Point::new(0, 0), kind('z')).unwrap();
+        assert_eq!(g.terrain(Point::new(0, 0)).unwrap(), kind('z'));
+        for (x, c) in ('b'..='o').enumerate() {
+            assert_eq!(g.terrain(Point::new(x as u32 + 1, 0)).unwrap(), kind(c));
+        }
+        assert_eq!(g.terrain(Point::new(19, 1)).unwrap(), Terrain::GROUND);
+        assert!(!g.terrain_kinds().contains(&kind('a')));
+        assert_eq!(g.passable_count(), 40 - 15);
+        assert!(!Terrain::from_char('q').unwrap().is_passable());
+        assert_eq!(Terrain::from_char(' '), None);
+        assert_eq!(Terrain::from_char('\u{7f}'), None);
+    }
+
+    /// Equality and the terrain digest follow the kinds, not the layout;
+    /// `checksum` ignores kinds of equal passability.
+    #[test]
+    fn equality_and_terrain_checksum_follow_kinds() {
+        let a = Grid::from_rows(&["..S", "@.T"]).unwrap();
+        let mut b = Grid::from_rows(&["..S", "@.@"]).unwrap();
+        assert_ne!(a, b);
+        assert_ne!(a.terrain_checksum(), b.terrain_checksum());
+        assert_eq!(a.checksum(), b.checksum());
+        b.set_terrain(Point::new(2, 1), Terrain::TREES).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.terrain_checksum(), b.terrain_checksum());
+        // A layer-free grid equals a layered one with the same kinds.
+        let mut c = Grid::from_rows(&["...", "@.@"]).unwrap();
+        let d = c.clone();
+        c.set_terrain(Point::new(0, 0), Terrain::SWAMP).unwrap();
+        assert!(c.has_terrain_layer());
+        c.set_terrain(Point::new(0, 0), Terrain::GROUND).unwrap();
+        assert_eq!(c, d);
+        assert_eq!(c.terrain_checksum(), d.terrain_checksum());
+    }
+
     #[test]
     fn revision_names_one_state_of_passability() {
         let mut g = Grid::new(10, 10, true).unwrap();
@@ -1058,7 +1346,7 @@ mod tests {
         g.set_passable(Point::new(3, 3), false).unwrap();
         let r1 = g.revision();
         assert_ne!(r1, r0);
-        g.set_terrain(Point::new(4, 4), Terrain::Water).unwrap();
+        g.set_terrain(Point::new(4, 4), Terrain::WATER).unwrap();
         assert_ne!(g.revision(), r1);
         // A clone has its own stamp but compares equal by content.
         let c = g.clone();

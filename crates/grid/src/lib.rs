@@ -5,6 +5,9 @@
 //!   kinds kept at four bits per cell only when a map mixes kinds.
 //! * Moving AI `.map` reading and writing ([`map_io`]) and `.scen` reading
 //!   ([`scen`]), with typed errors that carry line and column.
+//! * Movement profiles ([`Profile`]: a cost per terrain character and a
+//!   unit size, from a builder or a TOML file) and the grid as a profile
+//!   sees it ([`ProfileGrid`]: usable positions and their cost classes).
 //! * Coordinates ([`Point`]), the eight move directions ([`Dir`]),
 //!   [`Connectivity`], [`octile`] distance and [`Grid::line_of_sight`].
 //!
@@ -18,12 +21,16 @@ mod bits;
 mod coords;
 mod grid;
 pub mod map_io;
+pub mod profile;
 pub mod scen;
+mod view;
 
 pub use bits::transpose64;
 pub use coords::{octile, Connectivity, Dir, Point, SQRT2};
-pub use grid::{Grid, GridError, Terrain, MAX_DIMENSION};
+pub use grid::{Grid, GridError, Terrain, MAX_DIMENSION, MAX_TERRAIN_KINDS};
 pub use map_io::{parse_map, read_map, write_map, MapError, MapErrorKind};
+pub use profile::{Profile, ProfileBuilder, ProfileError, MAX_COST, MAX_UNIT_SIZE, MIN_COST};
 pub use scen::{
     parse_scen, read_scen, LengthPrecision, ScenError, ScenErrorKind, ScenRow, Scenario,
 };
+pub use view::ProfileGrid;

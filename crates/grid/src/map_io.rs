@@ -5,8 +5,12 @@
 //! height H
 //! width W
 //! map
-//! <H rows of exactly W characters from `. G S @ O T W`>
+//! <H rows of exactly W terrain characters>
 //! ```
+//!
+//! A terrain character is printable ASCII (`'!'..='~'`): the Moving AI kinds
+//! `. G S @ O T W` and any other a map uses, at most
+//! [`MAX_TERRAIN_KINDS`](crate::MAX_TERRAIN_KINDS) kinds per map.
 //!
 //! `height` and `width` may come in either order. CRLF line ends, trailing
 //! blanks and a missing newline after the last row are accepted; blank lines
@@ -69,9 +73,18 @@ pub enum MapErrorKind {
     /// More words on a header line than its key and value.
     #[error("unexpected `{0}` after the header value")]
     ExtraWords(String),
-    /// A character outside `. G S @ O T W`.
+    /// A character that is not printable ASCII (`'!'..='~'`).
     #[error("unknown terrain character {0:?}")]
     UnknownChar(char),
+    /// A 17th terrain kind: at most
+    /// [`MAX_TERRAIN_KINDS`](crate::MAX_TERRAIN_KINDS) per map.
+    #[error("terrain character {kind:?} is the map's {}th kind; at most {max} fit", max + 1)]
+    TooManyKinds {
+        /// The first character past the limit.
+        kind: char,
+        /// The limit.
+        max: usize,
+    },
 }
 
 /// A map-file error with the 1-based line and column where it was found
@@ -154,7 +167,10 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
             }
             "map" => break,
             other => {
-                if other.chars().all(|c| Terrain::from_char(c).is_some()) {
+                if other
+                    .chars()
+                    .all(|c| Terrain::from_char(c).is_some_and(Terrain::is_moving_ai))
+                {
                     // Grid rows before the header is complete.
                     let missing = if !typed {
                         "type octile"
@@ -214,6 +230,9 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
         let l = l.strip_suffix('\r').unwrap_or(l);
         (header_end + i + 1, l.trim_end())
     });
+    // The kinds met so far, to stop at the first past the limit.
+    let mut seen = [false; 128];
+    let mut kinds = 0;
     for (no, line) in body_lines.filter(|_| !body.is_empty()) {
         last_line = no;
         if rows.len() == h as usize {
@@ -226,6 +245,18 @@ pub fn parse_map(text: &str) -> Result<Grid, MapError> {
             }
             let t = Terrain::from_char(c)
                 .ok_or_else(|| err(MapErrorKind::UnknownChar(c), no, col + 1))?;
+            if !seen[c as usize] {
+                if kinds == crate::MAX_TERRAIN_KINDS {
+                    let max = crate::MAX_TERRAIN_KINDS;
+                    return Err(err(
+                        MapErrorKind::TooManyKinds { kind: c, max },
+                        no,
+                        col + 1,
+                    ));
+                }
+                seen[c as usize] = true;
+                kinds += 1;
+            }
             row.push(t);
         }
         if row.len() < w as usize {
@@ -381,8 +412,34 @@ mod tests {
             (MapErrorKind::TooManyRows { expected: 1 }, 6, 1)
         );
         assert_eq!(
-            kind("type octile\nheight 1\nwidth 3\nmap\n.x.\n"),
-            (MapErrorKind::UnknownChar('x'), 5, 2)
+            kind("type octile\nheight 1\nwidth 3\nmap\n.\u{e9}.\n"),
+            (MapErrorKind::UnknownChar('\u{e9}'), 5, 2)
         );
+        assert_eq!(
+            kind("type octile\nheight 1\nwidth 3\nmap\n.\t.\n"),
+            (MapErrorKind::UnknownChar('\t'), 5, 2)
+        );
+    }
+
+    /// Any printable character is a kind; the 17th kind of a map is an
+    /// error at its line and column, and writing keeps every character.
+    #[test]
+    fn custom_kinds_and_the_kind_limit() {
+        let row: String = ('a'..='p').collect();
+        let text = format!("type octile\nheight 2\nwidth 16\nmap\n{row}\n{row}\n");
+        let g = parse_map(&text).unwrap();
+        assert_eq!(g.terrain_kinds().len(), 16);
+        assert_eq!(g.passable_count(), 0);
+        let mut out = Vec::new();
+        write_map(&g, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text);
+        let text = format!("type octile\nheight 2\nwidth 16\nmap\n{row}\nabc.efghijklmnop\n");
+        assert_eq!(
+            kind(&text),
+            (MapErrorKind::TooManyKinds { kind: '.', max: 16 }, 6, 4)
+        );
+        let g = parse_map("type octile\nheight 1\nwidth 5\nmap\n.S~#G\n").unwrap();
+        assert_eq!(g.passable_count(), 3);
+        assert_eq!(g.terrain(Point::new(2, 0)).unwrap().to_char(), '~');
     }
 }

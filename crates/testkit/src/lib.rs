@@ -1,5 +1,6 @@
 //! Test support for the regionpath workspace, written independently of the
-//! library's searches (only `Grid`'s size and passability are read).
+//! library's searches (only `Grid`'s size, passability and terrain kinds and
+//! a `Profile`'s costs and size are read).
 //!
 //! * [`rng`]: seeded generators (SplitMix64, xorshift64*, xorshift64) with
 //!   the draws the tests were written against.
@@ -10,6 +11,8 @@
 //!   right ends) that recompute the length.
 //! * [`clearance`]: exact segment/point-to-cell distances, to check
 //!   any-angle polylines against blocked cells.
+//! * [`profiled`]: an exact Dijkstra and a path validator under a movement
+//!   profile (terrain costs, unit size), from the rules alone.
 //! * [`alloc`]: a counting global allocator (process-wide and per thread).
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
@@ -19,6 +22,7 @@ pub mod check;
 pub mod clearance;
 pub mod maps;
 pub mod oracle;
+pub mod profiled;
 pub mod rng;
 pub mod tidy;
 

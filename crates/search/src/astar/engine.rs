@@ -8,6 +8,43 @@ use crate::types::{SearchError, SearchOptions, SearchStats, Status};
 use crate::window::Window;
 use regionpath_grid::{Dir, Grid, Point, SQRT2};
 
+/// What a step costs, for the engine: monomorphised, so the uniform case
+/// ([`Uniform`]) compiles to the plain table of step lengths.
+pub(crate) trait StepCost {
+    /// What the expanded cell contributes to its steps' costs (read once
+    /// per expansion).
+    type Here: Copy;
+    /// Reads [`StepCost::Here`] for the cell at padded grid index `gi`.
+    fn here(&self, gi: usize) -> Self::Here;
+    /// The cost of the step in direction `d` (index of `Dir::ALL`) from
+    /// the cell at padded index `gi`.
+    fn step(&self, here: Self::Here, gi: usize, d: usize) -> Cost;
+    /// `g + c` (saturating where costs could reach the top of `Cost`).
+    fn add(g: Cost, c: Cost) -> Cost;
+}
+
+/// Every straight step costs [`COST_ONE`], every diagonal [`COST_DIAGONAL`]
+/// (the benchmark's rules).
+pub(crate) struct Uniform;
+
+impl StepCost for Uniform {
+    type Here = ();
+    #[inline(always)]
+    fn here(&self, _: usize) {}
+    #[inline(always)]
+    fn step(&self, _: (), _: usize, d: usize) -> Cost {
+        if d >= 4 {
+            COST_DIAGONAL
+        } else {
+            COST_ONE
+        }
+    }
+    #[inline(always)]
+    fn add(g: Cost, c: Cost) -> Cost {
+        g + c
+    }
+}
+
 /// Per-cell scratch of the engine, 16 bytes.
 #[derive(Clone, Copy)]
 struct Node {
@@ -107,11 +144,14 @@ impl Engine {
     }
 
     /// Runs A* inside `window` (already validated) from `start` until a node
-    /// with `is_goal` is expanded. `heuristic` must be admissible for optimal
-    /// results. Writes the path into `out`.
+    /// with `is_goal` is expanded, with step costs `costs`. `heuristic` must
+    /// be admissible for optimal results. Writes the path into `out`; the
+    /// reported cost counts straight steps 1 and diagonals √2 (a caller
+    /// with other step costs recomputes it).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn run<G, H>(
+    pub(super) fn run<G, H, C>(
         &mut self,
+        costs: &C,
         grid: &Grid,
         window: Window,
         start: Point,
@@ -123,6 +163,7 @@ impl Engine {
     where
         G: FnMut(Point) -> bool,
         H: Fn(Point) -> Cost,
+        C: StepCost,
     {
         out.clear();
         self.begin(window.area());
@@ -210,6 +251,7 @@ impl Engine {
                 | ((p.y < y1) as usize) << 2
                 | ((p.x > x0) as usize) << 3;
             moves &= WINDOW_MOVES[sides];
+            let here = costs.here(gi);
             let heap_min = self.heap.peek_key();
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize;
@@ -220,7 +262,7 @@ impl Engine {
                         continue;
                     }
                 }
-                let ng = g + if d >= 4 { COST_DIAGONAL } else { COST_ONE };
+                let ng = C::add(g, costs.step(here, gi, d));
                 let n = &mut self.nodes[n_idx];
                 if n.stamp != gen {
                     *n = Node {
@@ -239,7 +281,7 @@ impl Engine {
                         (p.y as i64 + dy as i64) as u32,
                     );
                     let nh = heuristic(np);
-                    let e = OpenEntry::new(ng + weigh(nh), nh, n_idx as u32);
+                    let e = OpenEntry::new(C::add(ng, weigh(nh)), nh, n_idx as u32);
                     if heap_min.is_none_or(|m| e.key() < m) {
                         match next {
                             Some(cur) if cur.key() <= e.key() => self.heap.push(e),

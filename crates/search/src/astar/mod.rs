@@ -3,14 +3,16 @@
 mod dense;
 mod engine;
 mod successors;
+mod weighted;
 mod windowed;
 
-use crate::cost::distance_cost;
+use crate::cost::{distance_cost, Cost};
 use crate::types::{Found, SearchError, SearchOptions, SearchStats};
 use crate::window::Window;
 use dense::DenseAStar;
-use engine::Engine;
-use regionpath_grid::{Connectivity, Grid, Point};
+use engine::{Engine, Uniform};
+use regionpath_grid::{Connectivity, Grid, Point, ProfileGrid};
+use weighted::{ClassCosts, Table};
 
 pub use windowed::WindowedAStar;
 
@@ -92,6 +94,7 @@ impl AStar {
         }
         let conn = self.engine.options.connectivity;
         Ok(self.engine.run(
+            &Uniform,
             grid,
             window,
             start,
@@ -100,6 +103,89 @@ impl AStar {
             None,
             path,
         ))
+    }
+
+    /// Searches a grid under a movement profile: from position `start` to
+    /// position `goal` of `view`, each step costing its length times the
+    /// mean of the two positions' costs. The path (positions, start and goal
+    /// included) goes into `path`, cleared first; the cost reported is
+    /// recomputed in `f64` from the path's steps (under the default profile
+    /// exactly the cost [`AStar::find_path_into`] reports on the source
+    /// grid).
+    ///
+    /// Optimal at heuristic weight 1 and no budget: costs are fixed point
+    /// (one step of length `l` between costs `a` and `b` is
+    /// `round(l · (a + b) / 2 · 2³⁰)` units; a cost-1 step is exactly
+    /// [`crate::COST_ONE`] or [`crate::COST_DIAGONAL`]), so the path's cost
+    /// is within a relative 5·10⁻⁸ of the real optimum (10⁻⁹ for costs of 1
+    /// and more), and equal paths tie exactly. Where the view is uniform
+    /// ([`ProfileGrid::is_uniform`]) this is [`AStar::find_path_into`] on
+    /// [`ProfileGrid::grid`]; otherwise the heap engine with the view's
+    /// cost table and the octile distance priced at the cheapest class.
+    /// Errors: an end out of the map ([`SearchError::StartOutOfBounds`],
+    /// [`SearchError::GoalOutOfBounds`]) or not a usable position
+    /// ([`SearchError::StartBlocked`], [`SearchError::GoalBlocked`]), or a bad
+    /// weight. Allocates nothing when warm (as [`AStar::find_path_into`]).
+    pub fn find_path_weighted_into(
+        &mut self,
+        view: &ProfileGrid,
+        start: Point,
+        goal: Point,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        let grid = view.grid();
+        if view.is_uniform() {
+            let mut s = self.find_path_into(grid, start, goal, path)?;
+            s.cost = weighted::path_cost(view, path);
+            return Ok(s);
+        }
+        let window = Window::full(grid);
+        self.engine.check(grid, window, start, Some(goal))?;
+        let mut table: Table = Default::default();
+        weighted::fill_table(view.class_costs(), &mut table);
+        let (t1, t2) = (table[0][0][0], table[1][0][0]);
+        let conn = self.engine.options.connectivity;
+        let heuristic = |p: Point| {
+            let dx = p.x.abs_diff(goal.x) as Cost;
+            let dy = p.y.abs_diff(goal.y) as Cost;
+            match conn {
+                Connectivity::Four => (dx + dy) * t1,
+                Connectivity::Eight => {
+                    let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+                    (hi - lo) * t1 + lo * t2
+                }
+            }
+        };
+        let costs = ClassCosts::new(view, &table);
+        let mut s = self.engine.run(
+            &costs,
+            grid,
+            window,
+            start,
+            |p| p == goal,
+            heuristic,
+            None,
+            path,
+        );
+        s.cost = weighted::path_cost(view, path);
+        Ok(s)
+    }
+
+    /// [`AStar::find_path_weighted_into`] returning an owned path.
+    pub fn find_path_weighted(
+        &mut self,
+        view: &ProfileGrid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Found, SearchError> {
+        let mut path = Vec::new();
+        let s = self.find_path_weighted_into(view, start, goal, &mut path)?;
+        Ok(Found {
+            status: s.status,
+            path,
+            cost: s.cost,
+            expanded: s.expanded,
+        })
     }
 
     /// [`AStar::find_path_into`] returning an owned path.

@@ -1,6 +1,6 @@
 //! A* confined to a window, with scratch sized to the window.
 
-use super::engine::Engine;
+use super::engine::{Engine, Uniform};
 use crate::cost::{distance_cost, Cost};
 use crate::types::{Found, SearchError, SearchOptions, SearchStats};
 use crate::window::Window;
@@ -84,6 +84,7 @@ impl WindowedAStar {
         self.engine.check(grid, window, start, Some(goal))?;
         let conn = self.engine.options.connectivity;
         Ok(self.engine.run(
+            &Uniform,
             grid,
             window,
             start,
@@ -121,9 +122,9 @@ impl WindowedAStar {
         if mask.is_some_and(|m| m.len() * 64 < window.area()) {
             return Err(SearchError::BadWindow(window));
         }
-        Ok(self
-            .engine
-            .run(grid, window, start, is_goal, heuristic, mask, path))
+        Ok(self.engine.run(
+            &Uniform, grid, window, start, is_goal, heuristic, mask, path,
+        ))
     }
 
     /// [`WindowedAStar::find_path_into`] restricted to a corridor: only
@@ -147,6 +148,7 @@ impl WindowedAStar {
         }
         let conn = self.engine.options.connectivity;
         Ok(self.engine.run(
+            &Uniform,
             grid,
             window,
             start,

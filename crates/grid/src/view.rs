@@ -1,0 +1,271 @@
+//! A grid seen by one movement profile: which positions a unit may stand
+//! on, and what each costs.
+
+use crate::coords::Point;
+use crate::grid::{Grid, MAX_TERRAIN_KINDS};
+use crate::profile::Profile;
+
+/// The positions of a [`Grid`] under a [`Profile`] of size `k`.
+///
+/// Position `(x, y)` covers the cells `x..x+k` × `y..y+k` (top-left
+/// anchor); it is *usable* when all of them are in the map and have a cost
+/// in the profile, and its cost is the largest of theirs.
+/// [`ProfileGrid::grid`] is a [`Grid`] of the same size whose passable
+/// cells are exactly the usable positions, so the grid's move rule (a
+/// diagonal only when both orthogonal neighbours are passable) is the
+/// profile's rule (a diagonal only when both intermediate positions are
+/// usable), and every search over a `Grid` runs on it unchanged where costs
+/// are uniform ([`ProfileGrid::is_uniform`]). Under the default profile, on
+/// a map of the Moving AI kinds, that grid has the source's passability
+/// bit for bit.
+///
+/// Costs are grouped in *classes*: the distinct costs of usable positions,
+/// in increasing order ([`ProfileGrid::class_costs`], at most
+/// [`MAX_TERRAIN_KINDS`]); each usable position has one, stored at four
+/// bits per padded cell only when there are two or more classes.
+///
+/// Built in O(cells · k) time; holds the position grid (2 bits per cell)
+/// plus half a byte per cell when not uniform. A view does not follow later
+/// edits of its source: compare [`ProfileGrid::source_revision`] with the
+/// source's [`Grid::revision`].
+#[derive(Clone, Debug)]
+pub struct ProfileGrid {
+    positions: Grid,
+    size: u32,
+    class_costs: Vec<f64>,
+    /// Four bits per padded index of `positions`; empty when uniform.
+    classes: Vec<u8>,
+    source_revision: u64,
+}
+
+/// A cell or position no class covers (impassable, or off the map).
+const NONE: u8 = u8::MAX;
+
+impl ProfileGrid {
+    /// The positions of `grid` under `profile`. O(cells · k).
+    pub fn new(grid: &Grid, profile: &Profile) -> ProfileGrid {
+        let (w, h) = (grid.width() as usize, grid.height() as usize);
+        let k = profile.size() as usize;
+        // The distinct costs of the kinds present, in increasing order; a
+        // cell's rank orders its cost, and NONE is above every rank, so the
+        // largest rank of a footprint is NONE exactly when a cell of it is
+        // impassable.
+        let mut costs: Vec<f64> = grid
+            .terrain_kinds()
+            .iter()
+            .filter_map(|&t| profile.cost(t))
+            .collect();
+        costs.sort_by(f64::total_cmp);
+        costs.dedup();
+        let mut rank_of = [NONE; 128];
+        for &t in grid.terrain_kinds() {
+            if let Some(c) = profile.cost(t) {
+                let r = costs.iter().position(|&x| x == c).unwrap_or(0);
+                rank_of[t.to_char() as usize] = r as u8;
+            }
+        }
+        let mut pos = vec![NONE; w * h];
+        for y in 0..h {
+            for x in 0..w {
+                let t = grid.kind_at(Point::new(x as u32, y as u32));
+                pos[y * w + x] = rank_of[t.to_char() as usize];
+            }
+        }
+        if k > 1 {
+            // Largest rank over the k cells to the right, then over the k
+            // rows below (in place: each entry reads only itself and later
+            // ones, row-major so the inner loops run along rows); a
+            // footprint leaving the map is NONE.
+            for row in pos.chunks_exact_mut(w) {
+                for x in 0..w {
+                    row[x] = if x + k <= w {
+                        row[x..x + k].iter().copied().max().unwrap_or(NONE)
+                    } else {
+                        NONE
+                    };
+                }
+            }
+            for y in 0..h {
+                if y + k > h {
+                    pos[y * w..(y + 1) * w].fill(NONE);
+                    continue;
+                }
+                for r in 1..k {
+                    let (head, tail) = pos.split_at_mut((y + r) * w);
+                    let below = &tail[..w];
+                    for (v, &u) in head[y * w..(y + 1) * w].iter_mut().zip(below) {
+                        *v = (*v).max(u);
+                    }
+                }
+            }
+        }
+        // Keep only the classes some usable position has.
+        let mut present = [false; MAX_TERRAIN_KINDS];
+        for &r in pos.iter().filter(|&&r| r != NONE) {
+            present[r as usize] = true;
+        }
+        let mut remap = [NONE; MAX_TERRAIN_KINDS];
+        let mut class_costs = Vec::new();
+        for (r, &c) in costs.iter().enumerate() {
+            if present[r] {
+                remap[r] = class_costs.len() as u8;
+                class_costs.push(c);
+            }
+        }
+        let positions = grid.from_open_like(|i| pos[i] != NONE);
+        let mut classes = Vec::new();
+        if class_costs.len() > 1 {
+            let stride = positions.stride();
+            classes = vec![0u8; (stride * (h + 2)).div_ceil(2)];
+            for y in 0..h {
+                for x in 0..w {
+                    let r = pos[y * w + x];
+                    if r != NONE {
+                        let i = (y + 1) * stride + x + 1;
+                        classes[i / 2] |= remap[r as usize] << ((i % 2) * 4);
+                    }
+                }
+            }
+        }
+        ProfileGrid {
+            positions,
+            size: k as u32,
+            class_costs,
+            classes,
+            source_revision: grid.revision(),
+        }
+    }
+
+    /// The position grid: passable exactly at the usable positions.
+    #[inline]
+    pub fn grid(&self) -> &Grid {
+        &self.positions
+    }
+
+    /// The unit size `k` the view was built for.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// The [`Grid::revision`] of the source grid when the view was built.
+    pub fn source_revision(&self) -> u64 {
+        self.source_revision
+    }
+
+    /// Whether every usable position costs the same (one class, or none
+    /// when nothing is usable): searches over [`ProfileGrid::grid`] are then
+    /// exact as they are, their costs scaled by that one cost.
+    #[inline]
+    pub fn is_uniform(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// The cost of each class, in increasing order (one entry when uniform,
+    /// none when no position is usable).
+    #[inline]
+    pub fn class_costs(&self) -> &[f64] {
+        &self.class_costs
+    }
+
+    /// Whether `p` is a usable position.
+    #[inline]
+    pub fn is_usable(&self, p: Point) -> bool {
+        self.positions.is_passable(p)
+    }
+
+    /// The cost class of a usable position, `None` for any other point.
+    pub fn cost_class(&self, p: Point) -> Option<u8> {
+        self.is_usable(p)
+            .then(|| self.cost_class_padded(self.positions.padded_index(p)))
+    }
+
+    /// The cost of a usable position, `None` for any other point.
+    pub fn position_cost(&self, p: Point) -> Option<f64> {
+        self.cost_class(p).map(|c| self.class_costs[c as usize])
+    }
+
+    /// The cost class at padded index `i` of [`ProfileGrid::grid`] (see
+    /// [`Grid::padded_index`]); meaningful at usable positions (0
+    /// elsewhere). O(1), for searches.
+    #[inline]
+    pub fn cost_class_padded(&self, i: usize) -> u8 {
+        match self.classes.get(i / 2) {
+            Some(b) => (b >> ((i % 2) * 4)) & 0xF,
+            None => 0,
+        }
+    }
+
+    /// Bytes held on the heap: the position grid's bits (row- and
+    /// column-major) and the classes.
+    pub fn bytes(&self) -> usize {
+        let padded = self.positions.stride() * (self.positions.height() as usize + 2);
+        2 * (padded.div_ceil(64) + 1) * 8 + self.classes.capacity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Profile, Terrain};
+
+    /// Usable positions and costs against a cell-by-cell reading of the
+    /// rule, for sizes 1 to 3 on a small mixed map.
+    #[test]
+    fn positions_follow_the_footprint_rule() {
+        let rows = [".....SS.", "..W..SS.", ".....SSG", "T.......", "....W..."];
+        let g = Grid::from_rows(&rows).unwrap();
+        for k in 1..=3u32 {
+            let p = Profile::builder("u")
+                .size(k)
+                .cost('.', 1.0)
+                .cost('G', 1.5)
+                .cost('S', 4.0)
+                .build()
+                .unwrap();
+            let v = ProfileGrid::new(&g, &p);
+            for y in 0..5u32 {
+                for x in 0..8u32 {
+                    let mut worst: Option<f64> = Some(0.0);
+                    for dy in 0..k {
+                        for dx in 0..k {
+                            let c = rows
+                                .get((y + dy) as usize)
+                                .and_then(|r| r.chars().nth((x + dx) as usize))
+                                .and_then(|c| p.cost(Terrain::from_char(c).unwrap()));
+                            worst = match (worst, c) {
+                                (Some(a), Some(b)) => Some(a.max(b)),
+                                _ => None,
+                            };
+                        }
+                    }
+                    let at = Point::new(x, y);
+                    assert_eq!(v.position_cost(at), worst, "k {k} at {at}");
+                    assert_eq!(v.is_usable(at), worst.is_some());
+                }
+            }
+            assert!(!v.is_uniform());
+        }
+        // Only ground reachable by a 2-wide unit that cannot swim or wade:
+        // one class, uniform.
+        let p = Profile::builder("u")
+            .size(2)
+            .cost('.', 2.0)
+            .build()
+            .unwrap();
+        let v = ProfileGrid::new(&g, &p);
+        assert!(v.is_uniform());
+        assert_eq!(v.class_costs(), &[2.0]);
+        assert_eq!(v.cost_class(Point::new(0, 0)), Some(0));
+        assert_eq!(v.cost_class(Point::new(2, 0)), None);
+    }
+
+    #[test]
+    fn default_profile_keeps_passability() {
+        let g = Grid::from_rows(&[".GS@", "OTW.", "S..G"]).unwrap();
+        let v = ProfileGrid::new(&g, &Profile::default());
+        assert_eq!(v.grid().checksum(), g.checksum());
+        assert!(v.is_uniform());
+        assert_eq!(v.class_costs(), &[1.0]);
+        assert_eq!(v.source_revision(), g.revision());
+    }
+}

@@ -1,0 +1,107 @@
+//! Step costs under a movement profile: a step joining positions of cost
+//! classes `a` and `b` costs its length (1 or √2) times the mean of the two
+//! classes' costs, in fixed point.
+//!
+//! The table `T[diagonal][a][b] = round(length · (c_a + c_b) / 2 · COST_ONE)`
+//! is built per query (at most 2 · 16 · 16 entries, on the stack). With
+//! every cost 1 it holds exactly [`COST_ONE`] and [`COST_DIAGONAL`]. The
+//! heuristic is the octile distance priced at the cheapest class,
+//! `T[·][0][0]` (classes are sorted by cost): every step costs at least
+//! the cheapest step of its length, because rounding is monotone, and
+//! `T[1][0][0] ≤ 2 · T[0][0][0]`, so it is admissible and consistent in
+//! integers.
+
+use super::engine::StepCost;
+use crate::cost::{Cost, COST_ONE};
+use regionpath_grid::{Dir, Point, ProfileGrid, MAX_TERRAIN_KINDS, SQRT2};
+
+/// The fixed-point step table of a view.
+pub(super) type Table = [[[Cost; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
+
+/// Fills `t` for the class costs `costs` (increasing).
+pub(super) fn fill_table(costs: &[f64], t: &mut Table) {
+    for (diagonal, base) in [(0, 1.0), (1, SQRT2)] {
+        for (a, &ca) in costs.iter().enumerate() {
+            for (b, &cb) in costs.iter().enumerate() {
+                t[diagonal][a][b] = (base * ((ca + cb) / 2.0) * COST_ONE as f64).round() as Cost;
+            }
+        }
+    }
+}
+
+/// Step costs read from the view's cost classes.
+pub(super) struct ClassCosts<'a> {
+    pub(super) view: &'a ProfileGrid,
+    pub(super) table: &'a Table,
+    /// Padded-index offset of each direction.
+    pub(super) offsets: [isize; 8],
+}
+
+impl<'a> ClassCosts<'a> {
+    pub(super) fn new(view: &'a ProfileGrid, table: &'a Table) -> ClassCosts<'a> {
+        let mut offsets = [0isize; 8];
+        for d in Dir::ALL {
+            offsets[d as usize] = view.grid().padded_offset(d);
+        }
+        ClassCosts {
+            view,
+            table,
+            offsets,
+        }
+    }
+}
+
+impl StepCost for ClassCosts<'_> {
+    type Here = usize;
+
+    #[inline]
+    fn here(&self, gi: usize) -> usize {
+        self.view.cost_class_padded(gi) as usize
+    }
+
+    #[inline]
+    fn step(&self, a: usize, gi: usize, d: usize) -> Cost {
+        let b = self
+            .view
+            .cost_class_padded((gi as isize + self.offsets[d]) as usize);
+        self.table[(d >= 4) as usize][a][b as usize]
+    }
+
+    #[inline]
+    fn add(g: Cost, c: Cost) -> Cost {
+        g.saturating_add(c)
+    }
+}
+
+/// The cost of `path` (consecutive positions, each usable) under the view's
+/// class costs, in `f64`: the sum over steps of length · mean cost, summed
+/// per kind of step (length and the two classes) so that a path of cost-1
+/// positions gets exactly `straight + diagonal · √2`, the benchmark's sum.
+pub(super) fn path_cost(view: &ProfileGrid, path: &[Point]) -> f64 {
+    let costs = view.class_costs();
+    let n = costs.len();
+    if n == 0 || path.len() < 2 {
+        return 0.0;
+    }
+    let mut counts = [[[0u64; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
+    let class = |p: Point| view.cost_class(p).unwrap_or(0) as usize;
+    let mut a = class(path[0]);
+    for pair in path.windows(2) {
+        let b = class(pair[1]);
+        let diagonal = pair[0].x != pair[1].x && pair[0].y != pair[1].y;
+        counts[diagonal as usize][a.min(b)][a.max(b)] += 1;
+        a = b;
+    }
+    let mut total = 0.0;
+    for (diagonal, base) in [(0, 1.0), (1, SQRT2)] {
+        for a in 0..n {
+            for b in a..n {
+                let k = counts[diagonal][a][b];
+                if k != 0 {
+                    total += k as f64 * (base * ((costs[a] + costs[b]) / 2.0));
+                }
+            }
+        }
+    }
+    total
+}

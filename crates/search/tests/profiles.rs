@@ -1,0 +1,280 @@
+//! A* under movement profiles against the independent oracle of
+//! `regionpath_testkit::profiled` (a Dijkstra in `f64` written from the
+//! rules), on random maps with random kinds, costs and unit sizes; the
+//! default profile against today's search on Moving AI maps.
+
+use regionpath_grid::{read_map, read_scen, Grid, Point, Profile, ProfileGrid, Terrain};
+use regionpath_search::{AStar, SearchError, Status};
+use regionpath_testkit::alloc::{snapshot, CountingAlloc};
+use regionpath_testkit::profiled::{check_weighted_path, position_cost, weighted_distance};
+use regionpath_testkit::{maps, Rng64, SplitMix64};
+use std::path::PathBuf;
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+/// The Moving AI folder: `$REGIONPATH_MOVINGAI`, else `shared/movingai`
+/// beside the workspace.
+fn movingai_dir() -> PathBuf {
+    match std::env::var_os("REGIONPATH_MOVINGAI") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
+    }
+}
+
+/// A `w × h` map of `kinds.len()` kinds laid in blobs: each cell copies
+/// its left or upper neighbour with probability 3/5, else draws a kind.
+fn random_terrain(rng: &mut SplitMix64, w: u32, h: u32, kinds: &[Terrain]) -> Grid {
+    let mut rows: Vec<Vec<char>> = Vec::new();
+    for y in 0..h as usize {
+        let mut row = Vec::new();
+        for x in 0..w as usize {
+            let t = match rng.below(5) {
+                0 | 1 if x > 0 => row[x - 1],
+                2 if y > 0 => rows[y - 1][x],
+                _ => kinds[rng.below(kinds.len() as u64) as usize].to_char(),
+            };
+            row.push(t);
+        }
+        rows.push(row);
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    Grid::from_rows(&rows).unwrap()
+}
+
+/// `n` distinct printable characters (the Moving AI ones among them when
+/// drawn), as kinds.
+fn random_kinds(rng: &mut SplitMix64, n: usize) -> Vec<Terrain> {
+    let mut kinds = Vec::new();
+    while kinds.len() < n {
+        let c = (b'!' + rng.below(94) as u8) as char;
+        let t = Terrain::from_char(c).unwrap();
+        if !kinds.contains(&t) {
+            kinds.push(t);
+        }
+    }
+    kinds
+}
+
+/// A profile of size `k` pricing a random non-empty subset of `kinds` at
+/// random costs (from a small set when `few_costs`, so classes repeat and
+/// ties happen; else any of 0.5..10 with non-round values).
+fn random_profile(rng: &mut SplitMix64, kinds: &[Terrain], k: u32, few_costs: bool) -> Profile {
+    let mut b = Profile::builder("random").size(k);
+    let mut priced = 0;
+    for (i, t) in kinds.iter().enumerate() {
+        // Most kinds passable; the first always.
+        if i > 0 && rng.below(4) == 0 {
+            continue;
+        }
+        let cost = if few_costs {
+            [1.0, 1.0, 2.0, 3.5][rng.below(4) as usize]
+        } else {
+            0.5 + rng.below(9_500_000) as f64 / 1_000_000.0
+        };
+        b = b.cost(t.to_char(), cost);
+        priced += 1;
+    }
+    assert!(priced > 0);
+    b.build().unwrap()
+}
+
+/// Usable positions by the oracle's own rule.
+fn usable(grid: &Grid, profile: &Profile) -> Vec<Point> {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
+        .filter(|p| position_cost(grid, profile, p.x.into(), p.y.into()).is_some())
+        .collect()
+}
+
+/// The worst relative gap between A*'s cost and the oracle's: fixed-point
+/// step costs round by at most half a unit of 2⁻³⁰, under 10⁻⁹ of a step
+/// of cost ≥ 0.5, so the optimum in fixed point is within 2·10⁻⁹ of the
+/// real one.
+const TOLERANCE: f64 = 1e-8;
+
+#[test]
+fn weighted_astar_matches_dijkstra_on_random_terrain() {
+    let mut rng = SplitMix64(31);
+    let mut astar = AStar::new();
+    let mut path = Vec::new();
+    let (mut maps_run, mut queries, mut found, mut unreachable, mut uniform) = (0, 0, 0, 0, 0);
+    let mut worst: f64 = 0.0;
+    for trial in 0..160 {
+        let w = 6 + rng.below(34) as u32;
+        let h = 6 + rng.below(34) as u32;
+        let n = 1 + rng.below(16) as usize;
+        let kinds = random_kinds(&mut rng, n);
+        let grid = random_terrain(&mut rng, w, h, &kinds);
+        let k = 1 + (trial % 4) as u32;
+        let profile = random_profile(&mut rng, &kinds, k, trial % 3 == 0);
+        let view = ProfileGrid::new(&grid, &profile);
+        let open = usable(&grid, &profile);
+        if open.is_empty() {
+            continue;
+        }
+        maps_run += 1;
+        uniform += usize::from(view.is_uniform());
+        for _ in 0..12 {
+            let s = open[rng.below(open.len() as u64) as usize];
+            let g = open[rng.below(open.len() as u64) as usize];
+            let want = weighted_distance(&grid, &profile, s, g);
+            let st = astar
+                .find_path_weighted_into(&view, s, g, &mut path)
+                .unwrap();
+            queries += 1;
+            match want {
+                None => {
+                    assert_eq!(st.status, Status::NoPath, "trial {trial} {s}->{g}");
+                    assert!(path.is_empty());
+                    unreachable += 1;
+                }
+                Some(d) => {
+                    assert_eq!(st.status, Status::Found, "trial {trial} {s}->{g}");
+                    let c = check_weighted_path(&grid, &profile, &path, s, g)
+                        .unwrap_or_else(|e| panic!("trial {trial} {s}->{g}: {e}"));
+                    assert!(
+                        (c - st.cost).abs() <= 1e-9 * c.max(1.0),
+                        "reported {} recomputed {c}",
+                        st.cost
+                    );
+                    let gap = (c - d).abs() / d.max(1.0);
+                    worst = worst.max(gap);
+                    assert!(gap <= TOLERANCE, "trial {trial} {s}->{g}: {c} vs {d}");
+                    found += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{maps_run} maps ({uniform} uniform), {queries} queries: {found} found, \
+         {unreachable} unreachable, worst relative gap {worst:e}"
+    );
+    assert!(found > 800 && unreachable > 50, "{found} {unreachable}");
+}
+
+#[test]
+fn weighted_errors_are_typed() {
+    let grid = Grid::from_rows(&["..S", ".W.", "..."]).unwrap();
+    let tank = Profile::builder("t")
+        .size(2)
+        .cost('.', 1.0)
+        .cost('S', 2.0)
+        .build()
+        .unwrap();
+    let view = ProfileGrid::new(&grid, &tank);
+    let mut a = AStar::new();
+    let p = Point::new;
+    // (1, 0) covers the water; (2, 0) leaves the map.
+    assert_eq!(
+        a.find_path_weighted(&view, p(1, 0), p(0, 0)),
+        Err(SearchError::StartBlocked(p(1, 0)))
+    );
+    assert_eq!(
+        a.find_path_weighted(&view, p(0, 1), p(2, 0)),
+        Err(SearchError::StartBlocked(p(0, 1)))
+    );
+    let boat = Profile::builder("b")
+        .cost('W', 1.0)
+        .cost('.', 3.0)
+        .build()
+        .unwrap();
+    let view = ProfileGrid::new(&grid, &boat);
+    assert_eq!(
+        a.find_path_weighted(&view, p(1, 1), p(2, 0)),
+        Err(SearchError::GoalBlocked(p(2, 0)))
+    );
+    assert_eq!(
+        a.find_path_weighted(&view, p(3, 1), p(1, 1)),
+        Err(SearchError::StartOutOfBounds(p(3, 1)))
+    );
+    assert_eq!(
+        a.find_path_weighted(&view, p(1, 1), p(1, 3)),
+        Err(SearchError::GoalOutOfBounds(p(1, 3)))
+    );
+    // The boat may leave the water: 1 · (1 + 3) / 2.
+    let f = a.find_path_weighted(&view, p(1, 1), p(1, 0)).unwrap();
+    assert_eq!((f.status, f.cost), (Status::Found, 2.0));
+}
+
+/// Once warm, a weighted query allocates nothing.
+#[test]
+fn warm_weighted_queries_do_not_allocate() {
+    let mut rng = SplitMix64(7);
+    let kinds = random_kinds(&mut rng, 6);
+    let grid = random_terrain(&mut rng, 48, 40, &kinds);
+    let profile = random_profile(&mut rng, &kinds, 2, false);
+    let view = ProfileGrid::new(&grid, &profile);
+    assert!(!view.is_uniform());
+    let open = usable(&grid, &profile);
+    let pairs: Vec<_> = (0..40)
+        .map(|_| {
+            (
+                open[rng.below(open.len() as u64) as usize],
+                open[rng.below(open.len() as u64) as usize],
+            )
+        })
+        .collect();
+    let mut a = AStar::new();
+    let mut path = Vec::with_capacity(48 * 40);
+    for &(s, g) in &pairs {
+        a.find_path_weighted_into(&view, s, g, &mut path).unwrap();
+    }
+    let before = snapshot().allocations;
+    for &(s, g) in &pairs {
+        a.find_path_weighted_into(&view, s, g, &mut path).unwrap();
+    }
+    assert_eq!(snapshot().allocations - before, 0);
+}
+
+/// The default profile's view of a Moving AI map (or of a random one) is
+/// the map's passability, bit for bit; a search under it gives today's
+/// cost, bit for bit.
+#[test]
+fn default_profile_is_todays_behaviour() {
+    let mut rng = SplitMix64(3);
+    let profile = Profile::default();
+    for _ in 0..20 {
+        let (w, h) = (1 + rng.below(140) as u32, 1 + rng.below(70) as u32);
+        let g = maps::obstacles(w, h, rng.below(40), &mut |n| rng.below(n));
+        let v = ProfileGrid::new(&g, &profile);
+        assert_eq!(v.grid().checksum(), g.checksum());
+        assert_eq!(v.grid().passable_count(), g.passable_count());
+    }
+    let dir = movingai_dir();
+    let Ok(entries) = std::fs::read_dir(dir.join("maps")) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Moving AI data missing at {}",
+            dir.display()
+        );
+        eprintln!("skipped the Moving AI maps: {} not found", dir.display());
+        return;
+    };
+    let mut names: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".map"))
+        .collect();
+    names.sort();
+    let (mut a, mut b) = (AStar::new(), AStar::new());
+    let (mut rows, mut maps_checked) = (0, 0);
+    for name in &names {
+        let grid = read_map(dir.join("maps").join(name)).unwrap();
+        let view = ProfileGrid::new(&grid, &profile);
+        assert_eq!(view.grid().checksum(), grid.checksum(), "{name}");
+        assert!(view.is_uniform());
+        maps_checked += 1;
+        let Ok(scen) = read_scen(dir.join("scen").join(format!("{name}.scen"))) else {
+            continue;
+        };
+        for r in scen.rows.iter().step_by(97) {
+            let today = a.find_path(&grid, r.start, r.goal).unwrap();
+            let under = b.find_path_weighted(&view, r.start, r.goal).unwrap();
+            assert_eq!(today.status, under.status, "{name} {r:?}");
+            assert_eq!(today.cost.to_bits(), under.cost.to_bits(), "{name} {r:?}");
+            rows += 1;
+        }
+    }
+    eprintln!("{maps_checked} Moving AI maps, {rows} rows: same passability and costs");
+    assert!(rows > 0);
+}

@@ -1,0 +1,184 @@
+//! An oracle for movement profiles, written from the rules alone (it reads
+//! only the grid's size and terrain kinds and the profile's costs and size):
+//!
+//! * a position `(x, y)` covers the cells `x..x+k` × `y..y+k`; it is usable
+//!   when all of them are on the map and priced by the profile, and costs
+//!   the largest of their prices;
+//! * 8 moves; a diagonal only when both orthogonal intermediate positions
+//!   are usable; a step costs its length (1 or √2) times the mean of the
+//!   costs of the two positions it joins.
+//!
+//! [`weighted_distance`] is a plain Dijkstra in `f64` over those rules,
+//! [`check_weighted_path`] a path validator that recomputes the cost.
+
+use regionpath_grid::{Grid, Point, Profile};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The cost of position `(x, y)` (any coordinates) under `profile`, or
+/// `None` when it is not usable: reads every cell of the footprint.
+pub fn position_cost(grid: &Grid, profile: &Profile, x: i64, y: i64) -> Option<f64> {
+    let k = i64::from(profile.size());
+    let mut worst = 0.0f64;
+    for cy in y..y + k {
+        for cx in x..x + k {
+            if cx < 0 || cy < 0 || cx >= i64::from(grid.width()) || cy >= i64::from(grid.height()) {
+                return None;
+            }
+            let kind = grid.terrain(Point::new(cx as u32, cy as u32)).ok()?;
+            worst = worst.max(profile.cost(kind)?);
+        }
+    }
+    Some(worst)
+}
+
+/// The cost of the move from `(x, y)` by `(dx, dy)` given the position
+/// costs `at`, or `None` when it is not a legal move.
+fn step(at: &impl Fn(i64, i64) -> Option<f64>, x: i64, y: i64, dx: i64, dy: i64) -> Option<f64> {
+    if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+        return None;
+    }
+    let from = at(x, y)?;
+    let to = at(x + dx, y + dy)?;
+    let length = if dx != 0 && dy != 0 {
+        at(x + dx, y)?;
+        at(x, y + dy)?;
+        std::f64::consts::SQRT_2
+    } else {
+        1.0
+    };
+    Some(length * ((from + to) / 2.0))
+}
+
+/// The cost of a cheapest path from position `start` to position `goal`
+/// under `profile`, or `None` when there is none (or an end is not usable).
+/// Dijkstra over every position, O(n log n + n · k²) for n cells.
+pub fn weighted_distance(grid: &Grid, profile: &Profile, start: Point, goal: Point) -> Option<f64> {
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    let costs: Vec<Option<f64>> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| position_cost(grid, profile, x, y))
+        .collect();
+    let at = |x: i64, y: i64| {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            None
+        } else {
+            costs[(y * w + x) as usize]
+        }
+    };
+    let (s, g) = (
+        (i64::from(start.x), i64::from(start.y)),
+        (i64::from(goal.x), i64::from(goal.y)),
+    );
+    at(s.0, s.1)?;
+    at(g.0, g.1)?;
+    let mut dist = vec![f64::INFINITY; (w * h) as usize];
+    let mut heap = BinaryHeap::new();
+    dist[(s.1 * w + s.0) as usize] = 0.0;
+    // Non-negative f64s order like their bit patterns.
+    heap.push(Reverse((0u64, s.1 * w + s.0)));
+    while let Some(Reverse((bits, i))) = heap.pop() {
+        let d = f64::from_bits(bits);
+        if d > dist[i as usize] {
+            continue;
+        }
+        let (x, y) = (i % w, i / w);
+        if (x, y) == g {
+            return Some(d);
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(c) = step(&at, x, y, dx, dy) else {
+                    continue;
+                };
+                let j = ((y + dy) * w + x + dx) as usize;
+                if d + c < dist[j] {
+                    dist[j] = d + c;
+                    heap.push(Reverse(((d + c).to_bits(), j as i64)));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Checks that `path` runs from `start` to `goal` through usable positions
+/// by legal single moves under `profile`; returns its cost, or a message
+/// naming the first defect.
+pub fn check_weighted_path(
+    grid: &Grid,
+    profile: &Profile,
+    path: &[Point],
+    start: Point,
+    goal: Point,
+) -> Result<f64, String> {
+    let at = |x: i64, y: i64| position_cost(grid, profile, x, y);
+    let (first, last) = match (path.first(), path.last()) {
+        (Some(f), Some(l)) => (*f, *l),
+        _ => return Err("empty path".into()),
+    };
+    if first != start || last != goal {
+        return Err(format!(
+            "path runs {first} to {last}, not {start} to {goal}"
+        ));
+    }
+    if at(i64::from(first.x), i64::from(first.y)).is_none() {
+        return Err(format!("position 0 {first} is not usable"));
+    }
+    let mut cost = 0.0;
+    for (i, pair) in path.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let (x, y) = (i64::from(a.x), i64::from(a.y));
+        let (dx, dy) = (i64::from(b.x) - x, i64::from(b.y) - y);
+        match step(&at, x, y, dx, dy) {
+            Some(c) => cost += c,
+            None => return Err(format!("step {i} from {a} to {b} is not a legal move")),
+        }
+    }
+    Ok(cost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_checked_costs() {
+        // Swamp costs 3; a 2-wide unit fits through the 2-cell gap only.
+        let g = Grid::from_rows(&["..S..", "..S..", "@@.@@", ".....", "....."]).unwrap();
+        let p = Profile::builder("u")
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        // (0,0) -> (4,0) along row 0: . . S . . = 1 + 2 + 2 + 1.
+        let d = weighted_distance(&g, &p, Point::new(0, 0), Point::new(4, 0)).unwrap();
+        assert!((d - 6.0).abs() < 1e-12, "{d}");
+        let path = [0, 1, 2, 3, 4].map(|x| Point::new(x, 0));
+        let c = check_weighted_path(&g, &p, &path, path[0], path[4]).unwrap();
+        assert!((c - 6.0).abs() < 1e-12);
+        // Through the one-cell gap: (2,1) S -> (2,2) . -> (2,3).
+        let d = weighted_distance(&g, &p, Point::new(2, 1), Point::new(2, 3)).unwrap();
+        assert!((d - 3.0).abs() < 1e-12, "{d}");
+        let big = Profile::builder("t")
+            .size(2)
+            .cost('.', 1.0)
+            .build()
+            .unwrap();
+        assert_eq!(position_cost(&g, &big, 0, 0), Some(1.0));
+        assert_eq!(position_cost(&g, &big, 1, 0), None);
+        assert_eq!(position_cost(&g, &big, 4, 3), None, "off the map");
+        assert_eq!(
+            weighted_distance(&g, &big, Point::new(0, 0), Point::new(0, 3)),
+            None
+        );
+        assert!(check_weighted_path(
+            &g,
+            &p,
+            &[Point::new(1, 1), Point::new(2, 2)],
+            Point::new(1, 1),
+            Point::new(2, 2)
+        )
+        .is_err());
+    }
+}
