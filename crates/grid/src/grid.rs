@@ -828,7 +828,7 @@ impl Grid {
 
     /// A grid of the size of `self` whose cell `y * width + x` is passable
     /// (`.`) when `open(y * width + x)`, else blocked (`@`); O(cells).
-    pub(crate) fn from_open_like(&self, open: impl Fn(usize) -> bool) -> Grid {
+    pub(crate) fn with_open_cells(&self, open: impl Fn(usize) -> bool) -> Grid {
         let (width, height) = (self.width, self.height);
         let mut g = Grid::new_checked(width, height, false);
         for y in 0..height as usize {

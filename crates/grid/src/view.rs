@@ -112,7 +112,7 @@ impl ProfileGrid {
                 class_costs.push(c);
             }
         }
-        let positions = grid.from_open_like(|i| pos[i] != NONE);
+        let positions = grid.with_open_cells(|i| pos[i] != NONE);
         let mut classes = Vec::new();
         if class_costs.len() > 1 {
             let stride = positions.stride();
