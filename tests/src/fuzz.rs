@@ -1167,7 +1167,11 @@ pub mod seeds {
                     .parallel(false),
             )
             .expect("a valid build");
-            let file = h.to_bytes();
+            // The build time (payload bytes 20..28) set to 0: the same
+            // seeds on every run.
+            let mut payload = h.to_bytes()[RPH_HEADER..].to_vec();
+            payload[20..28].fill(0);
+            let file = rph_with_header(&payload);
             let mut raw = g.clone();
             raw.push(RphMode::Raw as u8);
             raw.extend_from_slice(&file);
