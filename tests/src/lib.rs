@@ -6,8 +6,12 @@
 //! * The oracles of `regionpath-testkit`, re-exported under the names the
 //!   tests use: a plain Dijkstra ([`dijkstra`]) and a path validator
 //!   ([`check_walk`], [`check_route`]).
+//! * [`fuzz`]: the per-input checks of the fuzz targets, replayed by
+//!   `tests/fuzz_corpus.rs`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+pub mod fuzz;
 
 use regionpath::grid::Grid;
 use std::path::{Path, PathBuf};

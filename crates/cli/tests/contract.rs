@@ -251,6 +251,35 @@ fn every_path_outcome_is_one_json_object_with_its_exit_code() {
     assert!(!v["tightened_turns"].as_array().unwrap().is_empty());
 }
 
+/// A unit wider than a corridor cannot follow a curve: a planning failure
+/// (3) naming the unit, not a hierarchy to rebuild.
+#[test]
+fn a_curve_for_a_unit_wider_than_the_corridor_is_a_planning_failure() {
+    let dir = scratch("narrow");
+    let map = dir.join("corridor.map");
+    std::fs::write(
+        &map,
+        "type octile\nheight 3\nwidth 8\nmap\n@@@@@@@@\n........\n@@@@@@@@\n",
+    )
+    .unwrap();
+    let (code, v, _) = run_json(bin().arg("path").arg(&map).args([
+        "--from",
+        "0,1",
+        "--to",
+        "7,1",
+        "--json",
+        "--smooth",
+        "--radius",
+        "0.5",
+        "--turning-radius",
+        "1",
+    ]));
+    assert_eq!(code, 3, "{v}");
+    let error = v["error"].as_str().unwrap();
+    assert!(error.contains("does not fit"), "{error}");
+    assert!(!error.contains("rebuild"), "{error}");
+}
+
 #[test]
 fn a_missing_or_malformed_map_names_the_file_once_with_line_and_column() {
     let dir = scratch("bad-map");

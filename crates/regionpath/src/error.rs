@@ -113,6 +113,16 @@ pub enum Error {
         /// How many corners cannot take the radius.
         turns: usize,
     },
+    /// The smoothed path has a segment the unit cannot pass with
+    /// [`crate::Config::unit_radius`] (a passage narrower than the unit,
+    /// see [`crate::Path::narrow_segments`]), so no curve for a
+    /// [`crate::Config::turning_radius`] can follow it. Plan with a smaller
+    /// unit radius, or without a turning radius to get the waypoints.
+    #[error("the unit does not fit through the passage at waypoint segment {segment} (unit radius too large), so no curve can follow the path")]
+    UnitTooWide {
+        /// Index of the first waypoint of the first such segment.
+        segment: usize,
+    },
     /// A `.map` file (or text) could not be read or parsed.
     #[error("map, line {line}, column {column}: {message}")]
     Map {
@@ -277,6 +287,7 @@ impl From<CurveError> for Error {
                 max_legal_radius,
                 turns: turns.len(),
             },
+            CurveError::SegmentBlocked { segment } => Error::UnitTooWide { segment },
             // The radii are validated with the configuration and the
             // waypoints come from the smoother: only a contradiction
             // between hierarchy and grid can get here.

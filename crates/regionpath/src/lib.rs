@@ -126,6 +126,34 @@ mod tests {
         ));
     }
 
+    /// A unit wider than a corridor: the waypoints keep the cell path's
+    /// steps there and say so (`narrow_segments`), and a curve for it is
+    /// refused as `UnitTooWide`, not as a hierarchy that contradicts its
+    /// grid (`Inconsistent`, which tells the user to rebuild).
+    #[test]
+    fn a_unit_wider_than_the_corridor_is_its_own_error() {
+        let grid = Grid::from_rows(&["@@@@@@@@", "........", "@@@@@@@@"]).unwrap();
+        let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+        let (s, g) = (Point::new(0, 1), Point::new(7, 1));
+        let mut thin = Planner::new(Config::new().smooth(true).unit_radius(0.25)).unwrap();
+        assert_eq!(thin.find_path(&h, &grid, s, g).unwrap().narrow_segments, 0);
+        let mut wide = Planner::new(Config::new().smooth(true).unit_radius(0.5)).unwrap();
+        let path = wide.find_path(&h, &grid, s, g).unwrap();
+        assert_eq!(path.narrow_segments, path.waypoints.len() - 1);
+        assert!(path.narrow_segments > 0);
+        let mut curved = Planner::new(
+            Config::new()
+                .smooth(true)
+                .unit_radius(0.5)
+                .turning_radius(1.0),
+        )
+        .unwrap();
+        assert!(matches!(
+            curved.find_path(&h, &grid, s, g),
+            Err(Error::UnitTooWide { segment: 0 })
+        ));
+    }
+
     /// The batch answers every query as a planner of the same settings
     /// answers it alone, in order, and honours those settings.
     #[cfg(feature = "rayon")]

@@ -16,8 +16,15 @@ pub struct Path {
     pub cost: f64,
     /// Any-angle waypoints (cell centres at the ends) when smoothing is on,
     /// else empty; every segment keeps the unit radius clear of blocked
-    /// cells.
+    /// cells, except [`Path::narrow_segments`].
     pub waypoints: Vec<Vec2>,
+    /// Waypoint segments that do **not** keep the unit radius clear: single
+    /// steps of the cell path between adjacent cell centres, kept where the
+    /// unit does not fit (a passage, or a start or goal cell, closer to a
+    /// wall than the radius; touching counts). Always 0 without smoothing
+    /// or with radius 0. With a turning radius such a path is refused
+    /// ([`crate::Error::UnitTooWide`]).
+    pub narrow_segments: usize,
     /// Euclidean length of `waypoints` (0 when not smoothed).
     pub smoothed_length: f64,
     /// Lines and arcs a vehicle can follow, sampled by distance travelled,
@@ -105,6 +112,7 @@ impl Planner {
         path.smoothed_length = 0.0;
         path.curve = None;
         path.cost = 0.0;
+        path.narrow_segments = 0;
         let stats = self
             .inner
             .find_path_into(hierarchy, grid, start, goal, &mut path.cells)
@@ -117,6 +125,7 @@ impl Planner {
                 .smoother
                 .smooth(grid, &path.cells, &opts, &mut path.waypoints)?;
             path.smoothed_length = report.output_length;
+            path.narrow_segments = report.narrow_segments;
             if self.config.get_turning_radius() > 0.0 {
                 let turn = TurnOptions {
                     turning_radius: self.config.get_turning_radius(),

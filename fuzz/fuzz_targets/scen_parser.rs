@@ -1,0 +1,6 @@
+//! The `.scen` parser: see `regionpath_tests::fuzz::scen_parser`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    regionpath_tests::fuzz::scen_parser(data);
+});
