@@ -475,3 +475,103 @@ fn no_second_route_keeps_paths_valid_and_never_shorter() {
     // The second route only ever replaces a path by a shorter one.
     assert!(with <= without + 1e-12, "{with} > {without}");
 }
+
+/// CRC-32 (IEEE, reflected), written here so the test fixes up a damaged
+/// file's checksum without the library's code.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// The reproducer: a rooms map, a hierarchy with the portal layer,
+/// one edge endpoint changed to another region of the same sector (what the
+/// loader's range checks let through) and the CRC fixed up. Every such file
+/// is refused as inconsistent (exit 2) or still answers the optimum, 16.9
+/// (Dijkstra, via `generate`'s own check below); none says unreachable.
+#[test]
+fn an_edge_endpoint_changed_with_its_crc_fixed_is_refused() {
+    let dir = scratch("rph-endpoint");
+    let map = dir.join("rooms.map");
+    let rph = dir.join("rooms.rph");
+    let (code, _, err) = run(bin()
+        .args([
+            "generate", "--kind", "rooms", "--width", "64", "--height", "64", "--seed", "7", "-o",
+        ])
+        .arg(&map));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(bin()
+        .arg("build")
+        .arg(&map)
+        .args(["--portals", "always", "-o"])
+        .arg(&rph));
+    assert_eq!(code, 0, "{err}");
+    let path = |file: &Path| {
+        run(bin()
+            .arg("path")
+            .arg(&map)
+            .arg("--hierarchy")
+            .arg(file)
+            .args(["--from", "13,43", "--to", "1,52", "--json"]))
+    };
+    let (code, out, err) = path(&rph);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let optimum = v["cost"].as_f64().unwrap();
+    assert!((optimum - 16.9).abs() < 0.05, "{optimum}");
+
+    let bytes = std::fs::read(&rph).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // Header 24 bytes; payload: 36 bytes of fixed fields, the region
+    // table (count, 32 bytes each: sector first), the edge table (count,
+    // 32 bytes each: a, b first).
+    let regions_at = 24 + 36;
+    let n = u32_at(&bytes, regions_at) as usize;
+    let sector = |r: u32| u32_at(&bytes, regions_at + 4 + 32 * r as usize);
+    let edges_at = regions_at + 4 + 32 * n;
+    let m = u32_at(&bytes, edges_at) as usize;
+    let (mut tried, mut refused) = (0, 0);
+    for e in 0..m {
+        let at = edges_at + 4 + 32 * e;
+        let (a, b) = (u32_at(&bytes, at), u32_at(&bytes, at + 4));
+        // Either end, to another region of its sector, keeping a < b.
+        for (field, old, other) in [(at, a, b), (at + 4, b, a)] {
+            for new in (0..n as u32).filter(|&r| r != old && sector(r) == sector(old)) {
+                if (field == at && new >= other) || (field != at && new <= other) {
+                    continue;
+                }
+                let mut damaged = bytes.clone();
+                damaged[field..field + 4].copy_from_slice(&new.to_le_bytes());
+                let crc = crc32(&damaged[24..]);
+                damaged[20..24].copy_from_slice(&crc.to_le_bytes());
+                let file = dir.join("damaged.rph");
+                std::fs::write(&file, &damaged).unwrap();
+                let (code, out, err) = path(&file);
+                tried += 1;
+                if code == 2 {
+                    assert!(out.contains("inconsistent"), "edge {e}: {out}{err}");
+                    refused += 1;
+                } else {
+                    assert_eq!(code, 0, "edge {e}, {old} -> {new}: exit {code}: {out}{err}");
+                    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+                    let cost = v["cost"].as_f64().unwrap();
+                    assert!((cost - optimum).abs() < 1e-6, "edge {e}: {cost}");
+                }
+            }
+        }
+    }
+    eprintln!("{refused} of {tried} damaged files refused");
+    assert!(
+        tried > 0 && refused == tried,
+        "{refused} of {tried} refused"
+    );
+}

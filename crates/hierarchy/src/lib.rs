@@ -119,4 +119,44 @@ pub enum HierarchyError {
     /// The file is damaged.
     #[error("corrupted hierarchy file: {0}")]
     Corrupt(String),
+    /// The file's checksum holds but a part of it contradicts the rest or
+    /// the grid it was built for (a damaged file whose checksum was
+    /// recomputed, or a faulty writer): refused rather than answering
+    /// wrongly.
+    #[error("inconsistent hierarchy file: {part}: {reason}")]
+    Inconsistent {
+        /// The record that disagrees.
+        part: FilePart,
+        /// What disagrees.
+        reason: &'static str,
+    },
+}
+
+/// A record of a `.rph` file, named by [`HierarchyError::Inconsistent`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilePart {
+    /// A sector (its index in row-major order) and its regions as a whole.
+    Sector(u32),
+    /// A region, by its index in the region table.
+    Region(u32),
+    /// An edge, by its index in the edge table, with the two regions it
+    /// names.
+    Edge {
+        /// Index in the edge table.
+        index: u32,
+        /// The lower region id it names.
+        a: u32,
+        /// The higher region id it names.
+        b: u32,
+    },
+}
+
+impl std::fmt::Display for FilePart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FilePart::Sector(s) => write!(f, "sector {s}"),
+            FilePart::Region(r) => write!(f, "region {r}"),
+            FilePart::Edge { index, a, b } => write!(f, "edge {index} (regions {a}-{b})"),
+        }
+    }
 }

@@ -23,7 +23,9 @@
 //! disk. Every
 //! length is checked against the bytes that remain before anything is
 //! allocated, and every index is range-checked, so a truncated or corrupted
-//! file gives an error, never a panic.
+//! file gives an error, never a panic. A file whose checksum holds is
+//! still checked against itself and its grid (`check`: linear in the file)
+//! and refused with [`HierarchyError::Inconsistent`] where they disagree.
 
 use crate::derived::connectivity::Connectivity;
 use crate::graph::{region_graph, Link, Region};
@@ -33,6 +35,8 @@ use crate::HierarchyError;
 use regionpath_grid::{Grid, Point};
 use std::io::Write;
 use std::path::Path;
+
+mod check;
 
 /// The version of the `.rph` format this build writes and reads.
 pub const FORMAT_VERSION: u32 = 4;
@@ -379,6 +383,7 @@ impl Hierarchy {
                 && layout.rect(regions[b as usize].sector()).contains(to)
                 && from.x.abs_diff(to.x) <= 1
                 && from.y.abs_diff(to.y) <= 1
+                && from != to
                 && len >= 1
                 && len <= size
                 && grid.is_passable(from)
@@ -391,6 +396,10 @@ impl Hierarchy {
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));
         }
+        // The tables against each other and the grid, before anything is
+        // derived from them (see `check`).
+        check::regions(grid, &layout, &regions, &first_region)?;
+        check::edges(grid, &layout, &regions, &edges)?;
         let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
         let landmarks = crate::derived::landmarks::Landmarks::build(&graph, landmark_count);

@@ -1,6 +1,8 @@
 //! Lazy queries: a [`Query`] value the caller owns, refined leg by leg by
 //! any [`CellPlanner`] (the planner is only scratch).
 
+use super::legs::window_of;
+use super::route::RouteCosts;
 use super::*;
 
 /// A lazily refined query: where it stands, its region route and the
@@ -9,7 +11,8 @@ use super::*;
 /// so queries in flight cannot disturb each other or a planner's full
 /// queries.
 ///
-/// Holds 12 bytes per route region plus about 100 bytes; reuse one with
+/// Holds 12 bytes per route region, 8 per cell handed out and 20 per leg,
+/// plus about 150 bytes; reuse one with
 /// [`CellPlanner::restart`] to keep its buffers.
 #[derive(Clone, Debug)]
 #[must_use = "a query does nothing until its legs are asked for with CellPlanner::next_leg"]
@@ -23,6 +26,13 @@ pub struct Query {
     /// [`Grid::revision`] at the start.
     revision: u64,
     stats: PlanStats,
+    /// Every cell handed out so far, in order (the last is where the unit
+    /// stands): later legs search around them (see
+    /// [`CellPlanner::lazy_mask`]).
+    handed: Vec<Point>,
+    /// Per leg handed out: the bounding box of its cells and the end of its
+    /// cells in `handed`, so a leg looks only at the legs near its box.
+    handed_legs: Vec<(Rect, u32)>,
 }
 
 impl Query {
@@ -85,6 +95,8 @@ impl CellPlanner {
             hierarchy: 0,
             revision: 0,
             stats: PlanStats::default(),
+            handed: Vec::new(),
+            handed_legs: Vec::new(),
         };
         self.restart(&mut q, h, grid, start, goal)?;
         Ok(q)
@@ -105,6 +117,8 @@ impl CellPlanner {
         q.start = start;
         q.route.clear();
         q.cross.clear();
+        q.handed.clear();
+        q.handed_legs.clear();
         q.hierarchy = h.stamp();
         q.revision = grid.revision();
         q.stats = PlanStats::default();
@@ -166,12 +180,20 @@ impl CellPlanner {
         // copied, and swapped back whatever the outcome.
         std::mem::swap(&mut self.route, &mut q.route);
         std::mem::swap(&mut self.cross, &mut q.cross);
+        std::mem::swap(&mut self.handed, &mut q.handed);
+        std::mem::swap(&mut self.handed_legs, &mut q.handed_legs);
         self.progress = Some(q.progress);
         self.stats = q.stats;
         self.marked = None;
+        let before = out.len();
         let result = self.leg_into(h, grid, out);
+        if result.is_ok() {
+            self.hand_out(&out[before..]);
+        }
         std::mem::swap(&mut self.route, &mut q.route);
         std::mem::swap(&mut self.cross, &mut q.cross);
+        std::mem::swap(&mut self.handed, &mut q.handed);
+        std::mem::swap(&mut self.handed_legs, &mut q.handed_legs);
         if let Some(pr) = self.progress.take() {
             q.progress = pr;
         }
@@ -180,5 +202,306 @@ impl CellPlanner {
             q.progress.phase = Phase::Done;
         }
         result
+    }
+}
+
+/// Clears bits `i .. i + len` of a window-local bitset.
+fn clear_bits(mask: &mut [u64], i: usize, len: usize) {
+    let (mut i, end) = (i, i + len);
+    while i < end {
+        let (w, b) = (i >> 6, i & 63);
+        let n = (64 - b).min(end - i);
+        let bits = if n == 64 { !0 } else { ((1u64 << n) - 1) << b };
+        mask[w] &= !bits;
+        i += n;
+    }
+}
+
+/// Whether two rectangles share a cell.
+fn overlaps(a: &Rect, b: &Rect) -> bool {
+    a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+// Why a lazy path never visits a cell twice.
+//
+// Let P be the cells handed out so far (a simple path from the start to
+// `pos`, the unit's position) and `route[at]` the region of `pos`. The
+// invariant: no cell of P but `pos` lies in a region of `route[at + 1..]`,
+// and `pos` is the start (P = {start}, `at` = 0) or a cell of the exit run
+// from `route[at]` into `route[at + 1]`. It holds before the first leg.
+//
+// A lazy leg from `pos` to the exit of `route[j]` (or to the goal when `j`
+// is the last) searches its box of the sectors of `route[at..=j]` with P
+// (but `pos`) and the cells of `route[j + 1..]` walled off
+// ([`CellPlanner::lazy_mask`]). A path exists inside that mask: from `pos`
+// step across the exit run into `route[at + 1]` (a crossing pair of the
+// hierarchy: a legal step), walk each region `route[at + 1..=j]` (each is
+// 4-connected inside its sector, and by the invariant none of its cells is
+// in P; none is in `route[j + 1..]` because a route repeats no region)
+// and step across each crossing to the next, up to the exit run of
+// `route[j]` (or the goal). Jump point search may refuse a diagonal past a
+// walled-off cell, so windowed A* (whose mask keeps only the path's cells)
+// searches the same mask when it fails. The leg is a shortest path inside
+// the mask, so it repeats no cell and meets P only at `pos`: P stays a
+// simple path. It avoids `route[j + 1..]`, and ends on the exit run of
+// `route[j]`: the invariant holds with `at = j`.
+//
+// A quick start's rest of the route is planned from the region after the
+// exit where the first leg ended, avoiding the regions of P
+// ([`CellPlanner::plan_rest`]), which keeps the invariant. Only when no
+// such route exists (the first leg crossed a region every route to the goal
+// needs) can a leg search fall back to the unmasked window, the one case
+// where a cell may repeat; the tests count none.
+
+impl CellPlanner {
+    /// Records the cells of a leg just handed out (see [`Query`]).
+    fn hand_out(&mut self, cells: &[Point]) {
+        let Some(&first) = cells.first() else {
+            return;
+        };
+        let mut b = Rect {
+            x0: first.x,
+            y0: first.y,
+            x1: first.x + 1,
+            y1: first.y + 1,
+        };
+        for p in cells {
+            b.x0 = b.x0.min(p.x);
+            b.y0 = b.y0.min(p.y);
+            b.x1 = b.x1.max(p.x + 1);
+            b.y1 = b.y1.max(p.y + 1);
+        }
+        self.handed.extend_from_slice(cells);
+        self.handed_legs.push((b, self.handed.len() as u32));
+    }
+
+    /// Builds the mask of a lazy leg in `bbox` from route region `at` to
+    /// the exit of route region `j` into `self.lazy_mask` (window-local
+    /// bits, 1 = may be entered): the box without the cells handed out
+    /// but `pos` and without the cells of the route's regions after `j`
+    /// (see the comment above). Returns `false` (no mask needed) when
+    /// neither lies in the box. Costs the legs handed out near the box,
+    /// one look at each later route region, and a run labelling of each
+    /// sector in the box holding one; allocates nothing once warm.
+    pub(super) fn lazy_mask(&mut self, h: &Hierarchy, grid: &Grid, bbox: Rect, j: usize) -> bool {
+        self.later.clear();
+        for &r in &self.route[j + 1..] {
+            let s = h.regions[r as usize].sector();
+            if overlaps(&h.sector_rect(s), &bbox) {
+                let label = r - h.first_region[s as usize] + 1;
+                self.later.push((s, label));
+            }
+        }
+        let pos = self.handed.last().copied();
+        let near = |(b, _): &(Rect, u32)| overlaps(b, &bbox);
+        let handed_near = self.handed.len() > 1 && self.handed_legs.iter().any(near);
+        if self.later.is_empty() && !handed_near {
+            return false;
+        }
+        let win = window_of(bbox);
+        let ww = win.width as usize;
+        self.lazy_mask.clear();
+        self.lazy_mask.resize(win.area().div_ceil(64), !0);
+        // The later route regions, a sector at a time.
+        self.later.sort_unstable();
+        let mut k = 0;
+        while k < self.later.len() {
+            let s = self.later[k].0;
+            let end = k + self.later[k..].iter().take_while(|e| e.0 == s).count();
+            let rect = h.sector_rect(s);
+            self.lab.label_runs(grid, rect);
+            for run in &self.lab.runs {
+                if !self.later[k..end].iter().any(|e| e.1 == run.label as u32) {
+                    continue;
+                }
+                let y = rect.y0 + run.y as u32;
+                let x0 = (rect.x0 + run.x0 as u32).max(bbox.x0);
+                let x1 = (rect.x0 + run.x1 as u32).min(bbox.x1);
+                if y < bbox.y0 || y >= bbox.y1 || x0 >= x1 {
+                    continue;
+                }
+                let i = (y - bbox.y0) as usize * ww + (x0 - bbox.x0) as usize;
+                clear_bits(&mut self.lazy_mask, i, (x1 - x0) as usize);
+            }
+            k = end;
+        }
+        // The cells handed out, but where the unit stands.
+        let mut from = 0usize;
+        for &(b, end) in &self.handed_legs {
+            if overlaps(&b, &bbox) {
+                for &p in &self.handed[from..end as usize] {
+                    if Some(p) != pos && win.contains(p) {
+                        let i = (p.y - bbox.y0) as usize * ww + (p.x - bbox.x0) as usize;
+                        self.lazy_mask[i >> 6] &= !(1u64 << (i & 63));
+                    }
+                }
+            }
+            from = end as usize;
+        }
+        true
+    }
+
+    /// Plans the rest of a quick start's route (see
+    /// [`PlannerConfig::quick_start`]) after its first leg, which ended on
+    /// the exit run from `route[pr.at]` into `route[pr.at + 1]`, so that the
+    /// invariant above holds: the best route from the unit's region that
+    /// keeps off the regions of the cells handed out, if the unit can reach
+    /// its exit inside its region without stepping on them; else the two
+    /// regions of that exit and a route on from there avoiding those
+    /// regions; else (every route to the goal needs such a region) the best
+    /// route from the unit's region. One abstract search, at most two more
+    /// and a search of the unit's sector.
+    pub(super) fn plan_rest(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        pr: &mut Progress,
+    ) -> Result<(), PlanError> {
+        let (here, next) = (self.route[pr.at], self.route[pr.at + 1]);
+        let crossing = self.cross[pr.at + 1];
+        self.avoid.clear();
+        let n = self.handed.len().saturating_sub(1);
+        for k in 0..n {
+            let p = self.handed[k];
+            if let Some(r) = h.region_of_with(grid, p, &mut self.lab) {
+                if !self.avoid.contains(&r) {
+                    self.avoid.push(r);
+                }
+            }
+        }
+        if !self.avoid.contains(&here) {
+            self.avoid.push(here);
+        }
+        // From the unit's region.
+        if self.route_avoiding(h, here, pr.pos, pr.goal, pr.to) && self.exit_reachable(h, grid, pr)
+        {
+            self.avoid.clear();
+        } else if !self.avoid.contains(&next)
+            && crossing.0.contains(pr.pos)
+            && self.route_avoiding(h, next, crossing.1.start, pr.goal, pr.to)
+        {
+            // Across the exit the first leg ended on.
+            self.avoid.clear();
+            self.route.insert(0, here);
+            self.cross[0] = crossing;
+            let at = Run {
+                start: pr.pos,
+                len: 1,
+                vertical: false,
+            };
+            self.cross.insert(0, (at, at));
+            self.stats.route_len = self.route.len() as u32;
+        } else {
+            self.avoid.clear();
+            self.route.clear();
+            self.cross.clear();
+            self.plan_route(h, here, pr.to, pr.pos, pr.goal)?;
+        }
+        pr.at = 0;
+        pr.route = Planned::Whole;
+        Ok(())
+    }
+
+    /// A route from region `from` (entered at `start`) to `to` none of
+    /// whose regions after the first is in `self.avoid`: the best route if
+    /// it qualifies, else the best among those that do. Returns whether one
+    /// was found (into `self.route` and `self.cross`).
+    fn route_avoiding(
+        &mut self,
+        h: &Hierarchy,
+        from: u32,
+        start: Point,
+        goal: Point,
+        to: u32,
+    ) -> bool {
+        if self.avoid[..].contains(&to) && to != from {
+            return false;
+        }
+        let avoid = std::mem::take(&mut self.avoid);
+        self.route.clear();
+        self.cross.clear();
+        let found = self.abstract_route(
+            h,
+            (from, to),
+            start,
+            goal,
+            None,
+            RouteCosts::Representatives,
+        );
+        self.avoid = avoid;
+        if found && !self.route[1..].iter().any(|r| self.avoid.contains(r)) {
+            return true;
+        }
+        self.route.clear();
+        self.cross.clear();
+        self.abstract_route(
+            h,
+            (from, to),
+            start,
+            goal,
+            None,
+            RouteCosts::Representatives,
+        )
+    }
+
+    /// Whether the unit, at `pr.pos` in `route[0]`, reaches the exit run
+    /// into `route[1]` (the goal when the route has one region) inside its
+    /// sector without stepping on a cell handed out: one masked search of
+    /// the sector.
+    fn exit_reachable(&mut self, h: &Hierarchy, grid: &Grid, pr: &Progress) -> bool {
+        let exit = self.cross.get(1).map(|c| c.0);
+        if exit.is_some_and(|e| e.contains(pr.pos)) {
+            return true;
+        }
+        let rect = h.sector_rect(h.regions[self.route[0] as usize].sector());
+        let win = window_of(rect);
+        let ww = win.width as usize;
+        let local = |p: Point| (p.y - rect.y0) as usize * ww + (p.x - rect.x0) as usize;
+        let words = win.area().div_ceil(64);
+        self.lazy_mask.clear();
+        self.lazy_mask.resize(words, !0);
+        let n = self.handed.len().saturating_sub(1);
+        for &p in &self.handed[..n] {
+            if win.contains(p) {
+                let i = local(p);
+                self.lazy_mask[i >> 6] &= !(1u64 << (i & 63));
+            }
+        }
+        let found = match exit {
+            None if win.contains(pr.goal) => self.jps.find_path_masked_into(
+                grid,
+                win,
+                pr.pos,
+                pr.goal,
+                &self.lazy_mask,
+                &mut self.leg,
+            ),
+            None => return false,
+            Some(e) => {
+                self.goal_bits.clear();
+                self.goal_bits.resize(words, 0);
+                for k in 0..e.len {
+                    let c = if e.vertical {
+                        Point::new(e.start.x, e.start.y + k)
+                    } else {
+                        Point::new(e.start.x + k, e.start.y)
+                    };
+                    if win.contains(c) {
+                        let i = local(c);
+                        self.goal_bits[i >> 6] |= 1 << (i & 63);
+                    }
+                }
+                self.jps.find_path_to_any_into(
+                    grid,
+                    win,
+                    pr.pos,
+                    &self.goal_bits,
+                    |_| 0,
+                    Some(&self.lazy_mask),
+                    &mut self.leg,
+                )
+            }
+        };
+        found.is_ok_and(|s| s.status == Status::Found)
     }
 }

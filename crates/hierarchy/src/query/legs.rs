@@ -100,13 +100,8 @@ impl CellPlanner {
         }
         if pr.route == Planned::Partial && !first {
             // The quick first leg is done: plan the rest of the route from
-            // the region it ended in.
-            let from = self.route[pr.at];
-            self.route.clear();
-            self.cross.clear();
-            self.plan_route(h, from, pr.to, pr.pos, pr.goal)?;
-            pr.at = 0;
-            pr.route = Planned::Whole;
+            // where it ended.
+            self.plan_rest(h, grid, &mut pr)?;
             self.progress = Some(pr);
         }
         let last = self.route.len() - 1;
@@ -165,6 +160,8 @@ impl CellPlanner {
                 bbox = bb;
             }
         }
+        // A lazy leg keeps off the cells handed out (see `lazy.rs`).
+        let masked = !pr.kind.is_whole() && self.lazy_mask(h, grid, bbox, j);
         let win = window_of(bbox);
         // No corridor: the leg may use the whole window. With windowed A*
         // the legs were confined to the route's sectors to keep the search
@@ -200,19 +197,40 @@ impl CellPlanner {
                 .extend_from_slice(&self.leg_cells[m.cells.0 as usize..m.cells.1 as usize]);
             s.status = Status::Found;
         } else if j == last {
-            for fallback in [false, true] {
-                s = if fallback {
-                    self.window
-                        .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?
-                } else {
-                    self.jps
-                        .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?
-                };
-                self.stats.expanded += s.expanded;
-                if s.status == Status::Found {
+            // Masked first when a lazy leg needs it; unmasked only if that
+            // finds nothing (see `lazy.rs`: never on a consistent query).
+            for use_mask in [masked, false] {
+                for fallback in [false, true] {
+                    let (g, to, leg) = (pr.pos, pr.goal, &mut self.leg);
+                    s = match (fallback, use_mask) {
+                        (false, false) => self.jps.find_path_into(grid, win, g, to, leg)?,
+                        (false, true) => self.jps.find_path_masked_into(
+                            grid,
+                            win,
+                            g,
+                            to,
+                            &self.lazy_mask,
+                            leg,
+                        )?,
+                        (true, false) => self.window.find_path_into(grid, win, g, to, leg)?,
+                        (true, true) => self.window.find_path_masked_into(
+                            grid,
+                            win,
+                            g,
+                            to,
+                            &self.lazy_mask,
+                            leg,
+                        )?,
+                    };
+                    self.stats.expanded += s.expanded;
+                    if s.status == Status::Found {
+                        break;
+                    }
+                    self.stats.fallbacks += !fallback as u32;
+                }
+                if s.status == Status::Found || !masked {
                     break;
                 }
-                self.stats.fallbacks += !fallback as u32;
             }
         } else {
             let exit = self.cross[j + 1].0;
@@ -246,33 +264,39 @@ impl CellPlanner {
                     self.goal_bits[i >> 6] |= 1 << (i & 63);
                 }
             }
-            for fallback in [false, true] {
-                s = if fallback {
-                    self.window.find_path_to_any_into(
-                        grid,
-                        win,
-                        pr.pos,
-                        |p| exit.contains(p),
-                        heuristic,
-                        None,
-                        &mut self.leg,
-                    )?
-                } else {
-                    self.jps.find_path_to_any_into(
-                        grid,
-                        win,
-                        pr.pos,
-                        &self.goal_bits,
-                        heuristic,
-                        None,
-                        &mut self.leg,
-                    )?
-                };
-                self.stats.expanded += s.expanded;
-                if s.status == Status::Found {
+            for use_mask in [masked, false] {
+                let mask = use_mask.then_some(self.lazy_mask.as_slice());
+                for fallback in [false, true] {
+                    s = if fallback {
+                        self.window.find_path_to_any_into(
+                            grid,
+                            win,
+                            pr.pos,
+                            |p| exit.contains(p),
+                            heuristic,
+                            mask,
+                            &mut self.leg,
+                        )?
+                    } else {
+                        self.jps.find_path_to_any_into(
+                            grid,
+                            win,
+                            pr.pos,
+                            &self.goal_bits,
+                            heuristic,
+                            mask,
+                            &mut self.leg,
+                        )?
+                    };
+                    self.stats.expanded += s.expanded;
+                    if s.status == Status::Found {
+                        break;
+                    }
+                    self.stats.fallbacks += !fallback as u32;
+                }
+                if s.status == Status::Found || !masked {
                     break;
                 }
-                self.stats.fallbacks += !fallback as u32;
             }
         }
         if s.status != Status::Found {

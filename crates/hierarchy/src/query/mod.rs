@@ -412,7 +412,9 @@ pub struct PlanStats {
     /// Legs refined.
     pub legs: u32,
     /// Legs that jump point search could not refine and windowed A* did
-    /// (never expected: both search the same window; a safety net).
+    /// (never expected: both search the same window; a safety net. A lazy
+    /// leg's jump point search may miss a diagonal step past a cell handed
+    /// out, which windowed A* takes).
     pub fallbacks: u32,
     /// Regions on the abstract route.
     pub route_len: u32,
@@ -636,6 +638,17 @@ pub struct CellPlanner {
     /// ([`crate::Link::is_only_crossing`]).
     only_crossings: bool,
     lab: Labeler,
+    /// The cells a lazy query handed out and its legs' boxes, swapped in
+    /// from the [`Query`] for one leg.
+    handed: Vec<Point>,
+    handed_legs: Vec<(Rect, u32)>,
+    /// A lazy leg's window-local mask (see [`CellPlanner::lazy_mask`]).
+    lazy_mask: Vec<u64>,
+    /// Later route regions near a lazy leg's box: (sector, label).
+    later: Vec<(u32, u32)>,
+    /// Regions the abstract search skips (a lazy query's rest of the
+    /// route; empty otherwise).
+    avoid: Vec<u32>,
     /// One bit per map cell, all clear between queries (loop detection).
     seen: Vec<u64>,
     progress: Option<Progress>,
@@ -736,6 +749,11 @@ impl CellPlanner {
             unique_route: false,
             only_crossings: false,
             lab: Labeler::default(),
+            handed: Vec::new(),
+            handed_legs: Vec::new(),
+            lazy_mask: Vec::new(),
+            later: Vec::new(),
+            avoid: Vec::new(),
             seen: Vec::new(),
             progress: None,
             stats: PlanStats::default(),

@@ -411,6 +411,11 @@ impl CellPlanner {
                     if restrict && !h.blocks.allowed(other, &self.bmark, self.bgen) {
                         continue;
                     }
+                    // Regions a lazy query's rest must avoid (see
+                    // `CellPlanner::plan_rest`; empty otherwise).
+                    if self.avoid.contains(&other) {
+                        continue;
+                    }
                     *o = ANode {
                         stamp: gen,
                         ..ANode::BLANK

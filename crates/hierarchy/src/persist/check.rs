@@ -1,0 +1,253 @@
+//! Consistency of a loaded `.rph` file with itself and with its grid.
+//!
+//! A file whose CRC was recomputed after a change passes the header
+//! checks; these checks refuse it ([`HierarchyError::Inconsistent`], naming
+//! the record) unless what it says still holds. They run after the tables
+//! are parsed and range-checked and before anything is derived from them,
+//! in time linear in the file plus O(1) grid reads per cell a record names
+//! and a popcount of each sector's rows (O(cells / 64) words, like the
+//! grid checksum every load compares):
+//!
+//! - regions: bounding box inside the sector, representative inside the
+//!   box and passable, cells between a connected piece's least (`w + h −
+//!   1`) and the box's area, representatives of one sector distinct; per
+//!   sector, the regions' cells sum to the sector's passable cells and their
+//!   boxes join to the box of those cells.
+//! - edges: in ascending `(a, b)` order (so none twice; `a < b`, so no self
+//!   loop; stored once, so symmetric by construction); the crossing run
+//!   lies along the border of two different sectors, inside `a`'s and `b`'s
+//!   sectors, every cell passable (a diagonal crossing: one pair, a legal
+//!   step); its first cell on each side inside the box of the region named
+//!   there; its cost the one the build gives that crossing (octile legs
+//!   from both representatives to the run's middle, plus the step, to the
+//!   stored 1/64 cell), which ties every link to both representatives.
+//!
+//! The region graph, connectivity, landmark distances, block-cut tree and
+//! portal layer are not stored: they are rebuilt from the checked tables
+//! and the grid, so they agree with them by construction (components by
+//! union-find over the graph; landmark distances by Dijkstra over its
+//! weights, so `|d(L, a) − d(L, b)| ≤ w(a, b)` and the heuristic stays
+//! admissible).
+//!
+//! What is not checked, because only labelling every sector would (about
+//! as many instructions as the build's own labelling: maze512-1 10.5 M,
+//! against 13.5 M for the whole load before these checks): which piece of
+//! a sector of several regions a crossing cell or representative lies in
+//! beyond the boxes and the cost tie above, the exact box of each of those
+//! regions (their union is exact), that a link is the cheapest of several
+//! crossings and its "more crossings" bit (these two steer the route and
+//! whether a path is reported `exact`, never its validity). Random damage
+//! of those kinds was always caught by the checks above in the tests
+//! (`tests/corruption.rs`).
+
+use crate::graph::{Link, Region};
+use crate::sector::{Layout, Rect};
+use crate::{FilePart, HierarchyError};
+use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
+
+fn bad(part: FilePart, reason: &'static str) -> HierarchyError {
+    HierarchyError::Inconsistent { part, reason }
+}
+
+/// The passable cells of `rect` (at most 256 a side): their number and
+/// their bounding box (`None` when there are none).
+fn passable_in(grid: &Grid, rect: Rect) -> (u64, Option<Rect>) {
+    let mut count = 0u64;
+    let (mut cols, mut y0, mut y1) = ([0u64; 4], u32::MAX, 0);
+    for y in rect.y0..rect.y1 {
+        let base = grid.padded_index(Point::new(rect.x0, y));
+        let mut any = 0u64;
+        for (c, x) in (rect.x0..rect.x1).step_by(64).enumerate() {
+            let n = (rect.x1 - x).min(64);
+            let mut bits = grid.padded_bits(base + (x - rect.x0) as usize);
+            if n < 64 {
+                bits &= (1u64 << n) - 1;
+            }
+            count += u64::from(bits.count_ones());
+            cols[c] |= bits;
+            any |= bits;
+        }
+        if any != 0 {
+            y0 = y0.min(y);
+            y1 = y + 1;
+        }
+    }
+    if count == 0 {
+        return (0, None);
+    }
+    // Columns with a passable cell: the first and last set bit across the
+    // (at most four) 64-column words.
+    let (mut x0, mut x1) = (u32::MAX, 0);
+    for (c, &w) in cols.iter().enumerate() {
+        if w != 0 {
+            let at = rect.x0 + 64 * c as u32;
+            x0 = x0.min(at + w.trailing_zeros());
+            x1 = x1.max(at + 64 - w.leading_zeros());
+        }
+    }
+    (count, Some(Rect { x0, y0, x1, y1 }))
+}
+
+/// Checks the region table (see the module comment); `first_region[s]
+/// .. first_region[s + 1]` are sector `s`'s regions (already checked to
+/// ascend by sector, each representative inside its sector).
+pub(super) fn regions(
+    grid: &Grid,
+    layout: &Layout,
+    regions: &[Region],
+    first_region: &[u32],
+) -> Result<(), HierarchyError> {
+    let mut reps: Vec<(u32, u32)> = Vec::new();
+    for s in 0..layout.count() as u32 {
+        let rect = layout.rect(s);
+        let (lo, hi) = (first_region[s as usize], first_region[s as usize + 1]);
+        let mut cells = 0u64;
+        let mut union: Option<Rect> = None;
+        reps.clear();
+        for i in lo..hi {
+            let r = &regions[i as usize];
+            let part = FilePart::Region(i);
+            let (min, max, rep) = (r.min(), r.max(), r.representative());
+            if min.x > max.x || min.y > max.y {
+                return Err(bad(part, "bounding box is empty"));
+            }
+            if !rect.contains(min) || !rect.contains(max) {
+                return Err(bad(part, "bounding box leaves the sector"));
+            }
+            if rep.x < min.x || rep.x > max.x || rep.y < min.y || rep.y > max.y {
+                return Err(bad(part, "representative outside the bounding box"));
+            }
+            if !grid.is_passable(rep) {
+                return Err(bad(part, "representative is blocked"));
+            }
+            let (w, h) = (max.x - min.x + 1, max.y - min.y + 1);
+            if r.cells() < w + h - 1 || u64::from(r.cells()) > u64::from(w) * u64::from(h) {
+                return Err(bad(part, "cell count does not fit the bounding box"));
+            }
+            cells += u64::from(r.cells());
+            let b = Rect {
+                x0: min.x,
+                y0: min.y,
+                x1: max.x + 1,
+                y1: max.y + 1,
+            };
+            union = Some(union.map_or(b, |u| u.union(&b)));
+            reps.push((rep.y, rep.x));
+        }
+        let (open, open_box) = passable_in(grid, rect);
+        if cells != open {
+            return Err(bad(
+                FilePart::Sector(s),
+                "region cells do not add up to the sector's passable cells",
+            ));
+        }
+        if union != open_box {
+            return Err(bad(
+                FilePart::Sector(s),
+                "region boxes do not join to the box of the sector's passable cells",
+            ));
+        }
+        reps.sort_unstable();
+        if reps.windows(2).any(|w| w[0] == w[1]) {
+            return Err(bad(
+                FilePart::Sector(s),
+                "two regions share a representative",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether cell `p` lies in region `r`'s bounding box.
+fn in_box(r: &Region, p: Point) -> bool {
+    let (a, b) = (r.min(), r.max());
+    (a.x..=b.x).contains(&p.x) && (a.y..=b.y).contains(&p.y)
+}
+
+/// Checks the edge table `(a, b, link from a)` in file order (see the
+/// module comment); indices are already range-checked (`a < b < regions`).
+pub(super) fn edges(
+    grid: &Grid,
+    layout: &Layout,
+    regions: &[Region],
+    edges: &[(u32, u32, Link)],
+) -> Result<(), HierarchyError> {
+    let mut last: Option<(u32, u32)> = None;
+    for (i, &(a, b, link)) in edges.iter().enumerate() {
+        let part = FilePart::Edge {
+            index: i as u32,
+            a,
+            b,
+        };
+        if last.is_some_and(|l| l >= (a, b)) {
+            return Err(bad(part, "edges out of order or repeated"));
+        }
+        last = Some((a, b));
+        let (ra, rb) = (&regions[a as usize], &regions[b as usize]);
+        let (sa, sb) = (layout.rect(ra.sector()), layout.rect(rb.sector()));
+        if ra.sector() == rb.sector() {
+            return Err(bad(part, "both regions lie in one sector"));
+        }
+        let (from, to) = (link.from(), link.to());
+        let Some(dir) = Dir::from_delta(to.x as i32 - from.x as i32, to.y as i32 - from.y as i32)
+        else {
+            return Err(bad(part, "crossing cells are not neighbours"));
+        };
+        let (cross, along) = link.crossing();
+        let diagonal = from.x != to.x && from.y != to.y;
+        if diagonal && (link.len() != 1 || !grid.can_step(from, dir)) {
+            return Err(bad(
+                part,
+                "a corner crossing is not one legal diagonal step",
+            ));
+        }
+        // A straight line: inside a rectangle when both ends are.
+        let end = |run: crate::graph::Run| {
+            let k = link.len() - 1;
+            if run.vertical {
+                Point::new(run.start.x, run.start.y + k)
+            } else {
+                Point::new(run.start.x + k, run.start.y)
+            }
+        };
+        if !sa.contains(from)
+            || !sa.contains(end(cross))
+            || !sb.contains(to)
+            || !sb.contains(end(along))
+        {
+            return Err(bad(part, "crossing run leaves the regions' sectors"));
+        }
+        let open = |run: crate::graph::Run| {
+            (0..run.len).all(|k| {
+                let p = if run.vertical {
+                    Point::new(run.start.x, run.start.y + k)
+                } else {
+                    Point::new(run.start.x + k, run.start.y)
+                };
+                grid.is_passable(p)
+            })
+        };
+        if !open(cross) || !open(along) {
+            return Err(bad(part, "crossing run has a blocked cell"));
+        }
+        if !in_box(ra, from) || !in_box(rb, to) {
+            return Err(bad(part, "crossing cell outside its region's box"));
+        }
+        // The cost the build gives this crossing (octile legs from each
+        // representative to the middle of its side of the run, plus the
+        // step), to the stored 1/64 cell: it ties the link to both
+        // representatives, so naming another region of the sector, or
+        // moving a representative, shows.
+        let step = if diagonal { SQRT2 } else { 1.0 };
+        let w = octile(ra.representative(), cross.mid())
+            + step
+            + octile(along.mid(), rb.representative());
+        if Link::new(w as f32, from, to, link.len()).cost() != link.cost() {
+            return Err(bad(
+                part,
+                "cost differs from its representatives and crossing",
+            ));
+        }
+    }
+    Ok(())
+}
