@@ -161,12 +161,10 @@ fn damaged_files_with_fixed_checksums_are_refused_or_answer_right() {
     let mut planner = CellPlanner::new();
     for file in 0..90u64 {
         let g = small_map(&mut rng, file % 3);
-        let config = HierarchyConfig {
-            sector_size: [4, 8, 16][(file / 3 % 3) as usize],
-            portals: [PortalMode::Never, PortalMode::Always, PortalMode::Auto][(file % 3) as usize],
-            fit_memory: false,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new()
+            .sector_size([4, 8, 16][(file / 3 % 3) as usize])
+            .portals([PortalMode::Never, PortalMode::Always, PortalMode::Auto][(file % 3) as usize])
+            .fit_memory(false);
         let bytes = Hierarchy::build(&g, &config).unwrap().to_bytes();
         let cells = passable_cells(&g);
         let starts: Vec<(Point, Vec<f64>)> = (0..3)

@@ -134,11 +134,9 @@ fn lazy_paths_never_revisit_a_cell() {
             }
             _ => rooms_grid(&mut rng, w, h),
         };
-        let config = HierarchyConfig {
-            sector_size: [8, 16][(round / 3) as usize % 2],
-            fit_memory: false,
-            ..HierarchyConfig::default()
-        };
+        let config = HierarchyConfig::new()
+            .sector_size([8, 16][(round / 3) as usize % 2])
+            .fit_memory(false);
         let hi = Hierarchy::build(&g, &config).unwrap();
         run(&g, &hi, &mut rng, 250, &mut all);
     }
