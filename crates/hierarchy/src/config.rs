@@ -15,7 +15,8 @@ pub struct HierarchyConfig {
     /// those, waking the pool cost more than it saved (measured on 2 cores:
     /// see `ARCHITECTURE.md`).
     pub parallel: bool,
-    /// Keep the hierarchy within 1 byte per cell: when a build at
+    /// Keep the hierarchy within its byte budget ([`memory_budget`]: 1 byte
+    /// per cell): when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
     /// corridors, dense random obstacles), rebuild with sectors 1.5×, 2×,
     /// 3× or 4× as large (at most 256), starting at the first size that
@@ -26,10 +27,19 @@ pub struct HierarchyConfig {
     /// the rest is not labelled at that size. Then, if still too large, halve the
     /// landmarks of the abstract search's heuristic (8 by default) until
     /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
-    /// landmarks a slower abstract search.
+    /// landmarks a slower abstract search. [`crate::Hierarchy::update`] applies the same
+    /// landmark rule (the sector size stays).
     pub fit_memory: bool,
     /// Whether to build the exact portal layer (see [`PortalMode`]).
     pub portals: PortalMode,
+}
+
+/// The byte budget of [`HierarchyConfig::fit_memory`] for a map of `cells`
+/// cells: one byte per cell. The build's
+/// sector size and landmark count, and [`crate::Hierarchy::update`]'s
+/// landmark count, are chosen against it.
+pub fn memory_budget(cells: u64) -> u64 {
+    cells
 }
 
 impl Default for HierarchyConfig {
