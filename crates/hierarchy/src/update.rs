@@ -215,7 +215,7 @@ impl Hierarchy {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{random_grid, xorshift};
+    use crate::testing::xorshift;
     use crate::{Hierarchy, HierarchyConfig, HierarchyError, PortalMode};
     use regionpath_grid::{Grid, Point};
     use regionpath_testkit::maps;
