@@ -575,6 +575,36 @@ mod tests {
         assert!(closest < 1.5, "{closest}");
     }
 
+    /// Small maps (the budget floor, [`crate::MIN_BUDGET_BYTES`]): the
+    /// configured sector size and landmarks, within the floor, where one
+    /// byte per cell took 3× or 4× sectors and no landmarks.
+    #[test]
+    fn small_maps_keep_their_sectors_and_landmarks() {
+        let mut below = xorshift(0x5a11_3a95);
+        let mut u = Grid::new(10, 68, true).unwrap();
+        for y in 1..=65 {
+            u.set_passable(Point::new(5, y), false).unwrap();
+        }
+        let grids = [
+            u,
+            Grid::new(20, 20, true).unwrap(),
+            maze(61, 45, &mut below),
+            random_grid(90, 90, 25, &mut below),
+        ];
+        for g in &grids {
+            let h = Hierarchy::build(g, &HierarchyConfig::default()).unwrap();
+            let st = h.stats();
+            let what = format!("{}x{}: {st:?}", g.width(), g.height());
+            assert!(g.cell_count() < crate::MIN_BUDGET_BYTES, "{what}");
+            assert_eq!(st.sector_size, 16, "{what}");
+            assert_eq!(st.landmarks, LANDMARKS.min(st.regions), "{what}");
+            assert!(
+                h.bytes_with_landmarks(LANDMARKS) <= crate::MIN_BUDGET_BYTES,
+                "{what}"
+            );
+        }
+    }
+
     /// The paths of `build` that keep a first candidate unfinished: on a
     /// map of isolated cells (one region per passable cell, far over the
     /// byte budget at every sector size) a first size with no larger one
