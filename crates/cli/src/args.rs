@@ -175,14 +175,14 @@ pub struct BuildArgs {
     #[arg(short = 'o', long = "out", value_name = "MAP.rph")]
     pub out: Option<PathBuf>,
     /// Sector side in cells (4..=256). Unless `--exact-sector` is given,
-    /// the build keeps within 1 byte per cell: where this size takes more,
+    /// the build keeps within 1 byte per cell (at least 16 KiB): where this size takes more,
     /// it tries sectors 1.5x, 2x, 3x or 4x as large (at most 256), starting
     /// at the first size predicted to fit, keeps the first that fits (else
     /// the smallest), then halves the landmarks (8) until it fits. The
     /// stats show the size used.
     #[arg(long, default_value_t = 16)]
     pub sector: u32,
-    /// Use `--sector` as given, even above 1 byte per cell.
+    /// Use `--sector` as given, even above the memory budget.
     #[arg(long)]
     pub exact_sector: bool,
     /// Build on one thread instead of all.

@@ -107,7 +107,7 @@ pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
         st.cells,
         st.sector_size,
         if st.sector_size != args.sector {
-            format!(" (grown from {} to fit 1 byte per cell)", args.sector)
+            format!(" (grown from {} to fit the memory budget)", args.sector)
         } else {
             String::new()
         },

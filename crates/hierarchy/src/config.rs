@@ -27,7 +27,8 @@ pub struct HierarchyConfig {
     /// see `ARCHITECTURE.md`). Without the crate's `rayon` feature (on by
     /// default) builds are serial whatever this says.
     pub(crate) parallel: bool,
-    /// Keep the hierarchy within 1 byte per cell: when a build at
+    /// Keep the hierarchy within its byte budget ([`memory_budget`]: 1 byte
+    /// per cell, and never less than [`MIN_BUDGET_BYTES`]): when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
     /// corridors, dense random obstacles), rebuild with sectors 1.5×, 2×,
     /// 3× or 4× as large (at most 256), starting at the first size that
@@ -38,10 +39,32 @@ pub struct HierarchyConfig {
     /// the rest is not labelled at that size. Then, if still too large, halve the
     /// landmarks of the abstract search's heuristic (8 by default) until
     /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
-    /// landmarks a slower abstract search.
+    /// landmarks a slower abstract search, and with none the planner's
+    /// recheck is off. [`crate::Hierarchy::update`] applies the same
+    /// landmark rule (the sector size stays).
     pub(crate) fit_memory: bool,
     /// Whether to build the exact portal layer (see [`PortalMode`]).
     pub(crate) portals: PortalMode,
+}
+
+/// The least byte budget of [`HierarchyConfig::fit_memory`], whatever the
+/// map's size: 16 KiB. The hierarchy's fixed part alone is about 800 bytes
+/// (over one byte per cell on maps under 28 × 28) and a region costs about
+/// 85 bytes with its edges and 8 landmarks, so at one byte per cell small
+/// maps were pushed to sectors 3× or 4× as large and 0 landmarks, which
+/// turns the planner's recheck off: between the arms of a U on a 10 × 68
+/// map (48-cell sectors, no landmarks) a path of 94 where the optimum is
+/// 42. 16 KiB holds the default sectors and 8 landmarks for small maps of
+/// up to about 180 regions, and changes nothing on maps of over 128 × 128
+/// cells (of the Moving AI maps, only the 49 × 49 arena).
+pub const MIN_BUDGET_BYTES: u64 = 16 * 1024;
+
+/// The byte budget of [`HierarchyConfig::fit_memory`] for a map of `cells`
+/// cells: one byte per cell, at least [`MIN_BUDGET_BYTES`]. The build's
+/// sector size and landmark count, and [`crate::Hierarchy::update`]'s
+/// landmark count, are chosen against it.
+pub fn memory_budget(cells: u64) -> u64 {
+    cells.max(MIN_BUDGET_BYTES)
 }
 
 impl Default for HierarchyConfig {

@@ -47,7 +47,7 @@ mod sector;
 mod testing;
 mod update;
 
-pub use config::{HierarchyConfig, PortalMode};
+pub use config::{memory_budget, HierarchyConfig, PortalMode, MIN_BUDGET_BYTES};
 pub use graph::{Link, Region, RegionId, Run};
 pub use model::{BuildStats, Hierarchy};
 pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};

@@ -3,6 +3,7 @@
 //! [`crate::update`], stored by [`crate::persist`] and read by
 //! [`crate::query`].
 
+use crate::config::HierarchyConfig;
 use crate::derived::{Blocks, Connectivity, Landmarks};
 use crate::graph::{Link, Region, RegionGraph, RegionId};
 use crate::portal::Portals;
@@ -29,7 +30,7 @@ pub struct BuildStats {
     /// [`crate::HierarchyConfig::get_fit_memory`]).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
-    /// landmark distances, block-cut tree, portal layer).
+    /// landmark distances, block-cut tree, sector digests, portal layer).
     pub bytes: usize,
     /// Portals of the exact portal layer (0: not built; see
     /// [`crate::PortalMode`]).
@@ -59,6 +60,13 @@ pub struct Hierarchy {
     /// The exact portal layer, where it was built (see [`crate::PortalMode`]).
     pub(crate) portals: Option<Portals>,
     pub(crate) build_ms: f64,
+    /// The settings it was built with: kept by update, save and load (the
+    /// sector size chosen is `layout.size`).
+    pub(crate) config: HierarchyConfig,
+    /// [`crate::sector::digests`] of the grid it was built for: how
+    /// [`Hierarchy::update`] finds edited cells missing from its list.
+    /// Rebuilt on load, never stored.
+    pub(crate) digests: Vec<u64>,
     /// Names this state of the hierarchy: fresh on every build, load and
     /// update, kept by `clone` (a clone is the same state). Lazy queries
     /// record it ([`crate::Query`]).
@@ -90,6 +98,13 @@ impl Hierarchy {
     /// Sector side in cells.
     pub fn sector_size(&self) -> u32 {
         self.layout.size
+    }
+
+    /// The settings it was built with (as given: the sector size used is
+    /// [`Hierarchy::sector_size`]). Kept by [`Hierarchy::update`], which
+    /// applies their memory rule again, and stored in `.rph` files.
+    pub fn config(&self) -> &HierarchyConfig {
+        &self.config
     }
 
     /// The regions, by id.
@@ -231,6 +246,7 @@ impl Hierarchy {
             + directed * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
         let bytes = std::mem::size_of::<Self>()
             + self.first_region.len() * 4
+            + self.digests.len() * 8
             + self.regions.len() * std::mem::size_of::<Region>()
             + graph_bytes
             + self.connectivity.bytes()

@@ -9,6 +9,9 @@
 //!   grid checksum u64, width u32, height u32, sector size u32, build ms f64,
 //!   landmark count u32 (format 2)
 //!   portal layer u32: 1 when built, else 0 (format 3)
+//!   settings it was built with (format 5): sector size u32 (as
+//!     configured), fit memory u32 (0 or 1), portal mode u32 (0 auto,
+//!     1 always, 2 never), parallel u32 (0 or 1)
 //!   region count u32, then per region: sector, rep x, rep y, cells,
 //!     min x, min y, max x, max y (u32 each)
 //!   edge count u32, then per edge: a u32, b u32, cost f32, first
@@ -31,7 +34,7 @@ use crate::derived::connectivity::Connectivity;
 use crate::graph::{region_graph, Link, Region};
 use crate::model::Hierarchy;
 use crate::sector::Layout;
-use crate::HierarchyError;
+use crate::{HierarchyConfig, HierarchyError, PortalMode};
 use regionpath_grid::{Grid, Point};
 use std::io::Write;
 use std::path::Path;
@@ -39,7 +42,7 @@ use std::path::Path;
 mod check;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -105,6 +108,8 @@ pub struct FileSummary {
     pub landmarks: u32,
     /// Whether the exact portal layer was built (it is rebuilt on load).
     pub portal_layer: bool,
+    /// The settings it was built with ([`Hierarchy::config`]).
+    pub config: HierarchyConfig,
     /// Regions.
     pub regions: u32,
     /// Region-graph edges.
@@ -112,12 +117,58 @@ pub struct FileSummary {
     /// Bytes of the header (magic, version, payload length, CRC).
     pub header_bytes: usize,
     /// Bytes of the payload's fixed fields (checksum, size, sector size,
-    /// build time, landmark count, portal flag).
+    /// build time, landmark count, portal flag, settings).
     pub fixed_bytes: usize,
     /// Bytes of the region table (count included).
     pub region_bytes: usize,
     /// Bytes of the edge table (count included).
     pub edge_bytes: usize,
+}
+
+/// The settings a hierarchy was built with, as stored (format 5).
+fn write_config(config: &HierarchyConfig, p: &mut Vec<u8>) {
+    let portals = match config.portals {
+        PortalMode::Auto => 0u32,
+        PortalMode::Always => 1,
+        PortalMode::Never => 2,
+    };
+    for v in [
+        config.sector_size,
+        config.fit_memory as u32,
+        portals,
+        config.parallel as u32,
+    ] {
+        p.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Reads what [`write_config`] wrote; a value out of its range is
+/// [`HierarchyError::Corrupt`].
+fn read_config(r: &mut Reader<'_>) -> Result<HierarchyConfig, HierarchyError> {
+    let sector_size = r.u32()?;
+    let flag = |v: u32, what: &str| match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        v => Err(HierarchyError::Corrupt(format!("{what} flag {v}"))),
+    };
+    let fit_memory = flag(r.u32()?, "fit memory")?;
+    let portals = match r.u32()? {
+        0 => PortalMode::Auto,
+        1 => PortalMode::Always,
+        2 => PortalMode::Never,
+        v => return Err(HierarchyError::Corrupt(format!("portal mode {v}"))),
+    };
+    let parallel = flag(r.u32()?, "parallel")?;
+    let config = HierarchyConfig {
+        sector_size,
+        parallel,
+        fit_memory,
+        portals,
+    };
+    config
+        .validate()
+        .map_err(|e| HierarchyError::Corrupt(format!("stored settings: {e}")))?;
+    Ok(config)
 }
 
 /// The payload of a `.rph` file after its header checks: the magic, the
@@ -175,6 +226,7 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         1 => true,
         v => return Err(HierarchyError::Corrupt(format!("portal layer flag {v}"))),
     };
+    let config = read_config(&mut r)?;
     if !(4..=256).contains(&sector_size) {
         return Err(HierarchyError::Corrupt(format!(
             "sector size {sector_size}"
@@ -218,6 +270,7 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         build_ms,
         landmarks,
         portal_layer,
+        config,
         regions: n as u32,
         edges: m as u32,
         header_bytes: HEADER,
@@ -240,6 +293,7 @@ impl Hierarchy {
         p.extend_from_slice(&self.build_ms.to_le_bytes());
         p.extend_from_slice(&(self.landmarks.count() as u32).to_le_bytes());
         p.extend_from_slice(&(self.portals.is_some() as u32).to_le_bytes());
+        write_config(&self.config, &mut p);
         p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
         for r in &self.regions {
             let (rep, min, max) = (r.representative(), r.min(), r.max());
@@ -318,6 +372,7 @@ impl Hierarchy {
             1 => true,
             v => return Err(HierarchyError::Corrupt(format!("portal layer flag {v}"))),
         };
+        let config = read_config(&mut r)?;
         if width != grid.width() || height != grid.height() || checksum != grid.checksum() {
             return Err(HierarchyError::WrongGrid {
                 found: checksum,
@@ -415,6 +470,8 @@ impl Hierarchy {
             blocks,
             portals: portals.then(|| crate::portal::Portals::build(grid, true)),
             build_ms,
+            config,
+            digests: crate::sector::digests(grid, &layout),
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
         })
@@ -424,7 +481,6 @@ impl Hierarchy {
 #[cfg(test)]
 mod summary_tests {
     use super::*;
-    use crate::{HierarchyConfig, PortalMode};
 
     /// Rooms joined by one-cell doors (the portal layer pays) and open
     /// ground (it does not).
@@ -503,6 +559,43 @@ mod summary_tests {
         assert!(matches!(
             read_file_summary(&version),
             Err(HierarchyError::Version { found: 99, .. })
+        ));
+    }
+
+    /// The settings are stored: a saved and loaded hierarchy updates as the
+    /// original does (the same memory rule), and a file of the previous
+    /// format is refused by version.
+    #[test]
+    fn settings_survive_save_and_load() {
+        let mut below = crate::testing::xorshift(77);
+        let mut g = crate::testing::random_grid(90, 70, 25, &mut below);
+        for config in [
+            HierarchyConfig::default(),
+            HierarchyConfig::default()
+                .fit_memory(false)
+                .sector_size(12)
+                .portals(PortalMode::Never)
+                .parallel(false),
+        ] {
+            let h = Hierarchy::build(&g, &config).unwrap();
+            let mut back = Hierarchy::from_bytes(&h.to_bytes(), &g).unwrap();
+            assert_eq!(back.config(), &config);
+            assert_eq!(read_file_summary(&h.to_bytes()).unwrap().config, config);
+            let mut h = h;
+            let p = Point::new(45, 35);
+            g.set_passable(p, !g.is_passable(p)).unwrap();
+            h.update(&g, &[p]).unwrap();
+            back.update(&g, &[p]).unwrap();
+            (h.build_ms, back.build_ms) = (0.0, 0.0);
+            assert_eq!(h.to_bytes(), back.to_bytes());
+        }
+        let mut old = Hierarchy::build(&g, &HierarchyConfig::default())
+            .unwrap()
+            .to_bytes();
+        old[8..12].copy_from_slice(&4u32.to_le_bytes());
+        assert!(matches!(
+            Hierarchy::from_bytes(&old, &g),
+            Err(HierarchyError::Version { found: 4, expected }) if expected == FORMAT_VERSION
         ));
     }
 }

@@ -93,6 +93,38 @@ impl Layout {
     }
 }
 
+/// A 64-bit digest of each sector's cells (by sector id), so that an
+/// edit [`crate::Hierarchy::update`] was not told of is found: every row
+/// of a sector, up to 64 cells at a time, steps the state `h → (h ⟲ 29 ⊕
+/// bits) × K` (K odd) from a start of its own per sector. Each step is a
+/// bijection of the state and of the word, so a sector whose cells differ
+/// in one word (64 cells of one row) always gets another digest; more
+/// differences collide with odds of about 2⁻⁶⁴. One pass over the grid's
+/// bit rows: O(cells / 64 + rows × sectors across).
+pub(crate) fn digests(grid: &Grid, layout: &Layout) -> Vec<u64> {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut d: Vec<u64> = (0..layout.count() as u64)
+        .map(|s| (s ^ 0x5EC7_0D16_E575_0000).wrapping_mul(K))
+        .collect();
+    for y in 0..layout.height {
+        let first = ((y / layout.size) * layout.sectors_x) as usize;
+        for (sx, h) in d[first..first + layout.sectors_x as usize]
+            .iter_mut()
+            .enumerate()
+        {
+            let x0 = sx as u32 * layout.size;
+            let x1 = (x0 + layout.size).min(layout.width);
+            let mut x = x0;
+            while x < x1 {
+                let len = (x1 - x).min(64);
+                *h = (h.rotate_left(29) ^ grid.row_bits(x, y, len)).wrapping_mul(K);
+                x += len;
+            }
+        }
+    }
+    d
+}
+
 /// The number of horizontal runs of passable cells in `grid` (maximal
 /// rows of adjacent passable cells), counted 64 cells at a time: a measure
 /// of how much work labelling its sectors is.

@@ -4,7 +4,8 @@
 //!
 //! * [`rng`]: seeded generators (SplitMix64, xorshift64*, xorshift64) with
 //!   the draws the tests were written against.
-//! * [`maps`]: random obstacle maps and one-cell mazes.
+//! * [`maps`]: random obstacle maps, one-cell mazes, rooms, spirals and
+//!   caves.
 //! * [`oracle`]: an exact Dijkstra (8- or 4-connected, no corner cutting,
 //!   straight 1, diagonal √2), distances or a path.
 //! * [`check`]: cell-path validators (contiguous, passable, no corner cuts,

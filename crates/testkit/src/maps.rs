@@ -1,4 +1,5 @@
-//! Random maps shared by the tests. Every builder takes the caller's draw
+//! Random maps shared by the tests (obstacles, mazes, rooms, spirals,
+//! caves). Every builder takes the caller's draw
 //! `below(n)` (a number in `0..n`, e.g. `&mut |n| rng.below(n)`), so the
 //! same seed gives the same map whatever generator the caller uses.
 
@@ -104,6 +105,213 @@ pub fn random_open(grid: &Grid, below: &mut impl FnMut(u64) -> u64) -> Option<Po
     None
 }
 
+/// A lattice of rectangular rooms on a `w × h` grid (both ≥ 1): rooms of
+/// `room × room` cells (`room` ≥ 1) separated by one-cell walls, the last
+/// row and column of rooms cut short by the map's edge. Each wall between
+/// two rooms gets a door of one or two cells at a random place with
+/// probability `door_percent` %; then every wall that still joins two
+/// unconnected parts gets one too (so every room is reachable). Draws:
+/// per wall (rooms row by row, the east wall before the south one) one
+/// `below(100)`, and for a door one `below(len)` for its place and one
+/// `below(2)` for its width; then the same two per joining door.
+pub fn rooms(
+    w: u32,
+    h: u32,
+    room: u32,
+    door_percent: u64,
+    below: &mut impl FnMut(u64) -> u64,
+) -> Grid {
+    let room = room.max(1);
+    let mut g = Grid::new(w, h, true).expect("a valid size");
+    let pitch = room + 1;
+    for y in 0..h {
+        for x in 0..w {
+            if x % pitch == room || y % pitch == room {
+                g.set_passable(Point::new(x, y), false).expect("in bounds");
+            }
+        }
+    }
+    let (rw, rh) = (w.div_ceil(pitch), h.div_ceil(pitch));
+    // Union-find over rooms: a wall that joins two parts always gets a door.
+    let mut parent: Vec<u32> = (0..rw * rh).collect();
+    fn root(parent: &mut [u32], mut a: u32) -> u32 {
+        while parent[a as usize] != a {
+            parent[a as usize] = parent[parent[a as usize] as usize];
+            a = parent[a as usize];
+        }
+        a
+    }
+    let mut walls = Vec::new();
+    for ry in 0..rh {
+        for rx in 0..rw {
+            for (east, (nx, ny)) in [(true, (rx + 1, ry)), (false, (rx, ry + 1))] {
+                if nx < rw && ny < rh {
+                    walls.push((rx, ry, east));
+                }
+            }
+        }
+    }
+    let place = |g: &mut Grid, rx: u32, ry: u32, east: bool, below: &mut dyn FnMut(u64) -> u64| {
+        let (x0, y0) = (rx * pitch, ry * pitch);
+        // The wall's cells run along the room's side, clipped to the map.
+        let len = if east {
+            room.min(h - y0)
+        } else {
+            room.min(w - x0)
+        };
+        let at = below(u64::from(len)) as u32;
+        let width = 1 + below(2) as u32;
+        for i in at..(at + width).min(len) {
+            let p = if east {
+                Point::new(x0 + room, y0 + i)
+            } else {
+                Point::new(x0 + i, y0 + room)
+            };
+            g.set_passable(p, true).expect("in bounds");
+        }
+    };
+    let mut open = vec![false; walls.len()];
+    for (k, &(rx, ry, east)) in walls.iter().enumerate() {
+        if below(100) < door_percent {
+            place(&mut g, rx, ry, east, below);
+            open[k] = true;
+            let (a, b) = (
+                ry * rw + rx,
+                if east {
+                    ry * rw + rx + 1
+                } else {
+                    (ry + 1) * rw + rx
+                },
+            );
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            parent[ra as usize] = rb;
+        }
+    }
+    for (k, &(rx, ry, east)) in walls.iter().enumerate() {
+        let (a, b) = (
+            ry * rw + rx,
+            if east {
+                ry * rw + rx + 1
+            } else {
+                (ry + 1) * rw + rx
+            },
+        );
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if !open[k] && ra != rb {
+            place(&mut g, rx, ry, east, below);
+            parent[ra as usize] = rb;
+        }
+    }
+    g
+}
+
+/// A rectangular spiral on a `w × h` grid (both ≥ 1): one corridor
+/// `corridor` cells wide (≥ 1) winding inwards from the top-left corner,
+/// clockwise, with one-cell walls between its turns; the whole map is one
+/// long corridor, the worst case for a planner that trusts straight-line
+/// distance. Mirrored left-right when `mirror` (counter-clockwise from the
+/// top-right corner). No draws.
+pub fn spiral(w: u32, h: u32, corridor: u32, mirror: bool) -> Grid {
+    let c = i64::from(corridor.max(1));
+    let (wi, hi) = (i64::from(w), i64::from(h));
+    let mut g = Grid::new(w, h, false).expect("a valid size");
+    // The corridor is swept by a c × c brush whose top-left corner moves
+    // east, south, west and north in turn; each turn pulls that side's
+    // bound in by c + 1 so a one-cell wall stays between passes.
+    let mut carve = |x: i64, y: i64| {
+        for dy in 0..c {
+            for dx in 0..c {
+                let (px, py) = (x + dx, y + dy);
+                if px >= 0 && py >= 0 && px < wi && py < hi {
+                    let px = if mirror { wi - 1 - px } else { px };
+                    g.set_passable(Point::new(px as u32, py as u32), true)
+                        .expect("in bounds");
+                }
+            }
+        }
+    };
+    let (mut left, mut top, mut right, mut bottom) = (0i64, 0i64, (wi - c).max(0), (hi - c).max(0));
+    let (mut x, mut y) = (0i64, 0i64);
+    carve(x, y);
+    loop {
+        while x < right {
+            x += 1;
+            carve(x, y);
+        }
+        top += c + 1;
+        if top > bottom {
+            break;
+        }
+        while y < bottom {
+            y += 1;
+            carve(x, y);
+        }
+        right -= c + 1;
+        if right < left {
+            break;
+        }
+        while x > left {
+            x -= 1;
+            carve(x, y);
+        }
+        bottom -= c + 1;
+        if bottom < top {
+            break;
+        }
+        while y > top {
+            y -= 1;
+            carve(x, y);
+        }
+        left += c + 1;
+        if left > right {
+            break;
+        }
+    }
+    g
+}
+
+/// Caves on a `w × h` grid (both ≥ 1) by a cellular automaton: each cell
+/// rock when `below(100) < rock_percent` (one draw per cell, row by row),
+/// then `rounds` rounds of "rock when at least 5 of its 3 × 3 block are
+/// rock" (cells off the map count as rock). Caverns of every size, often
+/// several unconnected ones, joined by winding passages.
+pub fn caves(
+    w: u32,
+    h: u32,
+    rock_percent: u64,
+    rounds: u32,
+    below: &mut impl FnMut(u64) -> u64,
+) -> Grid {
+    let (wu, hu) = (w as usize, h as usize);
+    let mut rock: Vec<bool> = (0..wu * hu).map(|_| below(100) < rock_percent).collect();
+    for _ in 0..rounds {
+        let at = |rock: &[bool], x: i64, y: i64| {
+            x < 0 || y < 0 || x >= w as i64 || y >= h as i64 || rock[y as usize * wu + x as usize]
+        };
+        let next: Vec<bool> = (0..wu * hu)
+            .map(|i| {
+                let (x, y) = ((i % wu) as i64, (i / wu) as i64);
+                let mut n = 0;
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        n += usize::from(at(&rock, x + dx, y + dy));
+                    }
+                }
+                n >= 5
+            })
+            .collect();
+        rock = next;
+    }
+    let mut g = Grid::new(w, h, true).expect("a valid size");
+    for (i, &r) in rock.iter().enumerate() {
+        if r {
+            let p = Point::new((i % wu) as u32, (i / wu) as u32);
+            g.set_passable(p, false).expect("in bounds");
+        }
+    }
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +332,61 @@ mod tests {
             let rooms = if walled { 10 * 7 } else { 11 * 8 };
             assert_eq!(cells.len(), 2 * rooms - 1);
         }
+    }
+
+    /// Every passable cell of `g` reachable from the first one.
+    fn connected(g: &Grid) -> bool {
+        let cells = crate::passable_cells(g);
+        let d = crate::distances(g, cells[0]);
+        cells
+            .iter()
+            .all(|p| d[(p.y * g.width() + p.x) as usize].is_finite())
+    }
+
+    #[test]
+    fn rooms_are_all_reachable() {
+        let mut rng = SplitMix64(5);
+        for (w, h, room, doors) in [(40, 30, 5, 0), (41, 17, 3, 30), (9, 60, 7, 100)] {
+            let g = rooms(w, h, room, doors, &mut |n| rng.below(n));
+            assert!(connected(&g), "{w}x{h}");
+            // One-cell walls on the lattice, doors only in walls.
+            assert!(!g.is_passable(Point::new(room, room)));
+            assert!(g.is_passable(Point::new(0, 0)));
+        }
+    }
+
+    #[test]
+    fn spirals_are_one_winding_corridor() {
+        for (w, h, c) in [(10, 68, 1), (31, 23, 2), (40, 40, 3), (8, 8, 1)] {
+            for mirror in [false, true] {
+                let g = spiral(w, h, c, mirror);
+                assert!(connected(&g), "{w}x{h} {c}");
+                // Far longer than the map is wide or high: the corridor
+                // winds (from the first cell to the farthest).
+                let cells = crate::passable_cells(&g);
+                let d = crate::distances(&g, cells[0]);
+                let far = cells
+                    .iter()
+                    .map(|p| d[(p.y * w + p.x) as usize])
+                    .fold(0.0, f64::max);
+                assert!(far > 2.0 * f64::from(w.max(h)), "{w}x{h} {c}: {far}");
+            }
+        }
+        // Counter-clockwise from the top-right corner.
+        let g = spiral(12, 12, 1, true);
+        assert!(g.is_passable(Point::new(11, 0)) && g.is_passable(Point::new(11, 11)));
+        assert!(!g.is_passable(Point::new(1, 5)) && g.is_passable(Point::new(0, 5)));
+    }
+
+    #[test]
+    fn caves_follow_the_rule() {
+        let mut rng = SplitMix64(9);
+        let g = caves(50, 40, 45, 4, &mut |n| rng.below(n));
+        let open = g.passable_count();
+        assert!(open > 500 && open < 1500, "{open}");
+        // No rounds: the draws as they fell.
+        let g = caves(3, 2, 50, 0, &mut |_| 0);
+        assert_eq!(g.passable_count(), 0);
     }
 
     #[test]

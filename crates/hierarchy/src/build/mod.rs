@@ -3,7 +3,7 @@
 
 pub(crate) mod sectors;
 
-use crate::config::{HierarchyConfig, PortalMode};
+use crate::config::{memory_budget, HierarchyConfig, PortalMode};
 use crate::derived::{Blocks, Connectivity, Landmarks, LANDMARKS};
 use crate::graph::{region_graph, Link, Region};
 use crate::model::Hierarchy;
@@ -252,6 +252,9 @@ impl Partial {
             blocks,
             portals: None,
             build_ms: 0.0,
+            // Set by `Hierarchy::complete`.
+            config: HierarchyConfig::default(),
+            digests: crate::sector::digests(grid, &self.layout),
         }
     }
 }
@@ -271,7 +274,7 @@ impl Hierarchy {
         let (ids, rest) = sample(&layout);
         let sample = sector_pass(grid, &layout, &ids, parallel);
         let estimate = estimate_bytes(grid, &layout, &ids, &sample, LANDMARKS);
-        if estimate > SKIP_OVER_BUDGET * grid.cell_count() as f64 {
+        if estimate > SKIP_OVER_BUDGET * memory_budget(grid.cell_count()) as f64 {
             return Err(estimate as u64);
         }
         let others = sector_pass(grid, &layout, &rest, parallel);
@@ -293,7 +296,7 @@ impl Hierarchy {
         config.validate()?;
         let parallel_portals = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
         let parallel = parallel_portals && count_runs(grid) >= PARALLEL_MIN_RUNS;
-        let cells = grid.cell_count();
+        let budget = memory_budget(grid.cell_count());
         // Candidates are built without landmarks (a set of Dijkstras over
         // the region graph); the kept one gets them once, at the end. A
         // first candidate whose regions and edges alone exceed the budget
@@ -304,7 +307,7 @@ impl Hierarchy {
             Err(estimate) => (First::Skipped, estimate),
             Ok(first) => {
                 let bound = first.bytes_lower_bound(LANDMARKS);
-                if config.fit_memory && bound > cells {
+                if config.fit_memory && bound > budget {
                     (First::Unfinished(first), bound)
                 } else {
                     let h = first.finish(grid);
@@ -315,13 +318,13 @@ impl Hierarchy {
         };
         // The smallest larger candidate, and its bytes.
         let mut larger: Option<(Hierarchy, u64)> = None;
-        if config.fit_memory && first_bytes > cells {
+        if config.fit_memory && first_bytes > budget {
             // Bytes fall at least as 1 / sector side as sectors grow (as
             // 1 / side on one-cell mazes, faster on open ground), so start
             // at the first larger size that this predicts to fit instead of
             // building every size in between.
             let base = config.sector_size;
-            let needed = base as f64 * first_bytes as f64 / cells as f64;
+            let needed = base as f64 * first_bytes as f64 / budget as f64;
             let ladder = [base + base / 2, base * 2, base * 3, base * 4];
             let start = ladder
                 .iter()
@@ -330,7 +333,7 @@ impl Hierarchy {
             for &size in ladder[start..].iter().filter(|&&s| s <= 256) {
                 let h = Partial::new(grid, size, parallel).finish(grid);
                 let bytes = h.bytes_with_landmarks(LANDMARKS);
-                let fits = bytes <= cells;
+                let fits = bytes <= budget;
                 if larger.as_ref().is_none_or(|l| bytes < l.1) {
                     larger = Some((h, bytes));
                 }
@@ -339,7 +342,7 @@ impl Hierarchy {
                 }
             }
         }
-        let mut best = match (first, larger) {
+        let best = match (first, larger) {
             (First::Built(h), None) => *h,
             (First::Built(h), Some((l, bytes))) => {
                 if bytes < first_bytes {
@@ -353,7 +356,7 @@ impl Hierarchy {
             (First::Skipped, Some((l, bytes))) => {
                 // Nothing fitted and the first candidate may be smaller
                 // (its bytes were only estimated): build it after all.
-                if bytes <= cells {
+                if bytes <= budget {
                     l
                 } else {
                     let h = Partial::new(grid, config.sector_size, parallel).finish(grid);
@@ -366,7 +369,7 @@ impl Hierarchy {
             }
             (First::Unfinished(p), Some((l, bytes))) => {
                 // Nothing fitted and the first candidate may be smaller.
-                if bytes <= cells || bytes <= first_bytes {
+                if bytes <= budget || bytes <= first_bytes {
                     l
                 } else {
                     let h = p.finish(grid);
@@ -378,19 +381,45 @@ impl Hierarchy {
                 }
             }
         };
-        // Still too large: fewer landmarks (2 bytes each per region).
+        Ok(Self::complete(best, grid, config, None, parallel, t0))
+    }
+
+    /// The landmark count of the memory rule for this hierarchy on a map of
+    /// `cells` cells: [`LANDMARKS`], halved while the hierarchy with them
+    /// would exceed [`memory_budget`] (only with
+    /// [`HierarchyConfig::fit_memory`]). The build and
+    /// [`Hierarchy::update`] both choose by it.
+    pub(crate) fn fitted_landmarks(&self, config: &HierarchyConfig, cells: u64) -> usize {
+        let budget = memory_budget(cells);
         let mut count = LANDMARKS;
-        while config.fit_memory && count > 0 && best.bytes_with_landmarks(count) > cells {
+        while config.fit_memory && count > 0 && self.bytes_with_landmarks(count) > budget {
             count /= 2;
         }
+        count
+    }
+
+    /// The end of a build, given the kept candidate: landmarks by
+    /// [`Hierarchy::fitted_landmarks`], the portal layer (by
+    /// `config.portals`, or built exactly when `portals` says), the
+    /// settings and the build time since `t0`.
+    fn complete(
+        mut best: Hierarchy,
+        grid: &Grid,
+        config: &HierarchyConfig,
+        portals: Option<bool>,
+        parallel: bool,
+        t0: Instant,
+    ) -> Hierarchy {
+        let parallel_portals = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
+        let count = best.fitted_landmarks(config, grid.cell_count());
         let graph = &best.graph;
         let landmarks = || Landmarks::build(graph, count);
         let portals = || {
-            let wanted = match config.portals {
+            let wanted = portals.unwrap_or_else(|| match config.portals {
                 PortalMode::Auto => Portals::worth_building(grid),
                 PortalMode::Always => true,
                 PortalMode::Never => false,
-            };
+            });
             wanted.then(|| Portals::build(grid, parallel_portals))
         };
         // Side by side where the sectors were labelled in parallel (the
@@ -399,8 +428,24 @@ impl Hierarchy {
         let (landmarks, portals) = crate::par::join(parallel, landmarks, portals);
         best.landmarks = landmarks;
         best.portals = portals;
+        best.config = *config;
         best.build_ms = t0.elapsed().as_secs_f64() * 1e3;
-        Ok(best)
+        best
+    }
+
+    /// A fresh build with the sector size pinned to `size` (no memory
+    /// ladder; landmarks still by the memory rule) and the portal layer
+    /// built exactly when `portals`: what [`Hierarchy::update`] is
+    /// promised to equal.
+    #[cfg(test)]
+    pub(crate) fn build_pinned(
+        grid: &Grid,
+        config: &HierarchyConfig,
+        size: u32,
+        portals: bool,
+    ) -> Hierarchy {
+        let best = Partial::new(grid, size, false).finish(grid);
+        Self::complete(best, grid, config, Some(portals), false, Instant::now())
     }
 }
 
@@ -498,6 +543,36 @@ mod tests {
             }
         }
         assert!(closest < 1.5, "{closest}");
+    }
+
+    /// Small maps (the budget floor, [`crate::MIN_BUDGET_BYTES`]): the
+    /// configured sector size and landmarks, within the floor, where one
+    /// byte per cell took 3× or 4× sectors and no landmarks.
+    #[test]
+    fn small_maps_keep_their_sectors_and_landmarks() {
+        let mut below = xorshift(0x5a11_3a95);
+        let mut u = Grid::new(10, 68, true).unwrap();
+        for y in 1..=65 {
+            u.set_passable(Point::new(5, y), false).unwrap();
+        }
+        let grids = [
+            u,
+            Grid::new(20, 20, true).unwrap(),
+            maze(61, 45, &mut below),
+            random_grid(90, 90, 25, &mut below),
+        ];
+        for g in &grids {
+            let h = Hierarchy::build(g, &HierarchyConfig::default()).unwrap();
+            let st = h.stats();
+            let what = format!("{}x{}: {st:?}", g.width(), g.height());
+            assert!(g.cell_count() < crate::MIN_BUDGET_BYTES, "{what}");
+            assert_eq!(st.sector_size, 16, "{what}");
+            assert_eq!(st.landmarks, LANDMARKS.min(st.regions), "{what}");
+            assert!(
+                h.bytes_with_landmarks(LANDMARKS) <= crate::MIN_BUDGET_BYTES,
+                "{what}"
+            );
+        }
     }
 
     /// The paths of `build` that keep a first candidate unfinished: on a

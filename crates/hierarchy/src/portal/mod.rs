@@ -55,7 +55,7 @@ fn cost_of(s: Steps) -> Cost {
 }
 
 /// One layer sector: its portals and their fields.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct SectorPortals {
     /// Local index (`y * 16 + x` from the sector's corner) of each portal,
     /// ascending.
@@ -86,7 +86,7 @@ impl SectorPortals {
 }
 
 /// The portal layer of one grid (see the module documentation).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Portals {
     layout: Layout,
     sectors: Vec<SectorPortals>,

@@ -120,7 +120,10 @@ pub struct PlannerConfig {
     /// goal's regions), one more jump point search looks for a strictly
     /// cheaper path in the box where one can lie (see
     /// [`PlannerConfig::get_recheck_window`]). Catches routes that went round an
-    /// obstacle on the wrong side. Default 1.04; 0 disables.
+    /// obstacle on the wrong side, and short queries answered by one window
+    /// search whose optimum leaves the window (checked only when the window
+    /// does not hold that whole box). Needs landmarks (none: off). Default
+    /// 1.04; 0 disables.
     pub(crate) recheck: f32,
     /// Largest side of the recheck's search box (default 160 cells: about
     /// 0.4 MB of extra scratch, allocated on the first recheck that needs
@@ -315,7 +318,10 @@ impl PlannerConfig {
     /// goal's regions), one more jump point search looks for a strictly
     /// cheaper path in the box where one can lie (see
     /// [`PlannerConfig::get_recheck_window`]). Catches routes that went round an
-    /// obstacle on the wrong side. Default 1.04; 0 disables.
+    /// obstacle on the wrong side, and short queries answered by one window
+    /// search whose optimum leaves the window (checked only when the window
+    /// does not hold that whole box). Needs landmarks (none: off). Default
+    /// 1.04; 0 disables.
     pub fn get_recheck(&self) -> f32 {
         self.recheck
     }
