@@ -118,4 +118,17 @@ pub enum HierarchyError {
     /// The file is damaged.
     #[error("corrupted hierarchy file: {0}")]
     Corrupt(String),
+    /// With [`HierarchyConfig::fit_memory`], no sector size up to 256 with
+    /// no landmarks keeps the hierarchy within its budget: one byte per
+    /// cell plus 16 KiB for its fixed part (portal layer excluded). Build
+    /// with `fit_memory` off to accept the size.
+    #[error("the hierarchy needs {bytes} bytes at sector size {sector_size} with no landmarks, over its memory budget of {budget} bytes (1 byte per cell + 16 KiB): build with fit_memory off to accept it")]
+    OverBudget {
+        /// Bytes the smallest candidate holds.
+        bytes: u64,
+        /// The budget: cells + 16 KiB.
+        budget: u64,
+        /// Sector size of that candidate.
+        sector_size: u32,
+    },
 }
