@@ -1039,3 +1039,177 @@ fn default_build_stays_within_one_byte_per_cell() {
     }
     println!("{checked} Moving AI maps within 1 byte per cell");
 }
+
+/// Open ground with islands: one-cell islands (a passable cell walled in
+/// on all eight sides), walled rooms of a few cells, and random noise of
+/// `density` percent.
+fn islands_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
+    let mut g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
+    for _ in 0..(w * h) / 40 {
+        let (cx, cy) = (
+            1 + rng.below(w as u64 - 6) as u32,
+            1 + rng.below(h as u64 - 6) as u32,
+        );
+        let (rw, rh) = (1 + rng.below(5) as u32, 1 + rng.below(5) as u32);
+        for y in cy - 1..=cy + rh {
+            for x in cx - 1..=cx + rw {
+                let wall = x == cx - 1 || y == cy - 1 || x == cx + rw || y == cy + rh;
+                g.set_passable(Point::new(x, y), !wall).unwrap();
+            }
+        }
+    }
+    g
+}
+
+/// Queries whose start or goal is sealed (passable, in no region) against
+/// the test's Dijkstra, on maps full of islands and pockets, at several
+/// sector sizes: full and lazy queries find a path exactly when Dijkstra
+/// does, and its cost is the optimum (the search covers the sealed
+/// piece's sector, which holds every path from it), marked exact;
+/// otherwise they answer `Unreachable`. Half the goals are drawn from the
+/// start's sector, so reachable sealed pairs are common.
+#[test]
+fn sealed_cells_are_answered_exactly() {
+    let mut rng = Rng(0x5ea1);
+    // With straight paths off, every found path comes from the search.
+    let mut planners = [
+        CellPlanner::new(),
+        CellPlanner::with_config(regionpath_hierarchy::PlannerConfig {
+            straight: false,
+            ..Default::default()
+        })
+        .unwrap(),
+    ];
+    let mut path = Vec::new();
+    let (mut found, mut searched, mut unreachable) = (0, 0, 0);
+    for round in 0..9 {
+        let (w, h) = (60 + rng.below(120) as u32, 50 + rng.below(100) as u32);
+        let g = islands_grid(&mut rng, w, h, [0, 30, 45][round % 3]);
+        let config = match round % 3 {
+            0 => HierarchyConfig::default(),
+            r => config_at([8, 32][r - 1], false),
+        };
+        let hi = Hierarchy::build(&g, &config).unwrap();
+        let sealed: Vec<Point> = passable_cells(&g)
+            .into_iter()
+            .filter(|&p| hi.region_of(&g, p).is_none())
+            .collect();
+        assert!(sealed.len() > 20, "round {round}: {} sealed", sealed.len());
+        let passable = passable_cells(&g);
+        for k in 0..150 {
+            let a = sealed[rng.below(sealed.len() as u64) as usize];
+            let b = if k % 2 == 0 {
+                // A cell near by, often in the same sealed piece.
+                let q = Point::new(
+                    (a.x + rng.below(7) as u32).saturating_sub(3).min(w - 1),
+                    (a.y + rng.below(7) as u32).saturating_sub(3).min(h - 1),
+                );
+                if !g.is_passable(q) {
+                    continue;
+                }
+                q
+            } else {
+                passable[rng.below(passable.len() as u64) as usize]
+            };
+            let (s, t) = if k % 4 < 2 { (a, b) } else { (b, a) };
+            let planner = &mut planners[k / 4 % 2];
+            let opt = dijkstra(&g, s)[t.y as usize * w as usize + t.x as usize];
+            match planner.find_path_into(&hi, &g, s, t, &mut path) {
+                Ok(stats) => {
+                    let cost = validate(&g, &path, s, t);
+                    assert!((cost - opt).abs() < 1e-6, "{s} -> {t}: {cost} vs {opt}");
+                    assert!(stats.exact || stats.straight, "{s} -> {t}: {stats:?}");
+                    found += 1;
+                    searched += !stats.straight as usize;
+                }
+                Err(PlanError::Unreachable { .. }) => {
+                    assert!(opt.is_infinite(), "{s} -> {t} is reachable ({opt})");
+                    unreachable += 1;
+                }
+                Err(e) => panic!("{s} -> {t}: {e}"),
+            }
+            // Lazily: the same answer.
+            match planner.start(&hi, &g, s, t) {
+                Ok(mut q) => {
+                    let mut legs = Vec::new();
+                    while planner.next_leg(&mut q, &hi, &g, &mut legs).unwrap() {}
+                    let cost = validate(&g, &legs, s, t);
+                    assert!(
+                        (cost - opt).abs() < 1e-6,
+                        "lazy {s} -> {t}: {cost} vs {opt}"
+                    );
+                }
+                Err(PlanError::Unreachable { .. }) => assert!(opt.is_infinite()),
+                Err(e) => panic!("lazy {s} -> {t}: {e}"),
+            }
+        }
+    }
+    assert!(
+        found > 100 && searched > 50 && unreachable > 300,
+        "{found} found ({searched} searched), {unreachable} unreachable"
+    );
+}
+
+/// `update` equals a fresh build where edits seal and open pieces of
+/// sectors: dense noise, single cells toggled on sector borders (so a
+/// piece in the untouched sector across becomes sealed or gains a way
+/// out). Regions, edges, connectivity and which cells are sealed are
+/// compared with a fresh build after every edit; the test counts the
+/// edits that changed a sealed cell of an untouched sector.
+#[test]
+fn update_equals_fresh_build_as_pieces_seal_and_open() {
+    let mut rng = Rng(0x5ea1_ed17);
+    let mut across = 0;
+    for round in 0..4 {
+        let (w, h) = (96, 72);
+        let mut g = islands_grid(&mut rng, w, h, [35, 45][round % 2]);
+        let size = [8, 16][round / 2];
+        let config = config_at(size, false);
+        let mut hi = Hierarchy::build(&g, &config).unwrap();
+        let sealed_cells = |hi: &Hierarchy, g: &Grid| -> Vec<Point> {
+            passable_cells(g)
+                .into_iter()
+                .filter(|&p| hi.region_of(g, p).is_none())
+                .collect()
+        };
+        for _ in 0..40 {
+            // A cell on a sector border (or next to one).
+            let mut p = Point::new(rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+            if rng.below(2) == 0 {
+                p.x = (p.x / size * size + [0, size - 1][rng.below(2) as usize]).min(w - 1);
+            } else {
+                p.y = (p.y / size * size + [0, size - 1][rng.below(2) as usize]).min(h - 1);
+            }
+            let before = sealed_cells(&hi, &g);
+            let now = g.is_passable(p);
+            g.set_passable(p, !now).unwrap();
+            hi.update(&g, &[p]).unwrap();
+            let fresh = Hierarchy::build(&g, &config).unwrap();
+            assert_eq!(hi.regions(), fresh.regions());
+            assert_eq!(hi.edge_list(), fresh.edge_list());
+            let after = sealed_cells(&hi, &g);
+            assert_eq!(after, sealed_cells(&fresh, &g));
+            let sector = |q: Point| (q.x / size, q.y / size);
+            let changed = before
+                .iter()
+                .filter(|q| !after.contains(q))
+                .chain(after.iter().filter(|q| !before.contains(q)))
+                .any(|&q| sector(q) != sector(p));
+            across += changed as usize;
+            let ids: Vec<_> = hi
+                .regions()
+                .iter()
+                .map(|r| hi.region_of(&g, r.representative()).unwrap())
+                .collect();
+            for &a in ids.iter().step_by(5) {
+                for &b in ids.iter().step_by(7) {
+                    assert_eq!(hi.regions_connected(a, b), fresh.regions_connected(a, b));
+                }
+            }
+        }
+    }
+    assert!(
+        across > 5,
+        "{across} edits sealed or opened a piece across a border"
+    );
+}
