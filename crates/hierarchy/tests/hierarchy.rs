@@ -1213,3 +1213,90 @@ fn update_equals_fresh_build_as_pieces_seal_and_open() {
         "{across} edits sealed or opened a piece across a border"
     );
 }
+
+/// A square spiral corridor one cell wide, walls one cell wide between
+/// its turns.
+fn spiral_grid(w: u32, h: u32) -> Grid {
+    let mut g = Grid::new(w, h, false).unwrap();
+    let mut open = |x: u32, y: u32| g.set_passable(Point::new(x, y), true).unwrap();
+    let (mut x0, mut y0, mut x1, mut y1) = (0i64, 0i64, w as i64 - 1, h as i64 - 1);
+    while x0 <= x1 && y0 <= y1 {
+        for x in x0..=x1 {
+            open(x as u32, y0 as u32);
+        }
+        for y in y0..=y1 {
+            open(x1 as u32, y as u32);
+        }
+        for x in x0..=x1 {
+            open(x as u32, y1 as u32);
+        }
+        for y in (y0 + 2).min(y1)..=y1 {
+            open(x0 as u32, y as u32);
+        }
+        if x0 + 1 <= x1 && y0 + 2 <= y1 {
+            open((x0 + 1) as u32, (y0 + 2) as u32);
+        }
+        (x0, y0, x1, y1) = (x0 + 2, y0 + 2, x1 - 2, y1 - 2);
+    }
+    g
+}
+
+/// The memory budget on adversarial maps (512 × 512): checkerboards of
+/// single cells and of 2 × 2 blocks (no corner cutting: every block is
+/// isolated), one-cell islands in open ground, stripes one cell wide,
+/// random noise from 20 to 70 %, a spiral and a one-cell maze. With the
+/// default configuration each builds within one byte per cell plus the
+/// 16 KiB fixed part (portal layer apart), its `.rph` file is at most a
+/// byte per cell, and the loaded hierarchy holds the same bytes. The
+/// isolated-cell maps hold no region at all.
+#[test]
+fn adversarial_maps_keep_the_memory_budget() {
+    let (w, h) = (512u32, 512u32);
+    let mut rng = Rng(0xad5e_7a11);
+    let pattern = |f: &dyn Fn(u32, u32) -> bool| {
+        let mut g = Grid::new(w, h, false).unwrap();
+        for y in 0..h {
+            for x in 0..w {
+                if f(x, y) {
+                    g.set_passable(Point::new(x, y), true).unwrap();
+                }
+            }
+        }
+        g
+    };
+    let mut maps: Vec<(String, Grid)> = vec![
+        ("checkerboard".into(), pattern(&|x, y| (x + y) % 2 == 0)),
+        (
+            "2x2 checkerboard".into(),
+            pattern(&|x, y| (x / 2 + y / 2) % 2 == 0),
+        ),
+        (
+            "one-cell islands".into(),
+            pattern(&|x, y| x % 4 == 3 || y % 4 == 3 || (x % 4, y % 4) == (1, 1)),
+        ),
+        ("stripes".into(), pattern(&|x, _| x % 2 == 0)),
+        ("spiral".into(), spiral_grid(w, h)),
+        ("maze".into(), maze_grid(&mut |n| rng.below(n), w, h, 0)),
+    ];
+    for density in [20, 40, 55, 70] {
+        let g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
+        maps.push((format!("noise {density}%"), g));
+    }
+    let cells = (w * h) as usize;
+    for (name, g) in &maps {
+        let hi = Hierarchy::build(g, &HierarchyConfig::default()).unwrap();
+        let st = hi.stats();
+        assert!(
+            st.bytes - st.portal_bytes <= cells + 16 * 1024,
+            "{name}: {st:?}"
+        );
+        let file = hi.to_bytes();
+        assert!(file.len() <= cells, "{name}: file of {} bytes", file.len());
+        let loaded = Hierarchy::from_bytes(&file, g).unwrap();
+        assert_eq!(loaded.stats().bytes, st.bytes, "{name}");
+        if name.contains("checkerboard") {
+            assert_eq!((st.regions, st.edges), (0, 0), "{name}");
+            assert!(st.bytes < cells / 50, "{name}: {st:?}");
+        }
+    }
+}
