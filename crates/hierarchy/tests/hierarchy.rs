@@ -1233,7 +1233,7 @@ fn spiral_grid(w: u32, h: u32) -> Grid {
         for y in (y0 + 2).min(y1)..=y1 {
             open(x0 as u32, y as u32);
         }
-        if x0 + 1 <= x1 && y0 + 2 <= y1 {
+        if x0 < x1 && y0 + 2 <= y1 {
             open((x0 + 1) as u32, (y0 + 2) as u32);
         }
         (x0, y0, x1, y1) = (x0 + 2, y0 + 2, x1 - 2, y1 - 2);
