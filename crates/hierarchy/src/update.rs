@@ -152,7 +152,12 @@ impl Hierarchy {
         self.landmarks =
             crate::derived::landmarks::Landmarks::build(&graph, self.landmarks.count());
         self.blocks = crate::derived::blocks::Blocks::build(&graph);
-        self.sealed = crate::derived::SealedSectors::build(grid, &layout, &first, &regions);
+        // Only relabelled sectors' regions changed.
+        for s in 0..n as u32 {
+            if data[s as usize].is_some() {
+                self.sealed.refresh(grid, &layout, &first, &regions, s);
+            }
+        }
         self.regions = regions;
         self.first_region = first;
         self.graph = graph;
