@@ -176,10 +176,11 @@ pub struct BuildArgs {
     pub out: Option<PathBuf>,
     /// Sector side in cells (4..=256). Unless `--exact-sector` is given,
     /// the build keeps within 1 byte per cell (at least 16 KiB): where this size takes more,
-    /// it tries sectors 1.5x, 2x, 3x or 4x as large (at most 256), starting
-    /// at the first size predicted to fit, keeps the first that fits (else
-    /// the smallest), then halves the landmarks (8) until it fits. The
-    /// stats show the size used.
+    /// it tries sectors 1.5x, 2x, 3x, 4x, 8x or 16x as large, then 256,
+    /// starting at the first size predicted to fit, keeps the first that
+    /// fits (else the smallest), then halves the landmarks (8) until it
+    /// fits; still over that with none, the build
+    /// fails naming the budget. The stats show the size used.
     #[arg(long, default_value_t = 16)]
     pub sector: u32,
     /// Use `--sector` as given, even above the memory budget.

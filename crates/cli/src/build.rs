@@ -18,7 +18,7 @@ pub fn portal_reason(choice: PortalChoice, st: &BuildStats) -> &'static str {
             "built: --portals auto, and it pays here (in-sector portal pairs at most a quarter of the passable cells: narrow doors)"
         }
         (PortalChoice::Auto, false) => {
-            "not built: --portals auto, and it does not pay here (more in-sector portal pairs than a quarter of the passable cells: open ground)"
+            "not built: --portals auto, and it does not pay here (more in-sector portal pairs than a quarter of the passable cells: open ground; or no move crosses a sector border at all)"
         }
     }
 }

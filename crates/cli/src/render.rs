@@ -10,7 +10,9 @@
 //! Regions are found sector by sector (the passable cells of a sector
 //! joined by steps inside it; with no corner cutting these are its
 //! 4-connected pieces) and named by [`Hierarchy::region_of`] once per
-//! piece, so memory stays at one sector's labels plus the image.
+//! piece, so memory stays at one sector's labels plus the image. A sealed
+//! piece (no move out of its sector) has no region and is drawn as open
+//! ground.
 
 use crate::args::{Layer, RenderArgs};
 use crate::error::{CliError, Outcome};
@@ -180,7 +182,9 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
                     let li = ((y - sy) * rw + (x - sx)) as usize;
                     if labels[li] == u32::MAX {
                         // A new piece of the sector: name it once, flood it.
-                        let id = h.region_of(grid, p).map_or(u32::MAX - 1, |r| r.get());
+                        // A sealed piece (no move out of its sector) is
+                        // in no region: drawn as plain open ground.
+                        let id = h.region_of(grid, p).map_or(SEALED, |r| r.get());
                         labels[li] = id;
                         stack.push((x, y));
                         while let Some((cx, cy)) = stack.pop() {
@@ -202,7 +206,14 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
                             }
                         }
                     }
-                    put(x, y, region_colour(labels[li]));
+                    put(
+                        x,
+                        y,
+                        match labels[li] {
+                            SEALED => OPEN,
+                            id => region_colour(id),
+                        },
+                    );
                 }
             }
         }
@@ -216,6 +227,10 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
         }
     }
 }
+
+/// The label of a sealed piece of a sector in [`draw_cells`] (no region:
+/// see [`Hierarchy::region_of`]); `u32::MAX` marks cells not yet named.
+const SEALED: u32 = u32::MAX - 1;
 
 /// Half [`SECTOR`], half what is under it (walls stay dark).
 fn blend_sector(img: &mut RgbImage, x: u32, y: u32) {

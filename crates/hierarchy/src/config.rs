@@ -31,17 +31,22 @@ pub struct HierarchyConfig {
     /// per cell, and never less than [`MIN_BUDGET_BYTES`]): when a build at
     /// `sector_size` is larger (region-dense maps: mazes with one-cell
     /// corridors, dense random obstacles), rebuild with sectors 1.5×, 2×,
-    /// 3× or 4× as large (at most 256), starting at the first size that
-    /// bytes falling as 1 / side predict to fit (true of one-cell mazes
-    /// and random obstacles; open maps fall faster), and keep the first
-    /// that fits (else the smallest). A sample of the sectors is labelled
-    /// first: when it estimates `sector_size` at over 1.75 times the budget,
-    /// the rest is not labelled at that size. Then, if still too large, halve the
-    /// landmarks of the abstract search's heuristic (8 by default) until
-    /// it fits. Larger sectors mean fewer regions but coarser routes; fewer
-    /// landmarks a slower abstract search, and with none the planner's
-    /// recheck is off. [`crate::Hierarchy::update`] applies the same
-    /// landmark rule (the sector size stays).
+    /// 3×, 4×, 8× or 16× as large, then 256, starting at the first size
+    /// that bytes falling as 1 / side predict to fit (true of one-cell
+    /// mazes and random obstacles; open maps fall faster), and keep the
+    /// first that fits (else the smallest). A sample of the sectors is
+    /// labelled first: when it estimates `sector_size` at over 1.75 times
+    /// the budget, the rest is not labelled at that size. Then, if still
+    /// too large, halve the landmarks of the abstract search's heuristic
+    /// (8 by default) until it fits; [`crate::Hierarchy::update`] applies
+    /// the same landmark rule (the sector size stays). Pieces of a sector with no move out of
+    /// it (isolated cells, closed pockets) hold no region, so every map
+    /// fits by 256; a hierarchy still over [`memory_budget`] with no
+    /// landmarks is refused with
+    /// [`crate::HierarchyError::OverBudget`] rather than kept. Larger
+    /// sectors mean fewer regions but coarser routes; fewer landmarks a
+    /// slower abstract search, and with none the planner's recheck is off. Off: the configured size and 8 landmarks,
+    /// whatever the bytes.
     pub(crate) fit_memory: bool,
     /// Whether to build the exact portal layer (see [`PortalMode`]).
     pub(crate) portals: PortalMode,

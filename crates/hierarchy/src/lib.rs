@@ -119,6 +119,19 @@ pub enum HierarchyError {
     /// The file is damaged.
     #[error("corrupted hierarchy file: {0}")]
     Corrupt(String),
+    /// With [`HierarchyConfig::fit_memory`], no sector size up to 256 with
+    /// no landmarks keeps the hierarchy within its budget ([`memory_budget`]: one
+    /// byte per cell, at least [`MIN_BUDGET_BYTES`]; portal layer excluded). Build
+    /// with `fit_memory` off to accept the size.
+    #[error("the hierarchy needs {bytes} bytes at sector size {sector_size} with no landmarks, over its memory budget of {budget} bytes (1 byte per cell, at least 16 KiB): build with fit_memory off to accept it")]
+    OverBudget {
+        /// Bytes the smallest candidate holds.
+        bytes: u64,
+        /// The budget ([`memory_budget`]).
+        budget: u64,
+        /// Sector size of that candidate.
+        sector_size: u32,
+    },
     /// The file's checksum holds but a part of it contradicts the rest or
     /// the grid it was built for (a damaged file whose checksum was
     /// recomputed, or a faulty writer): refused rather than answering

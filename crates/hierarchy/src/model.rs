@@ -4,7 +4,7 @@
 //! [`crate::query`].
 
 use crate::config::HierarchyConfig;
-use crate::derived::{Blocks, Connectivity, Landmarks};
+use crate::derived::{Blocks, Connectivity, Landmarks, SealedSectors};
 use crate::graph::{Link, Region, RegionGraph, RegionId};
 use crate::portal::Portals;
 use crate::sector::{Labeler, Layout, Rect};
@@ -20,7 +20,8 @@ pub struct BuildStats {
     pub sector_size: u32,
     /// Sectors.
     pub sectors: usize,
-    /// Regions.
+    /// Regions (only those with a move out of their sector: see
+    /// [`Hierarchy::region_of`]).
     pub regions: usize,
     /// Region-graph edges.
     pub edges: usize,
@@ -49,7 +50,7 @@ pub struct Hierarchy {
     pub(crate) layout: Layout,
     pub(crate) grid_checksum: u64,
     /// `first_region[s] .. first_region[s + 1]` are sector `s`'s regions,
-    /// in the order of their labels.
+    /// in the order of their first cells (sealed pieces have none).
     pub(crate) first_region: Vec<u32>,
     pub(crate) regions: Vec<Region>,
     pub(crate) graph: RegionGraph,
@@ -57,6 +58,9 @@ pub struct Hierarchy {
     pub(crate) landmarks: Landmarks,
     /// Biconnected blocks of `graph` (see [`crate::derived::blocks`]).
     pub(crate) blocks: Blocks,
+    /// Sectors with passable cells in no region (see
+    /// [`crate::derived::sealed`]).
+    pub(crate) sealed: SealedSectors,
     /// The exact portal layer, where it was built (see [`crate::PortalMode`]).
     pub(crate) portals: Option<Portals>,
     pub(crate) build_ms: f64,
@@ -177,9 +181,15 @@ impl Hierarchy {
         self.connectivity.connected(a.get(), b.get())
     }
 
-    /// The region containing a passable cell (`None` if blocked or out of
-    /// bounds). O(regions in the sector) when one region's bounding box
-    /// holds the cell, else O(regions in the sector + cells of its region).
+    /// The region containing cell `p`: `None` if `p` is blocked, out of
+    /// bounds, or *sealed*: passable but in no region. The build keeps only
+    /// regions with a legal move out of their sector (those with an edge in
+    /// the region graph); a sealed cell's piece of its sector is closed off,
+    /// so it reaches exactly the cells of that piece (queries answer it
+    /// within the sector: see [`crate::CellPlanner::find_path_into`]).
+    /// O(regions in the sector) when one region's bounding box holds `p`
+    /// and the sector has no sealed cells, else O(regions in the sector +
+    /// cells of `p`'s piece of the sector).
     pub fn region_of(&self, grid: &Grid, p: Point) -> Option<RegionId> {
         let mut lab = Labeler::default();
         self.region_of_with(grid, p, &mut lab).map(RegionId::new)
@@ -190,9 +200,6 @@ impl Hierarchy {
             return None;
         }
         let s = self.layout.sector_of(p);
-        // Usually one region of the sector has `p` in its bounding box:
-        // that one holds it, no labelling needed (on 8room_000 and the
-        // random maps labelling was 11-20% of the time to the first leg).
         let (lo, hi) = (
             self.first_region[s as usize],
             self.first_region[s as usize + 1],
@@ -201,15 +208,27 @@ impl Hierarchy {
             let (a, b) = (self.regions[*r as usize].min, self.regions[*r as usize].max);
             (a[0] as u32..=b[0] as u32).contains(&p.x) && (a[1] as u32..=b[1] as u32).contains(&p.y)
         };
+        let sealed = self.sealed.contains(s);
         let mut candidates = (lo..hi).filter(inside);
-        if let (Some(r), None) = (candidates.next(), candidates.next()) {
-            return Some(r);
+        match (candidates.next(), candidates.next()) {
+            // No region's box holds `p`: it is in no region.
+            (None, _) => return None,
+            // Usually one region of the sector has `p` in its bounding box:
+            // where every passable cell of the sector is in a region, that
+            // one holds it, no labelling needed (on 8room_000 and the
+            // random maps labelling was 11-20% of the time to the first
+            // leg).
+            (Some(r), None) if !sealed => return Some(r),
+            _ => {}
         }
-        // Several boxes hold `p`: flood `p`'s component in the sector until
-        // it reaches one candidate's representative. Each representative is
-        // a cell of its own region and regions are the sector's components,
-        // so the one reached is `p`'s region (on maze512-1 this floods part
-        // of one region instead of labelling all of the sector's cells).
+        // Several boxes hold `p`, or `p` may be sealed: flood `p`'s
+        // component in the sector until it reaches one candidate's
+        // representative. Each representative is a cell of its own region
+        // and regions are components of the sector, so the one reached is
+        // `p`'s region (on maze512-1 this floods part of one region instead
+        // of labelling all of the sector's cells); none reached: `p`'s
+        // component is no region, a sealed one (flooded whole: it is small
+        // where it matters, one cell on a checkerboard).
         let rect = self.layout.rect(s);
         let reps = (lo..hi)
             .filter(inside)
@@ -217,11 +236,18 @@ impl Hierarchy {
         if let Some(r) = lab.reach(grid, rect, p, reps) {
             return Some(r);
         }
+        if sealed {
+            return None;
+        }
         // Unreachable for a hierarchy that matches `grid` (`p`'s region is
-        // a candidate); label the sector as a fallback.
+        // a candidate); label the sector as a fallback: `p`'s region is the
+        // one whose representative carries its label.
         lab.label(grid, rect);
         let l = lab.labels[rect.local(p)];
-        (l != 0).then(|| self.first_region[s as usize] + l as u32 - 1)
+        (lo..hi).find(|&r| {
+            let rep = self.regions[r as usize].representative();
+            l != 0 && rect.contains(rep) && lab.labels[rect.local(rep)] == l
+        })
     }
 
     pub(crate) fn sector_rect(&self, s: u32) -> Rect {
@@ -251,7 +277,8 @@ impl Hierarchy {
             + graph_bytes
             + self.connectivity.bytes()
             + self.landmarks.bytes()
-            + self.blocks.bytes();
+            + self.blocks.bytes()
+            + self.sealed.bytes();
         let portal_bytes = self.portals.as_ref().map_or(0, Portals::bytes);
         BuildStats {
             portals: self.portals.as_ref().map_or(0, Portals::len),

@@ -459,6 +459,7 @@ impl Hierarchy {
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
         let landmarks = crate::derived::landmarks::Landmarks::build(&graph, landmark_count);
         let blocks = crate::derived::blocks::Blocks::build(&graph);
+        let sealed = crate::derived::SealedSectors::build(grid, &layout, &first_region, &regions);
         Ok(Hierarchy {
             layout,
             grid_checksum: checksum,
@@ -468,6 +469,7 @@ impl Hierarchy {
             connectivity,
             landmarks,
             blocks,
+            sealed,
             portals: portals.then(|| crate::portal::Portals::build(grid, true)),
             build_ms,
             config,

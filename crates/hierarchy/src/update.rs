@@ -138,34 +138,59 @@ impl Hierarchy {
             }
         }
         // New region list and id remapping (the old state stays untouched
-        // until the new one is complete).
+        // until the new one is complete). Every sector labelled above
+        // takes its fresh regions: the touched ones and those around them,
+        // whose regions an edit next door may have sealed or linked (a
+        // region is kept when a move leaves its sector, which depends on
+        // the cells across its border). An untouched sector's regions that
+        // are still kept are its old ones: found by representative (the
+        // same cells give the same components and representatives).
         let mut first = Vec::with_capacity(n + 1);
         let mut regions: Vec<Region> = Vec::with_capacity(self.regions.len() + 16);
+        let mut remap = vec![u32::MAX; self.regions.len()];
+        let key = |r: &Region| {
+            let p = r.representative();
+            (p.y as u64) << 32 | p.x as u64
+        };
+        let mut by_rep: Vec<(u64, u32)> = Vec::new();
         for s in 0..n {
-            first.push(regions.len() as u32);
-            if touched[s] {
-                // Every touched sector was labelled above.
-                if let Some(d) = &data[s] {
+            let base = regions.len() as u32;
+            first.push(base);
+            let old = old_first[s] as usize..old_first[s + 1] as usize;
+            match &data[s] {
+                Some(d) => {
                     regions.extend_from_slice(&d.regions);
+                    if !touched[s] {
+                        by_rep.clear();
+                        by_rep.extend((base..).zip(&d.regions).map(|(id, r)| (key(r), id)));
+                        by_rep.sort_unstable();
+                        for o in old {
+                            let k = key(&self.regions[o]);
+                            if let Ok(i) = by_rep.binary_search_by_key(&k, |e| e.0) {
+                                remap[o] = by_rep[i].1;
+                            }
+                        }
+                    }
                 }
-            } else {
-                regions.extend_from_slice(
-                    &self.regions[old_first[s] as usize..old_first[s + 1] as usize],
-                );
+                None => {
+                    regions.extend_from_slice(&self.regions[old.clone()]);
+                    for (id, o) in (base..).zip(old) {
+                        remap[o] = id;
+                    }
+                }
             }
         }
         first.push(regions.len() as u32);
-        let remap = |old: u32| -> u32 {
-            let s = self.regions[old as usize].sector() as usize;
-            first[s] + (old - old_first[s])
-        };
         let mut edges: EdgeList = Vec::with_capacity(self.regions.len() * 3);
         self.each_edge(|a, b, l| {
             let producer = self.regions[a as usize]
                 .sector()
                 .min(self.regions[b as usize].sector());
-            if !dirty[producer as usize] {
-                edges.push((remap(a), remap(b), *l));
+            // A kept edge joins regions of untouched sectors whose
+            // crossing is unchanged, so both are kept and remapped.
+            let (a, b) = (remap[a as usize], remap[b as usize]);
+            if !dirty[producer as usize] && a != u32::MAX && b != u32::MAX {
+                edges.push((a, b, *l));
             }
         });
         let lookup = |t: u32| -> &SectorData {
@@ -180,12 +205,20 @@ impl Hierarchy {
             }
         }
         let graph = region_graph(regions.len(), &edges);
+        // Only relabelled sectors' regions changed.
+        let mut sealed = self.sealed.clone();
+        for s in 0..n as u32 {
+            if data[s as usize].is_some() {
+                sealed.refresh(grid, &layout, &first, &regions, s);
+            }
+        }
         let mut next = Hierarchy {
             layout,
             grid_checksum: grid.checksum(),
             connectivity: Connectivity::build(&layout, &regions, &graph, grid.cell_count()),
             landmarks: Landmarks::default(),
             blocks: Blocks::build(&graph),
+            sealed,
             first_region: first,
             regions,
             graph,

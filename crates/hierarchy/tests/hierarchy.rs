@@ -62,12 +62,11 @@ fn validate(g: &Grid, path: &[Point], s: Point, t: Point) -> f64 {
 /// Checks `region_of` for every cell of `g` against the test's own flood,
 /// and the regions against the passable cells; returns how many passable
 /// cells lie in the bounding boxes of two or more regions (the lookup's
-/// slow path).
-fn check_regions(g: &Grid, size: u32) -> usize {
+/// slow path) and how many are sealed (in no region: no legal move leaves
+/// their piece of the sector).
+fn check_regions(g: &Grid, size: u32) -> (usize, usize) {
     let (w, h) = (g.width(), g.height());
     let hi = build_at(g, size, true);
-    let total: u64 = hi.regions().iter().map(|r| r.cells() as u64).sum();
-    assert_eq!(total, g.passable_count());
     for (i, r) in hi.regions().iter().enumerate() {
         let rep = r.representative();
         assert!(g.is_passable(rep));
@@ -75,12 +74,13 @@ fn check_regions(g: &Grid, size: u32) -> usize {
         assert!(r.min().x <= rep.x && rep.x <= r.max().x);
         assert!(r.min().y <= rep.y && rep.y <= r.max().y);
     }
-    // Every passable cell's region: the cell lies in the region's sector
-    // and connects to the region's representative inside it (8-connected
-    // flood without corner cutting, confined to the sector: the test's own
-    // oracle), and the region's cell count is the size of that flood.
+    // Every passable cell's piece of its sector (8-connected flood without
+    // corner cutting, confined to the sector: the test's own oracle). A
+    // piece with a legal move out of the sector is a region: the cell's
+    // region holds the piece's cells and representative. A piece with
+    // none is sealed: no region.
     let side = size;
-    let mut overlapping = 0;
+    let (mut overlapping, mut sealed, mut in_regions) = (0, 0, 0u64);
     for y in 0..h {
         for x in 0..w {
             let p = Point::new(x, y);
@@ -88,10 +88,46 @@ fn check_regions(g: &Grid, size: u32) -> usize {
                 assert_eq!(hi.region_of(g, p), None);
                 continue;
             }
-            let r = hi.region_of(g, p).expect("passable cell has a region");
-            let region = &hi.regions()[r.index()];
             let (x0, y0) = (x / side * side, y / side * side);
             let inside = |q: Point| q.x >= x0 && q.x < x0 + side && q.y >= y0 && q.y < y0 + side;
+            let open = |x: i64, y: i64| {
+                x >= 0 && y >= 0 && {
+                    let q = Point::new(x as u32, y as u32);
+                    g.is_passable(q)
+                }
+            };
+            let mut seen = std::collections::HashSet::from([p]);
+            let mut stack = vec![p];
+            let mut leaves = false;
+            while let Some(c) = stack.pop() {
+                let (cx, cy) = (c.x as i64, c.y as i64);
+                for dy in -1i64..=1 {
+                    for dx in -1i64..=1 {
+                        if (dx, dy) == (0, 0) || !open(cx + dx, cy + dy) {
+                            continue;
+                        }
+                        if dx != 0 && dy != 0 && !(open(cx + dx, cy) && open(cx, cy + dy)) {
+                            continue;
+                        }
+                        let q = Point::new((cx + dx) as u32, (cy + dy) as u32);
+                        if !inside(q) {
+                            leaves = true;
+                        } else if seen.insert(q) {
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+            if !leaves {
+                assert_eq!(hi.region_of(g, p), None, "{p} is sealed");
+                sealed += 1;
+                continue;
+            }
+            in_regions += 1;
+            let r = hi
+                .region_of(g, p)
+                .expect("a cell with a way out has a region");
+            let region = &hi.regions()[r.index()];
             let boxes = hi
                 .regions()
                 .iter()
@@ -104,31 +140,6 @@ fn check_regions(g: &Grid, size: u32) -> usize {
             if boxes >= 2 {
                 overlapping += 1;
             }
-            let open = |x: i64, y: i64| {
-                x >= 0 && y >= 0 && {
-                    let q = Point::new(x as u32, y as u32);
-                    inside(q) && g.is_passable(q)
-                }
-            };
-            let mut seen = std::collections::HashSet::from([p]);
-            let mut stack = vec![p];
-            while let Some(c) = stack.pop() {
-                let (cx, cy) = (c.x as i64, c.y as i64);
-                for dy in -1i64..=1 {
-                    for dx in -1i64..=1 {
-                        if (dx, dy) == (0, 0) || !open(cx + dx, cy + dy) {
-                            continue;
-                        }
-                        if dx != 0 && dy != 0 && !(open(cx + dx, cy) && open(cx, cy + dy)) {
-                            continue;
-                        }
-                        let q = Point::new((cx + dx) as u32, (cy + dy) as u32);
-                        if seen.insert(q) {
-                            stack.push(q);
-                        }
-                    }
-                }
-            }
             assert!(
                 seen.contains(&region.representative()),
                 "{p} not in region {r}"
@@ -136,11 +147,13 @@ fn check_regions(g: &Grid, size: u32) -> usize {
             assert_eq!(seen.len() as u32, region.cells(), "{p}");
         }
     }
+    let total: u64 = hi.regions().iter().map(|r| r.cells() as u64).sum();
+    assert_eq!(total, in_regions);
     // Serial and parallel builds agree.
     let serial = build_at(g, size, false);
     assert_eq!(serial.regions(), hi.regions());
     assert_eq!(serial.edge_list(), hi.edge_list());
-    overlapping
+    (overlapping, sealed)
 }
 
 #[test]
@@ -159,6 +172,13 @@ fn regions_partition_the_passable_cells() {
         let g = random_grid(&mut rng, w, h, 25);
         check_regions(&g, size);
     }
+    // Dense noise: many sealed pieces, some inside other regions' boxes.
+    let mut sealed = 0;
+    for &(w, h, size) in &[(100, 80, 16), (64, 64, 8), (90, 70, 32)] {
+        let g = random_grid(&mut rng, w, h, 45);
+        sealed += check_regions(&g, size).1;
+    }
+    assert!(sealed > 200, "{sealed}");
 }
 
 /// On maps above the library's thresholds for parallel work (32,768
@@ -216,15 +236,15 @@ fn region_of_in_sectors_with_overlapping_region_boxes() {
         (70, 99, 13),
     ] {
         let maze = maze_grid(&mut |n| rng.below(n), w, h, (w + h) / 4);
-        let overlapping = check_regions(&maze, size);
+        let (overlapping, _) = check_regions(&maze, size);
         assert!(
             overlapping * 5 > maze.passable_count() as usize,
             "maze {w}x{h}/{size}: {overlapping} cells in overlapping boxes"
         );
         let dense = random_grid(&mut rng, w, h, 40);
-        let overlapping = check_regions(&dense, size);
+        let (overlapping, _) = check_regions(&dense, size);
         assert!(
-            overlapping * 20 > dense.passable_count() as usize,
+            overlapping * 40 > dense.passable_count() as usize,
             "dense {w}x{h}/{size}: {overlapping} cells in overlapping boxes"
         );
     }
@@ -533,17 +553,26 @@ fn connectivity_matches_components_on_many_islands() {
     // The matrix itself stays within one bit per cell.
     assert!(stats.clusters > 100, "{stats:?}");
     let passable = passable_cells(&g);
+    let mut checked = 0;
     for _ in 0..20 {
         let s = passable[rng.below(passable.len() as u64) as usize];
         let dist = dijkstra(&g, s);
-        let rs = hi.region_of(&g, s).unwrap();
+        // Sealed cells have no region (their queries are checked in
+        // `sealed_cells_are_answered_exactly`).
+        let Some(rs) = hi.region_of(&g, s) else {
+            continue;
+        };
         for _ in 0..50 {
             let t = passable[rng.below(passable.len() as u64) as usize];
-            let rt = hi.region_of(&g, t).unwrap();
+            let Some(rt) = hi.region_of(&g, t) else {
+                continue;
+            };
             let reach = dist[t.y as usize * 256 + t.x as usize].is_finite();
             assert_eq!(hi.regions_connected(rs, rt), reach, "{s} {t}");
+            checked += 1;
         }
     }
+    assert!(checked > 400, "{checked}");
 }
 
 #[test]
@@ -993,4 +1022,262 @@ fn default_build_stays_within_one_byte_per_cell() {
         }
     }
     println!("{checked} Moving AI maps within the budget");
+}
+
+/// Open ground with islands: one-cell islands (a passable cell walled in
+/// on all eight sides), walled rooms of a few cells, and random noise of
+/// `density` percent.
+fn islands_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
+    let mut g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
+    for _ in 0..(w * h) / 40 {
+        let (cx, cy) = (
+            1 + rng.below(w as u64 - 6) as u32,
+            1 + rng.below(h as u64 - 6) as u32,
+        );
+        let (rw, rh) = (1 + rng.below(5) as u32, 1 + rng.below(5) as u32);
+        for y in cy - 1..=cy + rh {
+            for x in cx - 1..=cx + rw {
+                let wall = x == cx - 1 || y == cy - 1 || x == cx + rw || y == cy + rh;
+                g.set_passable(Point::new(x, y), !wall).unwrap();
+            }
+        }
+    }
+    g
+}
+
+/// Queries whose start or goal is sealed (passable, in no region) against
+/// the test's Dijkstra, on maps full of islands and pockets, at several
+/// sector sizes: full and lazy queries find a path exactly when Dijkstra
+/// does, and its cost is the optimum (the search covers the sealed
+/// piece's sector, which holds every path from it), marked exact;
+/// otherwise they answer `Unreachable`. Half the goals are drawn from the
+/// start's sector, so reachable sealed pairs are common.
+#[test]
+fn sealed_cells_are_answered_exactly() {
+    let mut rng = Rng(0x5ea1);
+    // With straight paths off, every found path comes from the search.
+    let mut planners = [
+        CellPlanner::new(),
+        CellPlanner::with_config(regionpath_hierarchy::PlannerConfig::new().straight(false))
+            .unwrap(),
+    ];
+    let mut path = Vec::new();
+    let (mut found, mut searched, mut unreachable) = (0, 0, 0);
+    for round in 0..9 {
+        let (w, h) = (60 + rng.below(120) as u32, 50 + rng.below(100) as u32);
+        let g = islands_grid(&mut rng, w, h, [0, 30, 45][round % 3]);
+        let config = match round % 3 {
+            0 => HierarchyConfig::default(),
+            r => config_at([8, 32][r - 1], false),
+        };
+        let hi = Hierarchy::build(&g, &config).unwrap();
+        let sealed: Vec<Point> = passable_cells(&g)
+            .into_iter()
+            .filter(|&p| hi.region_of(&g, p).is_none())
+            .collect();
+        assert!(sealed.len() > 20, "round {round}: {} sealed", sealed.len());
+        let passable = passable_cells(&g);
+        for k in 0..150 {
+            let a = sealed[rng.below(sealed.len() as u64) as usize];
+            let b = if k % 2 == 0 {
+                // A cell near by, often in the same sealed piece.
+                let q = Point::new(
+                    (a.x + rng.below(7) as u32).saturating_sub(3).min(w - 1),
+                    (a.y + rng.below(7) as u32).saturating_sub(3).min(h - 1),
+                );
+                if !g.is_passable(q) {
+                    continue;
+                }
+                q
+            } else {
+                passable[rng.below(passable.len() as u64) as usize]
+            };
+            let (s, t) = if k % 4 < 2 { (a, b) } else { (b, a) };
+            let planner = &mut planners[k / 4 % 2];
+            let opt = dijkstra(&g, s)[t.y as usize * w as usize + t.x as usize];
+            match planner.find_path_into(&hi, &g, s, t, &mut path) {
+                Ok(stats) => {
+                    let cost = validate(&g, &path, s, t);
+                    assert!((cost - opt).abs() < 1e-6, "{s} -> {t}: {cost} vs {opt}");
+                    assert!(stats.exact || stats.straight, "{s} -> {t}: {stats:?}");
+                    found += 1;
+                    searched += !stats.straight as usize;
+                }
+                Err(PlanError::Unreachable { .. }) => {
+                    assert!(opt.is_infinite(), "{s} -> {t} is reachable ({opt})");
+                    unreachable += 1;
+                }
+                Err(e) => panic!("{s} -> {t}: {e}"),
+            }
+            // Lazily: the same answer.
+            match planner.start(&hi, &g, s, t) {
+                Ok(mut q) => {
+                    let mut legs = Vec::new();
+                    while planner.next_leg(&mut q, &hi, &g, &mut legs).unwrap() {}
+                    let cost = validate(&g, &legs, s, t);
+                    assert!(
+                        (cost - opt).abs() < 1e-6,
+                        "lazy {s} -> {t}: {cost} vs {opt}"
+                    );
+                }
+                Err(PlanError::Unreachable { .. }) => assert!(opt.is_infinite()),
+                Err(e) => panic!("lazy {s} -> {t}: {e}"),
+            }
+        }
+    }
+    assert!(
+        found > 100 && searched > 50 && unreachable > 300,
+        "{found} found ({searched} searched), {unreachable} unreachable"
+    );
+}
+
+/// `update` equals a fresh build where edits seal and open pieces of
+/// sectors: dense noise, single cells toggled on sector borders (so a
+/// piece in the untouched sector across becomes sealed or gains a way
+/// out). Regions, edges, connectivity and which cells are sealed are
+/// compared with a fresh build after every edit; the test counts the
+/// edits that changed a sealed cell of an untouched sector.
+#[test]
+fn update_equals_fresh_build_as_pieces_seal_and_open() {
+    let mut rng = Rng(0x5ea1_ed17);
+    let mut across = 0;
+    for round in 0..4 {
+        let (w, h) = (96, 72);
+        let mut g = islands_grid(&mut rng, w, h, [35, 45][round % 2]);
+        let size = [8, 16][round / 2];
+        let config = config_at(size, false);
+        let mut hi = Hierarchy::build(&g, &config).unwrap();
+        let sealed_cells = |hi: &Hierarchy, g: &Grid| -> Vec<Point> {
+            passable_cells(g)
+                .into_iter()
+                .filter(|&p| hi.region_of(g, p).is_none())
+                .collect()
+        };
+        for _ in 0..40 {
+            // A cell on a sector border (or next to one).
+            let mut p = Point::new(rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+            if rng.below(2) == 0 {
+                p.x = (p.x / size * size + [0, size - 1][rng.below(2) as usize]).min(w - 1);
+            } else {
+                p.y = (p.y / size * size + [0, size - 1][rng.below(2) as usize]).min(h - 1);
+            }
+            let before = sealed_cells(&hi, &g);
+            let now = g.is_passable(p);
+            g.set_passable(p, !now).unwrap();
+            hi.update(&g, &[p]).unwrap();
+            let fresh = Hierarchy::build(&g, &config).unwrap();
+            assert_eq!(hi.regions(), fresh.regions());
+            assert_eq!(hi.edge_list(), fresh.edge_list());
+            let after = sealed_cells(&hi, &g);
+            assert_eq!(after, sealed_cells(&fresh, &g));
+            let sector = |q: Point| (q.x / size, q.y / size);
+            let changed = before
+                .iter()
+                .filter(|q| !after.contains(q))
+                .chain(after.iter().filter(|q| !before.contains(q)))
+                .any(|&q| sector(q) != sector(p));
+            across += changed as usize;
+            let ids: Vec<_> = hi
+                .regions()
+                .iter()
+                .map(|r| hi.region_of(&g, r.representative()).unwrap())
+                .collect();
+            for &a in ids.iter().step_by(5) {
+                for &b in ids.iter().step_by(7) {
+                    assert_eq!(hi.regions_connected(a, b), fresh.regions_connected(a, b));
+                }
+            }
+        }
+    }
+    assert!(
+        across > 5,
+        "{across} edits sealed or opened a piece across a border"
+    );
+}
+
+/// A square spiral corridor one cell wide, walls one cell wide between
+/// its turns.
+fn spiral_grid(w: u32, h: u32) -> Grid {
+    let mut g = Grid::new(w, h, false).unwrap();
+    let mut open = |x: u32, y: u32| g.set_passable(Point::new(x, y), true).unwrap();
+    let (mut x0, mut y0, mut x1, mut y1) = (0i64, 0i64, w as i64 - 1, h as i64 - 1);
+    while x0 <= x1 && y0 <= y1 {
+        for x in x0..=x1 {
+            open(x as u32, y0 as u32);
+        }
+        for y in y0..=y1 {
+            open(x1 as u32, y as u32);
+        }
+        for x in x0..=x1 {
+            open(x as u32, y1 as u32);
+        }
+        for y in (y0 + 2).min(y1)..=y1 {
+            open(x0 as u32, y as u32);
+        }
+        if x0 < x1 && y0 + 2 <= y1 {
+            open((x0 + 1) as u32, (y0 + 2) as u32);
+        }
+        (x0, y0, x1, y1) = (x0 + 2, y0 + 2, x1 - 2, y1 - 2);
+    }
+    g
+}
+
+/// The memory budget on adversarial maps (512 × 512): checkerboards of
+/// single cells and of 2 × 2 blocks (no corner cutting: every block is
+/// isolated), one-cell islands in open ground, stripes one cell wide,
+/// random noise from 20 to 70 %, a spiral and a one-cell maze. With the
+/// default configuration each builds within one byte per cell plus the
+/// 16 KiB fixed part (portal layer apart), its `.rph` file is at most a
+/// byte per cell, and the loaded hierarchy holds the same bytes. The
+/// isolated-cell maps hold no region at all.
+#[test]
+fn adversarial_maps_keep_the_memory_budget() {
+    let (w, h) = (512u32, 512u32);
+    let mut rng = Rng(0xad5e_7a11);
+    let pattern = |f: &dyn Fn(u32, u32) -> bool| {
+        let mut g = Grid::new(w, h, false).unwrap();
+        for y in 0..h {
+            for x in 0..w {
+                if f(x, y) {
+                    g.set_passable(Point::new(x, y), true).unwrap();
+                }
+            }
+        }
+        g
+    };
+    let mut maps: Vec<(String, Grid)> = vec![
+        ("checkerboard".into(), pattern(&|x, y| (x + y) % 2 == 0)),
+        (
+            "2x2 checkerboard".into(),
+            pattern(&|x, y| (x / 2 + y / 2) % 2 == 0),
+        ),
+        (
+            "one-cell islands".into(),
+            pattern(&|x, y| x % 4 == 3 || y % 4 == 3 || (x % 4, y % 4) == (1, 1)),
+        ),
+        ("stripes".into(), pattern(&|x, _| x % 2 == 0)),
+        ("spiral".into(), spiral_grid(w, h)),
+        ("maze".into(), maze_grid(&mut |n| rng.below(n), w, h, 0)),
+    ];
+    for density in [20, 40, 55, 70] {
+        let g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
+        maps.push((format!("noise {density}%"), g));
+    }
+    let cells = (w * h) as usize;
+    for (name, g) in &maps {
+        let hi = Hierarchy::build(g, &HierarchyConfig::default()).unwrap();
+        let st = hi.stats();
+        assert!(
+            st.bytes - st.portal_bytes <= cells + 16 * 1024,
+            "{name}: {st:?}"
+        );
+        let file = hi.to_bytes();
+        assert!(file.len() <= cells, "{name}: file of {} bytes", file.len());
+        let loaded = Hierarchy::from_bytes(&file, g).unwrap();
+        assert_eq!(loaded.stats().bytes, st.bytes, "{name}");
+        if name.contains("checkerboard") {
+            assert_eq!((st.regions, st.edges), (0, 0), "{name}");
+            assert!(st.bytes < cells / 50, "{name}: {st:?}");
+        }
+    }
 }

@@ -164,6 +164,19 @@ pub enum Error {
         /// The cell given.
         point: Point,
     },
+    /// With `fit_memory` on, no sector size up to 256 keeps the hierarchy
+    /// within its memory budget (one byte per cell, at least 16 KiB; portal
+    /// layer excluded), even with no landmarks: build with `fit_memory`
+    /// off to accept the size.
+    #[error("the hierarchy needs {bytes} bytes at sector size {sector_size} with no landmarks, over its memory budget of {budget} bytes (1 byte per cell, at least 16 KiB): build with fit_memory off to accept it")]
+    OverBudget {
+        /// Bytes the smallest candidate holds.
+        bytes: u64,
+        /// The budget: one byte per cell, at least 16 KiB.
+        budget: u64,
+        /// Sector size of that candidate.
+        sector_size: u32,
+    },
     /// The hierarchy contradicts the grid it was checked against (its
     /// revision matches, yet a route or cell has no counterpart): a
     /// hand-edited or damaged hierarchy. Rebuild it.
@@ -240,6 +253,15 @@ impl From<HierarchyError> for Error {
             HierarchyError::BadConfig(c) => c.into(),
             HierarchyError::OutOfBounds(point) => Error::EditOutOfBounds { point },
             HierarchyError::GridMismatch(reason) => Error::Inconsistent { reason },
+            HierarchyError::OverBudget {
+                bytes,
+                budget,
+                sector_size,
+            } => Error::OverBudget {
+                bytes,
+                budget,
+                sector_size,
+            },
             other => Error::HierarchyFile {
                 message: other.to_string(),
             },

@@ -4,7 +4,7 @@
 pub(crate) mod sectors;
 
 use crate::config::{memory_budget, HierarchyConfig, PortalMode};
-use crate::derived::{Blocks, Connectivity, Landmarks, LANDMARKS};
+use crate::derived::{Blocks, Connectivity, Landmarks, SealedSectors, LANDMARKS};
 use crate::graph::{region_graph, Link, Region};
 use crate::model::Hierarchy;
 use crate::portal::Portals;
@@ -50,6 +50,55 @@ enum First {
 /// estimated at 2.17 times and skipped, which saves labelling its 262,144
 /// cells at a size it cannot use (a third of its build's instructions).
 const SKIP_OVER_BUDGET: f64 = 1.75;
+
+/// The larger sector sizes [`Hierarchy::build`] tries when the configured
+/// size `base` is over the byte budget, in order: 1.5×, 2×, 3×, 4×, 8×,
+/// 16× and 256 (the largest), each at most 256 and each larger than the
+/// one before. Sealed pieces of sectors hold no region, so what remains
+/// costs at most a few regions per cell of sector border: on any map the
+/// bytes per cell fall about as 1 / side (stripes one cell wide, 2000²,
+/// 8 landmarks: 3.02 bytes per cell at 16, 1.58 at 32, 0.86 at 64, 0.49
+/// at 128).
+fn ladder(base: u32) -> Vec<u32> {
+    let mut sizes: Vec<u32> = Vec::new();
+    for size in [
+        base + base / 2,
+        base * 2,
+        base * 3,
+        base * 4,
+        base * 8,
+        base * 16,
+        256,
+    ] {
+        let size = size.min(256);
+        if size > *sizes.last().unwrap_or(&base) {
+            sizes.push(size);
+        }
+    }
+    sizes
+}
+
+/// With [`HierarchyConfig::fit_memory`], [`HierarchyError::OverBudget`]
+/// when `h` with `landmarks` landmarks (the fewest the build would give it)
+/// holds more than [`memory_budget`] (one byte per cell, at least
+/// [`crate::MIN_BUDGET_BYTES`]; portal layer excluded).
+fn over_budget(
+    config: &HierarchyConfig,
+    h: &Hierarchy,
+    landmarks: usize,
+    cells: u64,
+) -> Result<(), HierarchyError> {
+    let bytes = h.bytes_with_landmarks(landmarks);
+    let budget = memory_budget(cells);
+    if config.fit_memory && bytes > budget {
+        return Err(HierarchyError::OverBudget {
+            bytes,
+            budget,
+            sector_size: h.layout.size,
+        });
+    }
+    Ok(())
+}
 
 /// The first half of a build at one sector size: the regions and the
 /// edges between them, before the graph, connectivity and block-cut tree.
@@ -239,6 +288,7 @@ impl Partial {
         // Side by side where the sectors were labelled in parallel (the
         // pool is awake and the graph large).
         let (connectivity, blocks) = crate::par::join(self.parallel, connectivity, blocks);
+        let sealed = SealedSectors::build(grid, &self.layout, &self.first_region, &self.regions);
         Hierarchy {
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
@@ -250,6 +300,7 @@ impl Partial {
             connectivity,
             landmarks: Landmarks::default(),
             blocks,
+            sealed,
             portals: None,
             build_ms: 0.0,
             // Set by `Hierarchy::complete`.
@@ -325,12 +376,12 @@ impl Hierarchy {
             // building every size in between.
             let base = config.sector_size;
             let needed = base as f64 * first_bytes as f64 / budget as f64;
-            let ladder = [base + base / 2, base * 2, base * 3, base * 4];
+            let ladder = ladder(base);
             let start = ladder
                 .iter()
                 .position(|&s| s as f64 >= needed)
-                .unwrap_or(ladder.len() - 1);
-            for &size in ladder[start..].iter().filter(|&&s| s <= 256) {
+                .unwrap_or(ladder.len().saturating_sub(1));
+            for &size in ladder.iter().skip(start) {
                 let h = Partial::new(grid, size, parallel).finish(grid);
                 let bytes = h.bytes_with_landmarks(LANDMARKS);
                 let fits = bytes <= budget;
@@ -381,6 +432,8 @@ impl Hierarchy {
                 }
             }
         };
+        let cells = grid.cell_count();
+        over_budget(config, &best, best.fitted_landmarks(config, cells), cells)?;
         Ok(Self::complete(best, grid, config, None, parallel, t0))
     }
 
@@ -458,28 +511,60 @@ mod tests {
 
     /// `sector_data` (a pass over runs) against a scan of every cell of the
     /// cell labelling (itself checked against a flood fill in `sector.rs`):
-    /// region sizes, bounding boxes, representatives (the cell nearest the
-    /// centroid, first in row-major order among equals) and border labels,
-    /// on random maps of several densities and sector sizes.
+    /// which regions are kept (those with a cell next to a passable cell
+    /// outside the sector), region sizes, bounding boxes, representatives
+    /// (the cell nearest the centroid, first in row-major order among
+    /// equals) and border labels, on random maps of several densities and
+    /// sector sizes; and the sectors `SealedSectors` flags.
     #[test]
     fn sector_data_matches_a_cell_scan() {
         let mut below = xorshift(0x2545_f491_4f6c_dd1du64);
         let (mut lab, mut cells) = (SectorScratch::default(), Labeler::default());
-        let mut checked = 0;
-        for density in [0, 15, 40, 60] {
+        let (mut checked, mut dropped) = (0, 0);
+        for density in [0, 15, 40, 60, 75] {
             let (gw, gh) = (157, 131);
             let g = random_grid(gw, gh, density, &mut below);
             for size in [4, 7, 16, 70, 157] {
                 let layout = Layout::new(gw, gh, size);
+                let mut first = vec![0u32];
+                let mut all = Vec::new();
+                let mut sealed_sectors = Vec::new();
                 for s in 0..layout.count() as u32 {
                     let got = sector_data(&g, &layout, s, &mut lab);
                     let rect = layout.rect(s);
                     let n = cells.label(&g, rect) as usize;
                     let (w, h) = (rect.width(), rect.height());
                     let label = |x: u32, y: u32| cells.labels[(y * w + x) as usize];
-                    assert_eq!(got.regions.len(), n);
+                    // Kept: a cell with a passable orthogonal neighbour
+                    // outside the sector. `renum[l]`: the kept label.
+                    let mut renum = vec![0u16; n + 1];
+                    for y in 0..h {
+                        for x in 0..w {
+                            let (px, py) = ((rect.x0 + x) as i64, (rect.y0 + y) as i64);
+                            let out = [(-1, 0), (1, 0), (0, -1), (0, 1)].iter().any(|(dx, dy)| {
+                                let q = Point::new((px + dx) as u32, (py + dy) as u32);
+                                px + dx >= 0
+                                    && py + dy >= 0
+                                    && !rect.contains(q)
+                                    && g.is_passable_i(px + dx, py + dy)
+                            });
+                            if label(x, y) != 0 && out {
+                                renum[label(x, y) as usize] = 1;
+                            }
+                        }
+                    }
+                    let mut next = 0;
+                    for k in renum.iter_mut().skip(1) {
+                        if *k != 0 {
+                            next += 1;
+                            *k = next;
+                        }
+                    }
+                    assert_eq!(got.regions.len(), next as usize);
+                    dropped += n - next as usize;
+                    sealed_sectors.push(n != next as usize);
                     for (i, r) in got.regions.iter().enumerate() {
-                        let l = i as u16 + 1;
+                        let l = renum.iter().position(|&k| k == i as u16 + 1).unwrap() as u16;
                         let mine: Vec<(u32, u32)> = (0..h)
                             .flat_map(|y| (0..w).map(move |x| (x, y)))
                             .filter(|&(x, y)| label(x, y) == l)
@@ -506,16 +591,26 @@ mod tests {
                         assert_eq!(r.max(), at(xs.max().unwrap(), ys.max().unwrap()));
                         checked += 1;
                     }
-                    let row = |y: u32| (0..w).map(|x| label(x, y)).collect::<Vec<_>>();
-                    let col = |x: u32| (0..h).map(|y| label(x, y)).collect::<Vec<_>>();
+                    let kept = |l: u16| renum[l as usize];
+                    let row = |y: u32| (0..w).map(|x| kept(label(x, y))).collect::<Vec<_>>();
+                    let col = |x: u32| (0..h).map(|y| kept(label(x, y))).collect::<Vec<_>>();
                     assert_eq!(got.top(), row(0));
                     assert_eq!(got.bottom(), row(h - 1));
                     assert_eq!(got.left(), col(0));
                     assert_eq!(got.right(), col(w - 1));
+                    all.extend_from_slice(&got.regions);
+                    first.push(all.len() as u32);
+                }
+                // The sectors flagged as holding sealed cells are those
+                // where regions were dropped.
+                let sealed = SealedSectors::build(&g, &layout, &first, &all);
+                for (s, &want) in sealed_sectors.iter().enumerate() {
+                    assert_eq!(sealed.contains(s as u32), want, "sector {s}");
                 }
             }
         }
         assert!(checked > 5000, "{checked}");
+        assert!(dropped > 1000, "{dropped}");
     }
 
     /// The bound that lets `build` skip finishing a candidate never
@@ -575,12 +670,6 @@ mod tests {
         }
     }
 
-    /// The paths of `build` that keep a first candidate unfinished: on a
-    /// map of isolated cells (one region per passable cell, far over the
-    /// byte budget at every sector size) a first size with no larger one
-    /// allowed is finished and kept; a small first size is never beaten by
-    /// a larger one that holds more bytes. Each is checked against the
-    /// same size built directly.
     /// The sample's estimate against the exact lower bound of the full
     /// candidate, on random obstacles and one-cell mazes.
     #[test]
@@ -611,7 +700,7 @@ mod tests {
     /// 48, 64): the rung below it, if any, is over the byte budget, so no
     /// smaller larger size was passed over.
     fn assert_rung_below_is_over_budget(g: &Grid, size: u32) {
-        let ladder = [24, 32, 48, 64];
+        let ladder = ladder(16);
         let at = ladder.iter().position(|&s| s == size).unwrap();
         if at > 0 {
             let h = Partial::new(g, ladder[at - 1], false).finish(g);
@@ -666,44 +755,99 @@ mod tests {
         assert_eq!(h.edge_list(), exact(size).edge_list());
     }
 
+    /// Isolated cells (a checkerboard of single cells, and of 2 × 2
+    /// blocks, which touch only at corners: no corner cutting) are sealed:
+    /// no region, no edge, nothing but the fixed part, at the configured
+    /// sector size.
     #[test]
-    fn unfinished_first_candidates_are_finished_when_kept() {
-        let (gw, gh) = (260, 90);
-        let mut g = Grid::new(gw, gh, true).unwrap();
-        for y in 0..gh {
-            for x in 0..gw {
-                if x % 2 == 1 || y % 2 == 1 {
-                    g.set_passable(Point::new(x, y), false).unwrap();
+    fn isolated_cells_hold_no_regions() {
+        for block in [1, 2] {
+            let (gw, gh) = (260, 90);
+            let mut g = Grid::new(gw, gh, true).unwrap();
+            for y in 0..gh {
+                for x in 0..gw {
+                    if (x / block + y / block) % 2 == 1 {
+                        g.set_passable(Point::new(x, y), false).unwrap();
+                    }
                 }
             }
+            let h = Hierarchy::build(&g, &HierarchyConfig::default()).unwrap();
+            let st = h.stats();
+            assert_eq!((st.regions, st.edges, st.sector_size), (0, 0, 16));
+            assert!(st.bytes < 2048, "{st:?}");
         }
-        let config = |sector_size| {
-            HierarchyConfig::new()
-                .sector_size(sector_size)
-                .portals(PortalMode::Never)
-        };
-        let exact = |size| Partial::new(&g, size, false).finish(&g);
+    }
+
+    /// Stripes one cell wide: every column piece is a region linked to the
+    /// sectors above and below, far over the budget at small sizes. From
+    /// 4 the build climbs the ladder to the first size that fits, which is
+    /// the plain build at that size; the rung below it does not fit.
+    #[test]
+    fn stripes_climb_the_ladder_until_they_fit() {
+        let (gw, gh) = (260, 190);
+        let mut g = Grid::new(gw, gh, true).unwrap();
+        for y in 0..gh {
+            for x in (1..gw).step_by(2) {
+                g.set_passable(Point::new(x, y), false).unwrap();
+            }
+        }
+        let config = HierarchyConfig::new()
+            .sector_size(4)
+            .portals(PortalMode::Never);
         let cells = g.cell_count();
-        // Every cell its own region: both sizes are skipped on the sample's
-        // estimate and built after all when kept.
-        assert!(Hierarchy::first_pass(&g, &config(200), false).is_err());
-        assert!(Hierarchy::first_pass(&g, &config(4), false).is_err());
-        // 200: 300 is over 256, so no larger candidate exists.
-        let h = Hierarchy::build(&g, &config(200)).unwrap();
-        let direct = exact(200);
-        assert!(Partial::new(&g, 200, false).bytes_lower_bound(LANDMARKS) > cells);
-        assert_eq!(h.stats().sector_size, 200);
-        assert_eq!(h.stats().regions, direct.stats().regions);
-        assert_eq!(h.stats().edges, direct.stats().edges);
-        // 4: skipped unfinished, larger sizes all over budget too; the kept
-        // one holds no more bytes than the first size would have.
-        assert!(Partial::new(&g, 4, false).bytes_lower_bound(LANDMARKS) > cells);
-        let h = Hierarchy::build(&g, &config(4)).unwrap();
-        let kept = h.bytes_with_landmarks(LANDMARKS);
-        assert!(kept > cells, "{kept}");
-        assert!(kept <= exact(4).bytes_with_landmarks(LANDMARKS));
+        let exact = |size| Partial::new(&g, size, false).finish(&g);
+        assert!(exact(4).bytes_with_landmarks(0) > cells);
+        let h = Hierarchy::build(&g, &config).unwrap();
         let size = h.stats().sector_size;
-        assert!([4, 6, 8, 12, 16].contains(&size), "{size}");
-        assert_eq!(h.stats().regions, exact(size).stats().regions);
+        assert!(h.bytes_with_landmarks(h.stats().landmarks) <= cells);
+        let rungs = ladder(4);
+        let at = rungs.iter().position(|&s| s == size).unwrap();
+        assert!(at > 0);
+        let below = exact(rungs[at - 1]).bytes_with_landmarks(LANDMARKS);
+        assert!(below > cells, "{} fits: {below}", rungs[at - 1]);
+        assert_eq!(h.edge_list(), exact(size).edge_list());
+        assert_eq!(h.regions(), exact(size).regions());
+    }
+
+    /// The ladder reaches 256 from every configured size, each rung larger
+    /// than the last.
+    #[test]
+    fn the_ladder_ends_at_256() {
+        for base in 4..=256 {
+            let l = ladder(base);
+            assert!(l.windows(2).all(|w| w[0] < w[1]), "{base}: {l:?}");
+            assert!(l.first().is_none_or(|&s| s > base));
+            assert_eq!(l.last().copied().unwrap_or(base), 256, "{base}");
+        }
+    }
+
+    /// A hierarchy over its budget (one byte per cell here) is refused with
+    /// the typed error naming the budget when `fit_memory` is on, kept
+    /// when it is off.
+    #[test]
+    fn over_budget_is_a_typed_error_naming_the_budget() {
+        let mut g = Grid::new(64, 64, true).unwrap();
+        for y in 0..64 {
+            for x in (1..64).step_by(2) {
+                g.set_passable(Point::new(x, y), false).unwrap();
+            }
+        }
+        let h = Partial::new(&g, 4, false).finish(&g);
+        let bytes = h.bytes_with_landmarks(0);
+        let on = HierarchyConfig::default();
+        let off = HierarchyConfig::default().fit_memory(false);
+        // Checked against a budget of fewer cells than the hierarchy holds
+        // bytes: refused when fitting, kept when not.
+        assert!(bytes > crate::MIN_BUDGET_BYTES + 1, "{bytes}");
+        let cells = bytes - 1;
+        let e = over_budget(&on, &h, 0, cells).unwrap_err();
+        assert!(e.to_string().contains("budget of"), "{e}");
+        assert!(
+            matches!(e, HierarchyError::OverBudget { bytes: b, budget, sector_size: 4 }
+                if b == bytes && budget == bytes - 1),
+            "{e:?}"
+        );
+        assert!(over_budget(&off, &h, 0, cells).is_ok());
+        assert!(over_budget(&on, &h, 0, bytes).is_ok());
     }
 }

@@ -47,8 +47,16 @@ pub(crate) struct SectorScratch {
     /// Per region: squared distance (scaled) of the best cell so far, and
     /// that cell.
     best: Vec<(u64, u32, u32)>,
+    /// Per label: the region's new label, 0 when it is dropped as sealed.
+    keep: Vec<u16>,
 }
 
+/// Labels sector `s` and returns its regions and border labels. Only
+/// regions with a legal move out of the sector are kept ("linked": they
+/// have an edge in the region graph); the others ("sealed": a piece of the
+/// sector closed off from everything else) are dropped, and their cells
+/// read as 0 in the border labels. Kept regions are numbered in the order
+/// of their first cell (row-major), as [`Labeler::label`] numbers all.
 pub(crate) fn sector_data(
     grid: &Grid,
     layout: &Layout,
@@ -56,7 +64,12 @@ pub(crate) fn sector_data(
     scratch: &mut SectorScratch,
 ) -> SectorData {
     let rect = layout.rect(s);
-    let SectorScratch { lab, sums, best } = scratch;
+    let SectorScratch {
+        lab,
+        sums,
+        best,
+        keep,
+    } = scratch;
     let n = lab.label_runs(grid, rect) as usize;
     let w = rect.width() as usize;
     let h = rect.height() as usize;
@@ -100,10 +113,49 @@ pub(crate) fn sector_data(
             *b = (d(x), x as u32, r.y as u32);
         }
     }
+    // Sealed regions: no legal move leaves the sector from any of their
+    // cells, so they have no edge in the region graph and are dropped (a
+    // checkerboard without corner cutting is all such cells). A move out
+    // of the sector from a region's cell is a step across the sector
+    // border to a passable cell; a diagonal one needs both orthogonal
+    // cells passable, one of which is outside the sector too, so an
+    // orthogonal step out exists whenever a diagonal one does.
+    // `keep[l - 1]` becomes the new label of old label `l` (0: dropped).
+    keep.clear();
+    keep.resize(n, 0);
+    let open_across = |x: u32, y: u32, len: u32| {
+        (0..len)
+            .step_by(64)
+            .any(|k| grid.row_bits(x + k, y, (len - k).min(64)) != 0)
+    };
+    for r in &lab.runs {
+        let k = &mut keep[r.label as usize - 1];
+        if *k != 0 {
+            continue;
+        }
+        let (y, x0, x1) = (r.y as u32, r.x0 as u32, r.x1 as u32);
+        let (gy, len) = (rect.y0 + y, x1 - x0);
+        let linked = (y == 0 && rect.y0 > 0 && open_across(rect.x0 + x0, rect.y0 - 1, len))
+            || (y as usize == h - 1
+                && rect.y1 < grid.height()
+                && open_across(rect.x0 + x0, rect.y1, len))
+            || (x0 == 0 && rect.x0 > 0 && grid.is_passable(Point::new(rect.x0 - 1, gy)))
+            || (x1 as usize == w && grid.is_passable(Point::new(rect.x1, gy)));
+        *k = linked as u16;
+    }
+    let mut next = 0u16;
+    for k in keep.iter_mut() {
+        if *k != 0 {
+            next += 1;
+            *k = next;
+        }
+    }
     let regions = acc
         .iter()
         .zip(best.iter())
-        .map(|(a, b)| {
+        .zip(keep.iter())
+        .filter(|(_, &k)| k != 0)
+        .map(|((a, b), _)| {
             Region::new(
                 s,
                 Point::new(rect.x0 + b.1, rect.y0 + b.2),
@@ -113,24 +165,27 @@ pub(crate) fn sector_data(
             )
         })
         .collect();
-    // Border labels, from the runs that touch each border.
+    // Border labels, from the runs that touch each border, renumbered to
+    // the kept regions (a dropped region's cells read as 0, like walls:
+    // nothing across them is passable).
     let mut border = vec![0u16; 2 * (w + h)];
     let (top, rest) = border.split_at_mut(w);
     let (bottom, rest) = rest.split_at_mut(w);
     let (left, right) = rest.split_at_mut(h);
     for r in &lab.runs {
         let (y, x0, x1) = (r.y as usize, r.x0 as usize, r.x1 as usize);
+        let label = keep[r.label as usize - 1];
         if y == 0 {
-            top[x0..x1].fill(r.label);
+            top[x0..x1].fill(label);
         }
         if y == h - 1 {
-            bottom[x0..x1].fill(r.label);
+            bottom[x0..x1].fill(label);
         }
         if x0 == 0 {
-            left[y] = r.label;
+            left[y] = label;
         }
         if x1 == w {
-            right[y] = r.label;
+            right[y] = label;
         }
     }
     SectorData {

@@ -303,7 +303,10 @@ fn build_sector(grid: &Grid, layout: &Layout, k: u32, field: &mut Field) -> Sect
 
 impl Portals {
     /// Whether the layer pays on `grid`: counts portals per sector (no
-    /// sweep) and compares the in-sector edges with [`EDGES_PER_CELL`].
+    /// sweep) and compares the in-sector edges with [`EDGES_PER_CELL`]. A
+    /// grid with no portal at all (no move crosses a sector border, as on
+    /// a checkerboard) has nothing to route over: the layer would hold its
+    /// per-sector tables (about 0.3 bytes a cell) for no query.
     pub(crate) fn worth_building(grid: &Grid) -> bool {
         let layout = Layout::new(grid.width(), grid.height(), SIDE);
         let passable = grid.passable_count() as f64;
@@ -320,7 +323,7 @@ impl Portals {
                 return false;
             }
         }
-        true
+        edges > 0.0
     }
 
     /// Builds the layer (sectors in parallel with rayon when `parallel`).

@@ -80,8 +80,14 @@ impl CellPlanner {
         if pr.route == Planned::Nothing {
             // A short query (see `start_query`): one window search, and the
             // abstract route only if the window holds no path.
+            // A sealed piece (see `begin_sealed`): its sector holds every
+            // path.
             let size = self.config.window;
-            let win = Window::around(grid, pr.pos, pr.goal, size, size);
+            let win = if pr.local {
+                window_of(h.sector_rect(h.layout.sector_of(pr.pos)))
+            } else {
+                Window::around(grid, pr.pos, pr.goal, size, size)
+            };
             let s = self
                 .jps
                 .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
@@ -92,6 +98,12 @@ impl CellPlanner {
                 pr.phase = Phase::Done;
                 self.progress = Some(pr);
                 return Ok(false);
+            }
+            if pr.local {
+                return Err(PlanError::Stale(format!(
+                    "no path between {} and {} in their sealed piece of a sector",
+                    pr.pos, pr.goal
+                )));
             }
             let start = pr.pos;
             self.plan_route(h, pr.from, pr.to, start, pr.goal)?;

@@ -475,6 +475,10 @@ struct Progress {
     /// when there is one (the whole answer, written by the first leg).
     straight: Option<StepOrder>,
     kind: Kind,
+    /// Whether start and goal lie in one sealed piece of a sector (see
+    /// [`Hierarchy::region_of`]): one search bounded to that sector is the
+    /// whole answer.
+    local: bool,
 }
 
 /// Which kind of query a plan serves: it chooses how [`CellPlanner`]'s
@@ -562,6 +566,7 @@ impl Progress {
             route,
             straight,
             kind,
+            local: false,
         }
     }
 
@@ -912,12 +917,11 @@ impl CellPlanner {
             return Ok(false);
         }
         let stale = || PlanError::Stale("a cell's sector has no matching region".into());
-        let rs = h
-            .region_of_with(grid, start, &mut self.lab)
-            .ok_or_else(stale)?;
-        let rg = h
-            .region_of_with(grid, goal, &mut self.lab)
-            .ok_or_else(stale)?;
+        let rs = h.region_of_with(grid, start, &mut self.lab);
+        let rg = h.region_of_with(grid, goal, &mut self.lab);
+        let (Some(rs), Some(rg)) = (rs, rg) else {
+            return self.begin_sealed(h, grid, (start, goal), rs.is_none(), kind);
+        };
         if (rs as usize) >= h.regions.len() || (rg as usize) >= h.regions.len() {
             return Err(stale());
         }
@@ -951,6 +955,44 @@ impl CellPlanner {
         };
         let pr = Progress::new(start, goal, (rs, rg), route, None, kind);
         self.stats.quick_start = partial;
+        self.progress = Some(pr);
+        Ok(false)
+    }
+
+    /// [`CellPlanner::begin`] for a start or goal that is sealed (passable,
+    /// in no region: see [`Hierarchy::region_of`]; `start_sealed` says
+    /// which, the start when both are). A sealed cell's piece of its sector
+    /// has no move out of the sector, so the other end is reachable only in
+    /// the same piece: checked by flooding the sealed end's piece (small
+    /// where sealed cells are many) in its sector. Reachable: one search
+    /// bounded to the sector's rectangle, which holds every path between
+    /// them, so its path is optimal ([`PlanStats::exact`]).
+    fn begin_sealed(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        (start, goal): (Point, Point),
+        start_sealed: bool,
+        kind: Kind,
+    ) -> Result<bool, PlanError> {
+        let s = h.layout.sector_of(start);
+        let (from, to) = if start_sealed {
+            (start, goal)
+        } else {
+            (goal, start)
+        };
+        let joined = s == h.layout.sector_of(goal)
+            && self
+                .lab
+                .reach(grid, h.sector_rect(s), from, [(to, 0)])
+                .is_some();
+        if !joined {
+            return Err(PlanError::Unreachable { start, goal });
+        }
+        let regions = (u32::MAX, u32::MAX);
+        let mut pr = Progress::new(start, goal, regions, Planned::Nothing, None, kind);
+        pr.local = true;
+        self.stats.exact = true;
         self.progress = Some(pr);
         Ok(false)
     }

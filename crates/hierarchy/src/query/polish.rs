@@ -142,7 +142,9 @@ impl CellPlanner {
         // does not hold the whole box where one can lie allows (on maps
         // under a window's size, never). A one-cell maze 54 × 78 answered
         // 308 for an optimum of 152 through rows below its window.
-        if pr.route == Planned::Nothing && holds_every_cheaper_path(&self.config, grid, start, goal, old) {
+        if pr.route == Planned::Nothing
+            && holds_every_cheaper_path(&self.config, grid, start, goal, old)
+        {
             return;
         }
         let bound = self.lower_estimate(h, start, goal, pr.from, pr.to);

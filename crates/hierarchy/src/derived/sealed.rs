@@ -1,0 +1,86 @@
+//! Which sectors hold sealed cells: passable cells in no region (the
+//! build drops regions with no move out of their sector; see
+//! `build::sectors::sector_data`). One bit per sector, from the grid and
+//! the region table, built on build and load and refreshed for the
+//! relabelled sectors on update, never stored.
+
+use crate::graph::Region;
+use crate::sector::Layout;
+use regionpath_grid::Grid;
+
+/// One bit per sector: set when the sector has passable cells that belong
+/// to none of its regions. Where it is clear, a cell inside exactly one
+/// region's bounding box belongs to that region (no flood needed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SealedSectors {
+    bits: Vec<u64>,
+}
+
+impl SealedSectors {
+    /// Compares each sector's passable cells (counted 64 at a time from
+    /// the grid's bits) with the cells of its regions (`first_region[s] ..
+    /// first_region[s + 1]` are sector `s`'s). O(cells / 64 + regions).
+    pub fn build(grid: &Grid, layout: &Layout, first_region: &[u32], regions: &[Region]) -> Self {
+        let n = layout.count();
+        let mut sealed = SealedSectors {
+            bits: vec![0u64; n.div_ceil(64)],
+        };
+        for s in 0..n as u32 {
+            sealed.refresh(grid, layout, first_region, regions, s);
+        }
+        sealed
+    }
+
+    /// Recomputes sector `s`'s bit (after its regions changed). O(sector
+    /// cells / 64 + its regions).
+    pub fn refresh(
+        &mut self,
+        grid: &Grid,
+        layout: &Layout,
+        first_region: &[u32],
+        regions: &[Region],
+        s: u32,
+    ) {
+        let rect = layout.rect(s);
+        let mut open = 0u64;
+        for y in rect.y0..rect.y1 {
+            let mut x = rect.x0;
+            while x < rect.x1 {
+                let len = (rect.x1 - x).min(64);
+                open += grid.row_bits(x, y, len).count_ones() as u64;
+                x += len;
+            }
+        }
+        let (lo, hi) = (
+            first_region.get(s as usize).copied().unwrap_or(0) as usize,
+            first_region.get(s as usize + 1).copied().unwrap_or(0) as usize,
+        );
+        let held: u64 = regions
+            .get(lo..hi)
+            .unwrap_or(&[])
+            .iter()
+            .map(|r| r.cells() as u64)
+            .sum();
+        if let Some(w) = self.bits.get_mut(s as usize / 64) {
+            let bit = 1u64 << (s % 64);
+            if open != held {
+                *w |= bit;
+            } else {
+                *w &= !bit;
+            }
+        }
+    }
+
+    /// Whether sector `s` has passable cells in no region.
+    #[inline]
+    pub fn contains(&self, s: u32) -> bool {
+        self.bits
+            .get(s as usize / 64)
+            .is_some_and(|w| w >> (s % 64) & 1 != 0)
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.bits.len() * 8
+    }
+}
