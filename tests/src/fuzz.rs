@@ -540,8 +540,8 @@ fn check_query(
     assert!(reachable || origin == Origin::Loaded, "{ctx}: started");
     let q = query.as_mut().expect("started");
     let mut cells = Vec::new();
-    // A lazy path may take detours (and, today, revisit cells), but it
-    // must end: a leg per region of the route at most, with slack.
+    // A lazy path may take detours, but it must end: a leg per region of
+    // the route at most, with slack.
     let limit = 4 * grid.passable_count() as usize + 16;
     for legs in 0.. {
         match planner.next_leg(q, h, grid, &mut cells) {
@@ -552,9 +552,13 @@ fn check_query(
         }
     }
     assert!(reachable, "{ctx}: every leg planned");
-    // Contiguous, legal, right ends. Lazy paths are not (yet) promised to
-    // be free of repeated cells, nor optimal.
+    // Contiguous, legal, right ends, no cell twice (lazy paths are not
+    // promised to be optimal).
     check_path(grid, &cells, start, goal).unwrap_or_else(|why| panic!("{ctx}: {why}"));
+    let mut seen = std::collections::HashSet::new();
+    for c in &cells {
+        assert!(seen.insert(*c), "{ctx}: the lazy path visits {c} twice");
+    }
 }
 
 /// The oracle's connected pieces: a label per cell, row by row (8-connected
@@ -887,10 +891,8 @@ pub fn apply_patches(payload: &mut Vec<u8>, b: &mut Bytes) {
 /// paths, `Unreachable` only where the oracle finds no path, or a typed
 /// error (`Inconsistent` included: a loaded file may contradict its grid).
 ///
-/// A file that claims two connected regions are not connected is the
-/// known open bug [`KNOWN_LOADER_UNDERCLAIM`]: this check lets it pass (so
-/// a fuzz run goes on to find other bugs); [`hierarchy_file_strict`] fails
-/// on it.
+/// A file that claims two connected regions are not connected fails the
+/// check unless [`KNOWN_LOADER_UNDERCLAIM`] is set.
 pub fn hierarchy_file(data: &[u8]) {
     hierarchy_file_with(data, !KNOWN_LOADER_UNDERCLAIM)
 }
@@ -901,13 +903,14 @@ pub fn hierarchy_file_strict(data: &[u8]) {
     hierarchy_file_with(data, true)
 }
 
-/// Known open bug (issue 30, item 2): the `.rph` loader does not check that
-/// a link's crossing cells lie in the regions it names, so a file with an
-/// edge rewired to another region of the same sector (CRC recomputed) is
-/// accepted and answers `Unreachable` for reachable goals. While `true`,
-/// [`hierarchy_file`] returns early on such a file instead of failing; set
-/// it to `false` when the loader's consistency checks land.
-pub const KNOWN_LOADER_UNDERCLAIM: bool = true;
+/// Whether [`hierarchy_file`] lets a loaded file that under-claims
+/// connectivity pass. `false`: the loader checks every link's crossing
+/// cells against the regions it names, so a file with an edge rewired to
+/// another region of the same sector (CRC recomputed) is refused with
+/// `Inconsistent` (the reproducers in `fuzz/known/hierarchy_file/`, once an
+/// open bug, are replayed by `fuzz_corpus.rs`). Set it to `true` only to
+/// fuzz past such a bug while it is open.
+pub const KNOWN_LOADER_UNDERCLAIM: bool = false;
 
 /// Decodes a [`hierarchy_file`] input into its grid and `.rph` bytes.
 pub fn rph_input(data: &[u8]) -> (Grid, Vec<u8>) {

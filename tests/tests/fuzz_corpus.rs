@@ -3,8 +3,8 @@
 //! (`fuzz/corpus/<target>/`, `fuzz/regressions/<target>/`) is replayed, and
 //! a seeded random run (byte mutations of the seeds and random bytes; not
 //! coverage-guided) feeds each target a few thousand more inputs.
-//! Reproducers of known, still-open bugs live in `fuzz/known/<target>/` and
-//! are replayed by the `#[ignore]`d tests at the end, one per bug.
+//! Reproducers of still-open bugs go to `fuzz/known/<target>/` with an
+//! `#[ignore]`d test each (none are open).
 
 use regionpath_testkit::{Rng64, SplitMix64};
 use regionpath_tests::fuzz::{self, seeds};
@@ -206,36 +206,4 @@ fn name_hash(data: &[u8]) -> u32 {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
     (h ^ (h >> 32)) as u32
-}
-
-/// Replays `fuzz/known/<target>/<prefix>*` through `check`; each must fail
-/// the check while its bug is open.
-fn replay_known(target: &str, prefix: &str, check: Check) {
-    let dir = fuzz_dir().join("known").join(target);
-    let inputs: Vec<PathBuf> = files(&dir)
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(prefix))
-        })
-        .collect();
-    assert!(!inputs.is_empty(), "no {prefix}* in {}", dir.display());
-    for path in inputs {
-        let data = std::fs::read(&path).expect("readable reproducer");
-        run(&path.display().to_string(), check, &data);
-    }
-}
-
-/// Issue 30, item 2: an edge rewired to another region of the same sector
-/// (CRC recomputed) loads, and the planner answers `Unreachable` for goals
-/// the grid connects.
-#[test]
-#[ignore = "open: the .rph loader does not check links against the regions they name (persist.rs)"]
-fn loader_accepts_rewired_edge() {
-    replay_known(
-        "hierarchy_file",
-        "loader-accepts-rewired-edge",
-        fuzz::hierarchy_file_strict,
-    );
 }
