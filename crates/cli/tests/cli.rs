@@ -220,13 +220,13 @@ fn bad_input_exits_2_with_a_message() {
 
     std::fs::write(
         dir.join("small.map"),
-        "type octile\nheight 4\nwidth 5\nmap\n.....\n.@x@.\n",
+        "type octile\nheight 4\nwidth 5\nmap\n.....\n.@\u{e9}@.\n",
     )
     .unwrap();
     let (code, _, err) = run(bin().arg("scen").arg(&scen));
     assert_eq!(code, 2);
     assert!(
-        err.contains("small.map:6:3: malformed map") && err.contains("'x'"),
+        err.contains("small.map:6:3: malformed map") && err.contains("'\u{e9}'"),
         "{err}"
     );
 
@@ -531,10 +531,10 @@ fn an_edge_endpoint_changed_with_its_crc_fixed_is_refused() {
 
     let bytes = std::fs::read(&rph).unwrap();
     let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-    // Header 24 bytes; payload: 36 bytes of fixed fields, the region
-    // table (count, 32 bytes each: sector first), the edge table (count,
-    // 32 bytes each: a, b first).
-    let regions_at = 24 + 36;
+    // Header 24 bytes; payload: 36 bytes of fixed fields and 16 of build
+    // settings, the region table (count, 32 bytes each: sector first), the
+    // edge table (count, 32 bytes each: a, b first).
+    let regions_at = 24 + 36 + 16;
     let n = u32_at(&bytes, regions_at) as usize;
     let sector = |r: u32| u32_at(&bytes, regions_at + 4 + 32 * r as usize);
     let edges_at = regions_at + 4 + 32 * n;

@@ -289,7 +289,7 @@ fn a_missing_or_malformed_map_names_the_file_once_with_line_and_column() {
     assert_eq!(err.matches("nosuch.map").count(), 1, "{err}");
     assert!(err.contains("cannot read map"), "{err}");
     let bad = dir.join("bad.map");
-    std::fs::write(&bad, "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n").unwrap();
+    std::fs::write(&bad, "type octile\nheight 2\nwidth 3\nmap\n...\n.\u{e9}.\n").unwrap();
     for sub in ["build", "render", "path"] {
         let mut c = bin();
         c.arg(sub).arg(&bad).arg("--json");

@@ -1277,7 +1277,8 @@ fn adversarial_maps_keep_the_memory_budget() {
         assert_eq!(loaded.stats().bytes, st.bytes, "{name}");
         if name.contains("checkerboard") {
             assert_eq!((st.regions, st.edges), (0, 0), "{name}");
-            assert!(st.bytes < cells / 50, "{name}: {st:?}");
+            // The fixed part and 8 bytes of cell digest per sector only.
+            assert!(st.bytes < cells / 10, "{name}: {st:?}");
         }
     }
 }

@@ -12,7 +12,10 @@
 //!   box and passable, cells between a connected piece's least (`w + h −
 //!   1`) and the box's area, representatives of one sector distinct; per
 //!   sector, the regions' cells sum to the sector's passable cells and their
-//!   boxes join to the box of those cells.
+//!   boxes join to the box of those cells; a sector whose regions hold
+//!   fewer cells has sealed pieces (no move out of the sector, no region),
+//!   and is labelled again: it must give exactly the stored regions (only
+//!   such sectors pay for labelling).
 //! - edges: in ascending `(a, b)` order (so none twice; `a < b`, so no self
 //!   loop; stored once, so symmetric by construction); the crossing run
 //!   lies along the border of two different sectors, inside `a`'s and `b`'s
@@ -40,6 +43,7 @@
 //! of those kinds was always caught by the checks above in the tests
 //! (`tests/corruption.rs`).
 
+use crate::build::sectors::{sector_data, SectorScratch};
 use crate::graph::{Link, Region};
 use crate::sector::{Layout, Rect};
 use crate::{FilePart, HierarchyError};
@@ -98,6 +102,7 @@ pub(super) fn regions(
     first_region: &[u32],
 ) -> Result<(), HierarchyError> {
     let mut reps: Vec<(u32, u32)> = Vec::new();
+    let mut scratch = SectorScratch::default();
     for s in 0..layout.count() as u32 {
         let rect = layout.rect(s);
         let (lo, hi) = (first_region[s as usize], first_region[s as usize + 1]);
@@ -135,11 +140,24 @@ pub(super) fn regions(
             reps.push((rep.y, rep.x));
         }
         let (open, open_box) = passable_in(grid, rect);
-        if cells != open {
+        if cells > open {
             return Err(bad(
                 FilePart::Sector(s),
-                "region cells do not add up to the sector's passable cells",
+                "region cells exceed the sector's passable cells",
             ));
+        }
+        if cells < open {
+            // Cells in no region must be sealed pieces (no move out of the
+            // sector): the sector is labelled again and must give exactly
+            // these regions. Only sectors with sealed pieces pay for it.
+            let fresh = sector_data(grid, layout, s, &mut scratch);
+            if fresh.regions[..] != regions[lo as usize..hi as usize] {
+                return Err(bad(
+                    FilePart::Sector(s),
+                    "passable cells in no region are not sealed pieces",
+                ));
+            }
+            continue;
         }
         if union != open_box {
             return Err(bad(
@@ -217,14 +235,18 @@ pub(super) fn edges(
         {
             return Err(bad(part, "crossing run leaves the regions' sectors"));
         }
+        // 64 cells a word (both ends are in the grid, checked above).
         let open = |run: crate::graph::Run| {
-            (0..run.len).all(|k| {
-                let p = if run.vertical {
-                    Point::new(run.start.x, run.start.y + k)
+            (0..run.len).step_by(64).all(|k| {
+                let n = (run.len - k).min(64);
+                let want = u64::MAX >> (64 - n);
+                let bits = if run.vertical {
+                    let p = Point::new(run.start.x, run.start.y + k);
+                    grid.padded_column_bits(grid.padded_column_index(p))
                 } else {
-                    Point::new(run.start.x + k, run.start.y)
+                    grid.row_bits(run.start.x + k, run.start.y, n)
                 };
-                grid.is_passable(p)
+                bits & want == want
             })
         };
         if !open(cross) || !open(along) {
