@@ -6,29 +6,9 @@
 //! (test kit validator), for full and lazy queries; otherwise
 //! `Error::Unreachable`, never `Error::Blocked` (the cells are passable).
 
-use regionpath::grid::{Grid, Point};
+use regionpath::grid::Point;
 use regionpath::{Config, Error, Hierarchy, HierarchyConfig, Planner};
 use regionpath_testkit::{check_path, oracle, Rng64, SplitMix64};
-
-/// Random noise of `density` percent with walled-in single cells and small
-/// walled rooms: many sealed pieces.
-fn islands(rng: &mut SplitMix64, w: u32, h: u32, density: u64) -> Grid {
-    let mut g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
-    for _ in 0..(w * h) / 50 {
-        let (cx, cy) = (
-            1 + rng.below(u64::from(w) - 6) as u32,
-            1 + rng.below(u64::from(h) - 6) as u32,
-        );
-        let (rw, rh) = (1 + rng.below(4) as u32, 1 + rng.below(4) as u32);
-        for y in cy - 1..=cy + rh {
-            for x in cx - 1..=cx + rw {
-                let wall = x == cx - 1 || y == cy - 1 || x == cx + rw || y == cy + rh;
-                g.set_passable(Point::new(x, y), !wall).unwrap();
-            }
-        }
-    }
-    g
-}
 
 #[test]
 fn sealed_cells_through_the_facade_match_dijkstra() {
@@ -37,7 +17,8 @@ fn sealed_cells_through_the_facade_match_dijkstra() {
     let (mut found, mut unreachable) = (0, 0);
     for round in 0..6 {
         let (w, h) = (80 + rng.below(100) as u32, 60 + rng.below(80) as u32);
-        let g = islands(&mut rng, w, h, [10, 35, 50][round % 3]);
+        let g =
+            regionpath_testkit::maps::islands(w, h, [10, 35, 50][round % 3], &mut |n| rng.below(n));
         let config = HierarchyConfig::default().sector_size([8, 16, 32][round % 3]);
         let hierarchy = Hierarchy::build(&g, &config).unwrap();
         let passable: Vec<Point> = (0..h)

@@ -476,23 +476,6 @@ fn no_second_route_keeps_paths_valid_and_never_shorter() {
     assert!(with <= without + 1e-12, "{with} > {without}");
 }
 
-/// CRC-32 (IEEE, reflected), written here so the test fixes up a damaged
-/// file's checksum without the library's code.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 /// The reproducer: a rooms map, a hierarchy with the portal layer,
 /// one edge endpoint changed to another region of the same sector (what the
 /// loader's range checks let through) and the CRC fixed up. Every such file
@@ -551,7 +534,7 @@ fn an_edge_endpoint_changed_with_its_crc_fixed_is_refused() {
                 }
                 let mut damaged = bytes.clone();
                 damaged[field..field + 4].copy_from_slice(&new.to_le_bytes());
-                let crc = crc32(&damaged[24..]);
+                let crc = regionpath_testkit::crc32(&damaged[24..]);
                 damaged[20..24].copy_from_slice(&crc.to_le_bytes());
                 let file = dir.join("damaged.rph");
                 std::fs::write(&file, &damaged).unwrap();

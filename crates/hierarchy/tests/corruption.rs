@@ -16,22 +16,6 @@ use regionpath_testkit::{Rng64, SplitMix64 as Rng};
 /// Bytes before the payload: magic, version, length, CRC.
 const HEADER: usize = 24;
 
-/// CRC-32 (IEEE, reflected), written here independently of the library.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 /// One random change to `bytes` (a whole file): a byte set to a random
 /// value, a bit flipped, or an aligned 4-byte field of the region or edge
 /// table nudged by a little or copied from another record (the changes most
@@ -185,7 +169,7 @@ fn damaged_files_with_fixed_checksums_are_refused_or_answer_right() {
             if damaged == bytes {
                 continue;
             }
-            let crc = crc32(&damaged[HEADER..]);
+            let crc = regionpath_testkit::crc32(&damaged[HEADER..]);
             damaged[20..24].copy_from_slice(&crc.to_le_bytes());
             counts.mutations += 1;
             match Hierarchy::from_bytes(&damaged, &g) {

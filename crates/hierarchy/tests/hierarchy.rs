@@ -1024,27 +1024,6 @@ fn default_build_stays_within_one_byte_per_cell() {
     println!("{checked} Moving AI maps within the budget");
 }
 
-/// Open ground with islands: one-cell islands (a passable cell walled in
-/// on all eight sides), walled rooms of a few cells, and random noise of
-/// `density` percent.
-fn islands_grid(rng: &mut Rng, w: u32, h: u32, density: u64) -> Grid {
-    let mut g = regionpath_testkit::maps::obstacles(w, h, density, &mut |n| rng.below(n));
-    for _ in 0..(w * h) / 40 {
-        let (cx, cy) = (
-            1 + rng.below(w as u64 - 6) as u32,
-            1 + rng.below(h as u64 - 6) as u32,
-        );
-        let (rw, rh) = (1 + rng.below(5) as u32, 1 + rng.below(5) as u32);
-        for y in cy - 1..=cy + rh {
-            for x in cx - 1..=cx + rw {
-                let wall = x == cx - 1 || y == cy - 1 || x == cx + rw || y == cy + rh;
-                g.set_passable(Point::new(x, y), !wall).unwrap();
-            }
-        }
-    }
-    g
-}
-
 /// Queries whose start or goal is sealed (passable, in no region) against
 /// the test's Dijkstra, on maps full of islands and pockets, at several
 /// sector sizes: full and lazy queries find a path exactly when Dijkstra
@@ -1065,7 +1044,8 @@ fn sealed_cells_are_answered_exactly() {
     let (mut found, mut searched, mut unreachable) = (0, 0, 0);
     for round in 0..9 {
         let (w, h) = (60 + rng.below(120) as u32, 50 + rng.below(100) as u32);
-        let g = islands_grid(&mut rng, w, h, [0, 30, 45][round % 3]);
+        let g =
+            regionpath_testkit::maps::islands(w, h, [0, 30, 45][round % 3], &mut |n| rng.below(n));
         let config = match round % 3 {
             0 => HierarchyConfig::default(),
             r => config_at([8, 32][r - 1], false),
@@ -1143,7 +1123,8 @@ fn update_equals_fresh_build_as_pieces_seal_and_open() {
     let mut across = 0;
     for round in 0..4 {
         let (w, h) = (96, 72);
-        let mut g = islands_grid(&mut rng, w, h, [35, 45][round % 2]);
+        let mut g =
+            regionpath_testkit::maps::islands(w, h, [35, 45][round % 2], &mut |n| rng.below(n));
         let size = [8, 16][round / 2];
         let config = config_at(size, false);
         let mut hi = Hierarchy::build(&g, &config).unwrap();

@@ -179,3 +179,20 @@ pub fn step_cost(grid: &Grid, a: Point, b: Point) -> Result<f64, StepError> {
 pub(crate) fn p(x: u32, y: u32) -> Point {
     Point::new(x, y)
 }
+
+/// CRC-32 (IEEE, reflected), written here independently of the library, so
+/// tests can fix up the checksum of a `.rph` file they damaged.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}

@@ -312,6 +312,28 @@ pub fn caves(
     g
 }
 
+/// Random obstacles (`percent` %) with about one walled pocket per 40
+/// cells: rectangles of 1–5 × 1–5 open cells inside a one-cell wall, so
+/// many pieces are closed off from the rest (islands, sealed pockets).
+/// Needs `w, h >= 7`.
+pub fn islands(w: u32, h: u32, percent: u64, below: &mut impl FnMut(u64) -> u64) -> Grid {
+    let mut g = obstacles(w, h, percent, below);
+    for _ in 0..(w * h) / 40 {
+        let (cx, cy) = (
+            1 + below(u64::from(w) - 6) as u32,
+            1 + below(u64::from(h) - 6) as u32,
+        );
+        let (rw, rh) = (1 + below(5) as u32, 1 + below(5) as u32);
+        for y in cy - 1..=(cy + rh).min(h - 1) {
+            for x in cx - 1..=(cx + rw).min(w - 1) {
+                let wall = x == cx - 1 || y == cy - 1 || x == cx + rw || y == cy + rh;
+                g.set_passable(Point::new(x, y), !wall).expect("in bounds");
+            }
+        }
+    }
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
