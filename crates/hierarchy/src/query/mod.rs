@@ -1,5 +1,28 @@
 //! Queries: abstract route over regions, leg refinement in 60×60 windows,
 //! stitching.
+//!
+//! How a query runs. Endpoints are checked, then the grid revision. A free
+//! straight path is the answer. Unreachable is answered from the matrix. Start
+//! and goal within one window: one window search first. Otherwise the route,
+//! then legs; in a full query each leg starts up to `join_radius` cells back
+//! along the previous one, so its own search straightens the join (P21).
+//! *Doorways only*: when the route is unique and each link is the regions' only
+//! single-pair crossing, each region is searched in its own bounding box; if
+//! every route region is `tree_like` the path is optimal and marked `exact`
+//! (P28). *Recheck*: a path over 1.04 × a lower bound gets one cost-bounded
+//! search in the box where a cheaper path can lie (capped at 160 × 160,
+//! budgeted; P31); so does a one-window answer whose window does not hold that
+//! whole box (its optimum may leave the window). No landmarks, no recheck.
+//! *Second route* (full queries): a path still over 1.04 × octile with ≥ 3
+//! route regions gets a region A* priced by straight lines between crossings;
+//! if that route is ≥ 3 % cheaper it is refined too and the shorter path wins
+//! (P32). *Quick start* (lazy queries): start and goal in different clusters
+//! route over the cluster graph, plan regions only in the first three clusters,
+//! and make the first leg about half a window (P33). Lazy legs search with
+//! the cells already handed out walled off, so a lazy path never repeats a
+//! cell. A sealed start or goal (in no region) is one search bounded to its
+//! sector.
+//! (P-ids: `benches/PROFILES.md`.)
 
 mod lazy;
 mod legs;
