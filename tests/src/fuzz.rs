@@ -600,8 +600,9 @@ fn components(grid: &Grid) -> Vec<u32> {
 
 /// Checks the hierarchy's reachability answers (a cell's region and the
 /// connectivity matrix, which answer `Unreachable` in O(1)) for every pair
-/// of cells against the oracle's pieces. Fresh: every passable cell has a
-/// region, inside one piece, and two regions are connected exactly when
+/// of cells against the oracle's pieces. Fresh: every passable cell whose
+/// piece leaves its sector has a region (the others may be sealed: no
+/// region), inside one piece, and two regions are connected exactly when
 /// their pieces are the same. Loaded: a file may claim more than the grid
 /// has (a query then fails with a typed error), never less: two cells the
 /// grid connects must not be told apart. With `strict`, claiming less
@@ -613,13 +614,33 @@ fn check_reachability(h: &Hierarchy, grid: &Grid, origin: Origin, strict: bool) 
     // Each (region, piece) met once, with a cell of it.
     let mut seen = std::collections::BTreeSet::new();
     let mut pairs = Vec::new();
+    // The sector each oracle piece lies in, or `u32::MAX` when it spans
+    // several: a cell in no region (a sealed piece) must lie in a piece
+    // that never leaves its sector.
+    let side = h.sector_size();
+    let sector = |i: usize| {
+        let (x, y) = (i as u32 % grid.width(), i as u32 / grid.width());
+        (y / side) * grid.width().div_ceil(side) + x / side
+    };
+    let mut piece_sector: std::collections::HashMap<u32, u32> = Default::default();
+    for (i, &c) in piece.iter().enumerate() {
+        if c != u32::MAX {
+            let s = piece_sector.entry(c).or_insert(sector(i));
+            if *s != sector(i) {
+                *s = u32::MAX;
+            }
+        }
+    }
     for (i, &c) in piece.iter().enumerate() {
         if c == u32::MAX {
             continue;
         }
         let p = Point::new(i as u32 % grid.width(), i as u32 / grid.width());
         let Some(r) = h.region_of(grid, p) else {
-            assert!(origin == Origin::Loaded, "cell {p} has no region");
+            assert!(
+                origin == Origin::Loaded || piece_sector[&c] != u32::MAX,
+                "cell {p} has no region but its piece leaves its sector"
+            );
             continue;
         };
         if r.index() >= h.regions().len() {
