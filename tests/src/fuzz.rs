@@ -734,14 +734,7 @@ pub fn map_parser(data: &[u8]) {
                 plan_sample(&grid, &HierarchyConfig::default(), &Config::default());
             }
         }
-        Err(e) => {
-            assert!(
-                e.line <= lines,
-                "error line {} past the {lines} lines",
-                e.line
-            );
-            let _ = e.to_string();
-        }
+        Err(e) => check_error_line(e.line, lines, &e),
     }
 }
 
@@ -814,14 +807,7 @@ pub fn scen_parser(data: &[u8]) {
                 assert_eq!(a.optimal.to_bits(), b.optimal.to_bits());
             }
         }
-        Err(e) => {
-            assert!(
-                e.line <= lines,
-                "error line {} past the {lines} lines",
-                e.line
-            );
-            let _ = e.to_string();
-        }
+        Err(e) => check_error_line(e.line, lines, &e),
     }
 }
 
@@ -1259,4 +1245,10 @@ pub mod seeds {
         out.extend(texts.iter().map(|t| t.as_bytes().to_vec()));
         out
     }
+}
+
+/// A parse error points at a line of the input and prints.
+fn check_error_line(line: usize, lines: usize, e: &dyn std::fmt::Display) {
+    assert!(line <= lines, "error line {line} past the {lines} lines");
+    let _ = e.to_string();
 }

@@ -170,32 +170,24 @@ pub fn rooms(
             g.set_passable(p, true).expect("in bounds");
         }
     };
+    // The two rooms a wall between (rx, ry) and its east or south
+    // neighbour separates.
+    let rooms_joined = |rx: u32, ry: u32, east: bool| {
+        let a = ry * rw + rx;
+        (a, if east { a + 1 } else { a + rw })
+    };
     let mut open = vec![false; walls.len()];
     for (k, &(rx, ry, east)) in walls.iter().enumerate() {
         if below(100) < door_percent {
             place(&mut g, rx, ry, east, below);
             open[k] = true;
-            let (a, b) = (
-                ry * rw + rx,
-                if east {
-                    ry * rw + rx + 1
-                } else {
-                    (ry + 1) * rw + rx
-                },
-            );
+            let (a, b) = rooms_joined(rx, ry, east);
             let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
             parent[ra as usize] = rb;
         }
     }
     for (k, &(rx, ry, east)) in walls.iter().enumerate() {
-        let (a, b) = (
-            ry * rw + rx,
-            if east {
-                ry * rw + rx + 1
-            } else {
-                (ry + 1) * rw + rx
-            },
-        );
+        let (a, b) = rooms_joined(rx, ry, east);
         let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
         if !open[k] && ra != rb {
             place(&mut g, rx, ry, east, below);
