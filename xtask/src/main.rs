@@ -4,6 +4,7 @@
 
 mod astar;
 mod probe;
+mod profiles;
 mod quality;
 mod quick;
 mod sample;
@@ -12,6 +13,7 @@ mod scen;
 const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
 subcommands:
   probe    per-file hierarchical planner counters on scenario files
+  profiles hierarchical planning under movement profiles beside exact weighted A*
   quick    hierarchical planner quality and speed beside A* on scenario files
   quality  smoothing quality and speed on Moving AI maps
   sample   a fixed sample of smoothing calls, for profilers and version comparisons";
@@ -22,6 +24,7 @@ fn main() {
     let rest: Vec<String> = args.collect();
     match command.as_str() {
         "probe" => probe::run(rest),
+        "profiles" => profiles::run(rest),
         "quick" => quick::run(rest),
         "quality" => quality::run(rest),
         "sample" => sample::run(rest),

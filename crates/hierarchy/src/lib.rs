@@ -41,6 +41,7 @@ mod model;
 mod par;
 mod persist;
 mod portal;
+mod profile;
 mod query;
 mod sector;
 #[cfg(test)]

@@ -79,6 +79,10 @@ pub struct Hierarchy {
     /// loaded, updated or attached for: a query with a grid of another
     /// revision is refused in O(1).
     pub(crate) grid_revision: u64,
+    /// The movement profile and its view of the grid, for a hierarchy
+    /// built with [`Hierarchy::build_with_profile`] (see
+    /// [`crate::profiled`]); shared by clones.
+    pub(crate) profile: Option<std::sync::Arc<crate::profile::ProfileData>>,
 }
 
 /// A stamp never handed out before in this process (0 is never used).
@@ -97,6 +101,56 @@ impl Hierarchy {
     /// Height of the grid this hierarchy was built for.
     pub fn height(&self) -> u32 {
         self.layout.height
+    }
+
+    /// The profile this hierarchy was built for (`None`: the map's own
+    /// passability, every step costing its length).
+    pub fn profile(&self) -> Option<&regionpath_grid::Profile> {
+        self.profile.as_deref().map(|d| &d.profile)
+    }
+
+    /// The profile's view of the grid the hierarchy serves (`None` without
+    /// a profile): its usable positions and cost classes.
+    pub fn profile_view(&self) -> Option<&regionpath_grid::ProfileGrid> {
+        self.profile.as_deref().map(|d| &d.view)
+    }
+
+    /// The grid the hierarchy's cells live on for a query given `grid`: the
+    /// profile's position grid when `grid` is the map it serves, else
+    /// `grid` itself (without a profile, or for a grid it does not serve,
+    /// which the query's revision check then refuses). O(1).
+    pub(crate) fn search_grid<'a>(&'a self, grid: &'a Grid) -> &'a Grid {
+        match self.profile.as_deref() {
+            Some(d) if grid.revision() == self.grid_revision => d.view.grid(),
+            _ => grid,
+        }
+    }
+
+    /// The view and step table where the profile's costs differ.
+    pub(crate) fn weights(
+        &self,
+    ) -> Option<(&regionpath_grid::ProfileGrid, &regionpath_search::StepTable)> {
+        let d = self.profile.as_deref()?;
+        Some((&d.view, d.table.as_ref()?))
+    }
+
+    /// The lower bound of a step's cost per unit of length: the cheapest
+    /// position's cost where costs differ, else 1 (uniform costs are
+    /// searched in steps and priced at the end).
+    pub(crate) fn cost_floor(&self) -> f32 {
+        match self.profile.as_deref() {
+            Some(d) if d.table.is_some() => d.floor() as f32,
+            _ => 1.0,
+        }
+    }
+
+    /// The cost of a path of cells (or positions) under the hierarchy's
+    /// profile: 1 per straight step and √2 per diagonal without one.
+    pub(crate) fn path_cost(&self, cells: &[Point]) -> f64 {
+        match self.profile.as_deref() {
+            Some(d) => regionpath_search::weighted_path_cost(&d.view, cells),
+            None => crate::profile::plain_path_cost(cells),
+        }
     }
 
     /// Sector side in cells.
@@ -145,7 +199,12 @@ impl Hierarchy {
     /// the one this hierarchy was built, loaded, updated or attached for.
     /// O(1); every query checks it.
     pub fn is_current_for(&self, grid: &Grid) -> bool {
-        grid.revision() == self.grid_revision
+        let revision = grid.revision();
+        let view = self
+            .profile
+            .as_deref()
+            .is_some_and(|d| d.view.grid().revision() == revision);
+        (revision == self.grid_revision || view)
             && grid.width() == self.layout.width
             && grid.height() == self.layout.height
     }
@@ -168,11 +227,17 @@ impl Hierarchy {
     }
 
     /// Whether `grid` is the grid this hierarchy was built for (size and
-    /// checksum; O(cells)).
+    /// checksum; O(cells)). With a profile the checksum covers the terrain
+    /// kinds ([`Grid::terrain_checksum`]).
     pub fn matches(&self, grid: &Grid) -> bool {
+        let checksum = if self.profile.is_some() {
+            grid.terrain_checksum()
+        } else {
+            grid.checksum()
+        };
         grid.width() == self.layout.width
             && grid.height() == self.layout.height
-            && grid.checksum() == self.grid_checksum
+            && checksum == self.grid_checksum
     }
 
     /// Whether two regions are connected, from the connectivity matrix in
@@ -191,6 +256,7 @@ impl Hierarchy {
     /// and the sector has no sealed cells, else O(regions in the sector +
     /// cells of `p`'s piece of the sector).
     pub fn region_of(&self, grid: &Grid, p: Point) -> Option<RegionId> {
+        let grid = self.search_grid(grid);
         let mut lab = Labeler::default();
         self.region_of_with(grid, p, &mut lab).map(RegionId::new)
     }

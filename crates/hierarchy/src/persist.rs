@@ -476,6 +476,7 @@ impl Hierarchy {
             digests: crate::sector::digests(grid, &layout),
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
+            profile: None,
         })
     }
 }

@@ -4,8 +4,10 @@ use crate::build::sectors::{sector_data, sector_edges, EdgeList, SectorData, Sec
 use crate::derived::{Blocks, Connectivity, Landmarks};
 use crate::graph::{region_graph, Region};
 use crate::model::{BuildStats, Hierarchy};
+use crate::profile::ProfileData;
 use crate::HierarchyError;
 use regionpath_grid::{Grid, Point};
+use std::sync::Arc;
 use std::time::Instant;
 
 impl Hierarchy {
@@ -36,6 +38,9 @@ impl Hierarchy {
     /// time only. Errors (a grid of another size, a listed cell off the
     /// grid) leave the hierarchy as it was.
     pub fn update(&mut self, grid: &Grid, changed: &[Point]) -> Result<BuildStats, HierarchyError> {
+        if let Some(data) = self.profile.clone() {
+            return self.update_profiled(grid, changed, data);
+        }
         let t0 = Instant::now();
         let layout = self.layout;
         if grid.width() != layout.width || grid.height() != layout.height {
@@ -228,6 +233,7 @@ impl Hierarchy {
             digests,
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
+            profile: None,
         };
         let count = next.fitted_landmarks(&self.config, grid.cell_count());
         next.landmarks = Landmarks::build(&next.graph, count);
@@ -242,6 +248,50 @@ impl Hierarchy {
         });
         next.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         *self = next;
+        Ok(self.stats())
+    }
+}
+
+impl Hierarchy {
+    /// [`Hierarchy::update`] for a hierarchy with a profile: the view is
+    /// made again from `grid`, the positions whose footprint holds a
+    /// changed cell are the changed positions, and, where costs differ,
+    /// every link is priced again (O(edges · sector side)) and the
+    /// landmarks computed over the new costs.
+    pub(crate) fn update_profiled(
+        &mut self,
+        grid: &Grid,
+        changed: &[Point],
+        data: Arc<ProfileData>,
+    ) -> Result<crate::BuildStats, HierarchyError> {
+        let t0 = std::time::Instant::now();
+        for &p in changed {
+            if !grid.in_bounds(p) {
+                return Err(HierarchyError::OutOfBounds(p));
+            }
+        }
+        let fresh = ProfileData::new(grid, &data.profile);
+        let k = fresh.view.size();
+        let mut positions = Vec::with_capacity(changed.len() * (k * k) as usize);
+        for &p in changed {
+            for y in p.y.saturating_sub(k - 1)..=p.y {
+                for x in p.x.saturating_sub(k - 1)..=p.x {
+                    positions.push(Point::new(x, y));
+                }
+            }
+        }
+        // The plain update on the view's grid (no profile while it runs).
+        self.profile = None;
+        let result = self.update(fresh.view.grid(), &positions);
+        if let Err(e) = result {
+            self.profile = Some(data);
+            return Err(e);
+        }
+        if fresh.table.is_some() {
+            crate::build::profiled::reweigh(self, &fresh.view);
+        }
+        self.bind_profile(grid, fresh);
+        self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(self.stats())
     }
 }

@@ -16,8 +16,8 @@ const LAYERS: &[&[&str]] = &[
     &["graph"],
     // Built from the graph alone; the exact portal layer.
     &["derived", "portal"],
-    // Build settings.
-    &["config"],
+    // Build settings; the movement profile a hierarchy serves.
+    &["config", "profile"],
     // Hierarchy and its read-only accessors.
     &["model"],
     // Writers of the model, and its one reader.

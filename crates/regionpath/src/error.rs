@@ -1,7 +1,7 @@
 //! The one error type of the facade: every failure of the library, flat,
 //! with structured fields.
 
-use regionpath_grid::{GridError, MapError, Point, ScenError};
+use regionpath_grid::{GridError, MapError, Point, ProfileError, ScenError};
 use regionpath_hierarchy::{ConfigError, HierarchyError, PlanError};
 use regionpath_smoothing::{CurveError, SmoothError};
 use std::fmt;
@@ -185,6 +185,35 @@ pub enum Error {
         /// What disagreed.
         reason: String,
     },
+    /// A movement profile could not be read or is invalid: the message
+    /// names the file, line, column and field ([`ProfileError`]).
+    #[error("{error}")]
+    Profile {
+        /// What is wrong, and where.
+        #[source]
+        error: ProfileError,
+    },
+    /// The unit radius is wider than the hierarchy's movement profile
+    /// lets the unit be: a unit of size k covers k × k cells, so its radius
+    /// may be at most k / 2 ([`crate::Config::unit_radius`]). Waypoints for
+    /// a wider unit could cross cells its footprint never checked.
+    #[error("unit radius {radius} is wider than profile `{profile}` (size {size}) allows: at most {max}")]
+    RadiusOverSize {
+        /// The configured radius.
+        radius: f32,
+        /// The profile's name.
+        profile: String,
+        /// The profile's unit size k.
+        size: u32,
+        /// The largest radius accepted, k / 2.
+        max: f32,
+    },
+}
+
+impl From<ProfileError> for Error {
+    fn from(error: ProfileError) -> Error {
+        Error::Profile { error }
+    }
 }
 
 impl Error {

@@ -43,7 +43,10 @@ pub use regionpath_smoothing as smoothing;
 pub use config::{Config, MAX_TURNING_RADIUS, MAX_UNIT_RADIUS};
 pub use error::{Endpoint, Error};
 pub use planner::{Path, Planner};
-pub use regionpath_grid::{read_map, read_scen, write_map, Grid, MapError, Point, Terrain};
+pub use regionpath_grid::{
+    read_map, read_scen, write_map, Grid, MapError, Point, Profile, ProfileError, ProfileGrid,
+    Terrain,
+};
 pub use regionpath_hierarchy::{
     BuildStats, Hierarchy, HierarchyConfig, HierarchyError, Link, PlanStats, PortalMode, Query,
     Region, RegionId, Run,

@@ -10,9 +10,14 @@ use regionpath_smoothing::{CurvedPath, SmoothOptions, Smoother, TurnOptions, Vec
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
     /// The cells from start to goal: contiguous 8-connected steps on
-    /// passable cells, no corner cutting.
+    /// passable cells, no corner cutting. With a hierarchy built for a
+    /// movement profile ([`Hierarchy::build_with_profile`]) these are the
+    /// unit's positions (the top-left cell of its k × k footprint), each
+    /// usable for the profile, diagonals only where both orthogonal
+    /// positions are usable.
     pub cells: Vec<Point>,
-    /// Cost of `cells` (1 per straight step, √2 per diagonal).
+    /// Cost of `cells`: 1 per straight step and √2 per diagonal, or under a
+    /// profile each step's length times the mean cost of its two positions.
     pub cost: f64,
     /// Any-angle waypoints (cell centres at the ends) when smoothing is on,
     /// else empty; every segment keeps the unit radius clear of blocked
@@ -113,6 +118,7 @@ impl Planner {
         path.curve = None;
         path.cost = 0.0;
         path.narrow_segments = 0;
+        self.check_radius(hierarchy)?;
         let stats = self
             .inner
             .find_path_into(hierarchy, grid, start, goal, &mut path.cells)
@@ -134,6 +140,25 @@ impl Planner {
                 };
                 path.curve = Some(regionpath_smoothing::curve(grid, &path.waypoints, &turn)?);
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses a unit radius over half the hierarchy's profile size (see
+    /// [`Error::RadiusOverSize`]). O(1).
+    fn check_radius(&self, hierarchy: &Hierarchy) -> Result<(), Error> {
+        let Some(profile) = hierarchy.profile() else {
+            return Ok(());
+        };
+        let radius = self.config.get_unit_radius();
+        let max = profile.size() as f32 / 2.0;
+        if self.config.get_smooth() && radius > max {
+            return Err(Error::RadiusOverSize {
+                radius,
+                profile: profile.name().to_string(),
+                size: profile.size(),
+                max,
+            });
         }
         Ok(())
     }

@@ -56,7 +56,7 @@ mod testing;
 mod types;
 mod window;
 
-pub use astar::{AStar, WindowedAStar};
+pub use astar::{weighted_path_cost, AStar, StepTable, WindowedAStar};
 pub use cost::{cost_to_f64, distance_cost, octile_cost, Cost, COST_DIAGONAL, COST_ONE};
 pub use jps::{JumpPointSearch, WindowedJps};
 pub use queue::{OpenEntry, OpenList};

@@ -3,10 +3,13 @@
 //! rules), on random maps with random kinds, costs and unit sizes; the
 //! default profile against today's search on Moving AI maps.
 
-use regionpath_grid::{read_map, read_scen, Grid, Point, Profile, ProfileGrid, Terrain};
+use regionpath_grid::{read_map, read_scen, Grid, Point, Profile, ProfileGrid};
 use regionpath_search::{AStar, SearchError, Status};
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
-use regionpath_testkit::profiled::{check_weighted_path, position_cost, weighted_distance};
+use regionpath_testkit::profiled::{
+    check_weighted_path, position_cost, random_kinds, random_profile, random_terrain,
+    weighted_distance,
+};
 use regionpath_testkit::{maps, Rng64, SplitMix64};
 use std::path::PathBuf;
 
@@ -20,63 +23,6 @@ fn movingai_dir() -> PathBuf {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai"),
     }
-}
-
-/// A `w × h` map of `kinds.len()` kinds laid in blobs: each cell copies
-/// its left or upper neighbour with probability 3/5, else draws a kind.
-fn random_terrain(rng: &mut SplitMix64, w: u32, h: u32, kinds: &[Terrain]) -> Grid {
-    let mut rows: Vec<Vec<char>> = Vec::new();
-    for y in 0..h as usize {
-        let mut row = Vec::new();
-        for x in 0..w as usize {
-            let t = match rng.below(5) {
-                0 | 1 if x > 0 => row[x - 1],
-                2 if y > 0 => rows[y - 1][x],
-                _ => kinds[rng.below(kinds.len() as u64) as usize].to_char(),
-            };
-            row.push(t);
-        }
-        rows.push(row);
-    }
-    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
-    Grid::from_rows(&rows).unwrap()
-}
-
-/// `n` distinct printable characters (the Moving AI ones among them when
-/// drawn), as kinds.
-fn random_kinds(rng: &mut SplitMix64, n: usize) -> Vec<Terrain> {
-    let mut kinds = Vec::new();
-    while kinds.len() < n {
-        let c = (b'!' + rng.below(94) as u8) as char;
-        let t = Terrain::from_char(c).unwrap();
-        if !kinds.contains(&t) {
-            kinds.push(t);
-        }
-    }
-    kinds
-}
-
-/// A profile of size `k` pricing a random non-empty subset of `kinds` at
-/// random costs (from a small set when `few_costs`, so classes repeat and
-/// ties happen; else any of 0.5..10 with non-round values).
-fn random_profile(rng: &mut SplitMix64, kinds: &[Terrain], k: u32, few_costs: bool) -> Profile {
-    let mut b = Profile::builder("random").size(k);
-    let mut priced = 0;
-    for (i, t) in kinds.iter().enumerate() {
-        // Most kinds passable; the first always.
-        if i > 0 && rng.below(4) == 0 {
-            continue;
-        }
-        let cost = if few_costs {
-            [1.0, 1.0, 2.0, 3.5][rng.below(4) as usize]
-        } else {
-            0.5 + rng.below(9_500_000) as f64 / 1_000_000.0
-        };
-        b = b.cost(t.to_char(), cost);
-        priced += 1;
-    }
-    assert!(priced > 0);
-    b.build().unwrap()
 }
 
 /// Usable positions by the oracle's own rule.

@@ -11,7 +11,8 @@
 //! [`weighted_distance`] is a plain Dijkstra in `f64` over those rules,
 //! [`check_weighted_path`] a path validator that recomputes the cost.
 
-use regionpath_grid::{Grid, Point, Profile};
+use crate::{Rng64, SplitMix64};
+use regionpath_grid::{Grid, Point, Profile, Terrain};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -54,6 +55,28 @@ fn step(at: &impl Fn(i64, i64) -> Option<f64>, x: i64, y: i64, dx: i64, dy: i64)
 /// under `profile`, or `None` when there is none (or an end is not usable).
 /// Dijkstra over every position, O(n log n + n · k²) for n cells.
 pub fn weighted_distance(grid: &Grid, profile: &Profile, start: Point, goal: Point) -> Option<f64> {
+    dijkstra(grid, profile, start, Some(goal))
+        .and_then(|d| d[(goal.y * grid.width() + goal.x) as usize])
+}
+
+/// The cost of a cheapest path from position `start` to every position
+/// (row-major; `None`: unreachable or not usable), or `None` when `start`
+/// is not usable. One Dijkstra over every position.
+pub fn weighted_distances(
+    grid: &Grid,
+    profile: &Profile,
+    start: Point,
+) -> Option<Vec<Option<f64>>> {
+    dijkstra(grid, profile, start, None)
+}
+
+/// Dijkstra from `start`, stopping when `goal` is settled.
+fn dijkstra(
+    grid: &Grid,
+    profile: &Profile,
+    start: Point,
+    goal: Option<Point>,
+) -> Option<Vec<Option<f64>>> {
     let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
     let costs: Vec<Option<f64>> = (0..h)
         .flat_map(|y| (0..w).map(move |x| (x, y)))
@@ -66,12 +89,12 @@ pub fn weighted_distance(grid: &Grid, profile: &Profile, start: Point, goal: Poi
             costs[(y * w + x) as usize]
         }
     };
-    let (s, g) = (
-        (i64::from(start.x), i64::from(start.y)),
-        (i64::from(goal.x), i64::from(goal.y)),
-    );
+    let s = (i64::from(start.x), i64::from(start.y));
     at(s.0, s.1)?;
-    at(g.0, g.1)?;
+    if let Some(g) = goal {
+        at(i64::from(g.x), i64::from(g.y))?;
+    }
+    let g = goal.map(|g| (i64::from(g.x), i64::from(g.y)));
     let mut dist = vec![f64::INFINITY; (w * h) as usize];
     let mut heap = BinaryHeap::new();
     dist[(s.1 * w + s.0) as usize] = 0.0;
@@ -83,8 +106,8 @@ pub fn weighted_distance(grid: &Grid, profile: &Profile, start: Point, goal: Poi
             continue;
         }
         let (x, y) = (i % w, i / w);
-        if (x, y) == g {
-            return Some(d);
+        if Some((x, y)) == g {
+            break;
         }
         for dy in -1..=1 {
             for dx in -1..=1 {
@@ -99,7 +122,11 @@ pub fn weighted_distance(grid: &Grid, profile: &Profile, start: Point, goal: Poi
             }
         }
     }
-    None
+    Some(
+        dist.into_iter()
+            .map(|d| d.is_finite().then_some(d))
+            .collect(),
+    )
 }
 
 /// Checks that `path` runs from `start` to `goal` through usable positions
@@ -136,6 +163,59 @@ pub fn check_weighted_path(
         }
     }
     Ok(cost)
+}
+
+/// A `w × h` map of `kinds.len()` kinds laid in blobs: each cell copies
+/// its left or upper neighbour with probability 3/5, else draws a kind.
+pub fn random_terrain(rng: &mut SplitMix64, w: u32, h: u32, kinds: &[Terrain]) -> Grid {
+    let mut rows: Vec<Vec<char>> = Vec::new();
+    for y in 0..h as usize {
+        let mut row = Vec::new();
+        for x in 0..w as usize {
+            let t = match rng.below(5) {
+                0 | 1 if x > 0 => row[x - 1],
+                2 if y > 0 => rows[y - 1][x],
+                _ => kinds[rng.below(kinds.len() as u64) as usize].to_char(),
+            };
+            row.push(t);
+        }
+        rows.push(row);
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    Grid::from_rows(&rows).expect("printable kinds, at most 16")
+}
+
+/// `n` (at most 16) distinct printable characters, as kinds.
+pub fn random_kinds(rng: &mut SplitMix64, n: usize) -> Vec<Terrain> {
+    let mut kinds = Vec::new();
+    while kinds.len() < n.min(16) {
+        let c = (b'!' + rng.below(94) as u8) as char;
+        let t = Terrain::from_char(c).expect("printable");
+        if !kinds.contains(&t) {
+            kinds.push(t);
+        }
+    }
+    kinds
+}
+
+/// A profile of size `k` pricing a random non-empty subset of `kinds` (the
+/// first always) at random costs: from a small set when `few_costs`, so
+/// classes repeat and ties happen; else any of 0.5..10 with non-round
+/// values.
+pub fn random_profile(rng: &mut SplitMix64, kinds: &[Terrain], k: u32, few_costs: bool) -> Profile {
+    let mut b = Profile::builder("random").size(k);
+    for (i, t) in kinds.iter().enumerate() {
+        if i > 0 && rng.below(4) == 0 {
+            continue;
+        }
+        let cost = if few_costs {
+            [1.0, 1.0, 2.0, 3.5][rng.below(4) as usize]
+        } else {
+            0.5 + rng.below(9_500_000) as f64 / 1_000_000.0
+        };
+        b = b.cost(t.to_char(), cost);
+    }
+    b.build().expect("valid random profile")
 }
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ impl CellPlanner {
         q.revision = grid.revision();
         q.stats = PlanStats::default();
         let quick = self.config.quick_start;
-        self.begin(h, grid, start, goal, Kind::Lazy { quick })?;
+        self.begin(h, h.search_grid(grid), start, goal, Kind::Lazy { quick })?;
         if let Some(pr) = self.progress.take() {
             q.progress = pr;
         }
@@ -186,7 +186,7 @@ impl CellPlanner {
         self.stats = q.stats;
         self.marked = None;
         let before = out.len();
-        let result = self.leg_into(h, grid, out);
+        let result = self.leg_into(h, h.search_grid(grid), out);
         if result.is_ok() {
             self.hand_out(&out[before..]);
         }

@@ -88,9 +88,13 @@ impl CellPlanner {
             } else {
                 Window::around(grid, pr.pos, pr.goal, size, size)
             };
-            let s = self
-                .jps
-                .find_path_into(grid, win, pr.pos, pr.goal, &mut self.leg)?;
+            let (from, to, leg) = (pr.pos, pr.goal, &mut self.leg);
+            let s = match h.weights() {
+                Some((view, table)) => self
+                    .window
+                    .find_path_weighted_into(view, table, win, from, to, None, leg)?,
+                None => self.jps.find_path_into(grid, win, from, to, leg)?,
+            };
             self.stats.expanded += s.expanded;
             if s.status == Status::Found {
                 self.append_leg(out);
@@ -212,6 +216,19 @@ impl CellPlanner {
             // Masked first when a lazy leg needs it; unmasked only if that
             // finds nothing (see `lazy.rs`: never on a consistent query).
             for use_mask in [masked, false] {
+                if let Some((view, table)) = h.weights() {
+                    // Under a profile's costs: windowed A*, no fallback.
+                    let mask = use_mask.then_some(self.lazy_mask.as_slice());
+                    let (g, to, leg) = (pr.pos, pr.goal, &mut self.leg);
+                    s = self
+                        .window
+                        .find_path_weighted_into(view, table, win, g, to, mask, leg)?;
+                    self.stats.expanded += s.expanded;
+                    if s.status == Status::Found || !masked {
+                        break;
+                    }
+                    continue;
+                }
                 for fallback in [false, true] {
                     let (g, to, leg) = (pr.pos, pr.goal, &mut self.leg);
                     s = match (fallback, use_mask) {
@@ -276,8 +293,33 @@ impl CellPlanner {
                     self.goal_bits[i >> 6] |= 1 << (i & 63);
                 }
             }
+            let nearest = |p: Point| {
+                if exit.vertical {
+                    Point::new(exit.start.x, p.y.clamp(lo, hi))
+                } else {
+                    Point::new(p.x.clamp(lo, hi), exit.start.y)
+                }
+            };
             for use_mask in [masked, false] {
                 let mask = use_mask.then_some(self.lazy_mask.as_slice());
+                if let Some((view, table)) = h.weights() {
+                    // Under a profile's costs: windowed A*, no fallback.
+                    s = self.window.find_path_to_any_weighted_into(
+                        view,
+                        table,
+                        win,
+                        pr.pos,
+                        |p| exit.contains(p),
+                        |p| table.octile(p, nearest(p)),
+                        mask,
+                        &mut self.leg,
+                    )?;
+                    self.stats.expanded += s.expanded;
+                    if s.status == Status::Found || !masked {
+                        break;
+                    }
+                    continue;
+                }
                 for fallback in [false, true] {
                     s = if fallback {
                         self.window.find_path_to_any_into(
@@ -398,9 +440,20 @@ impl CellPlanner {
                 width: hi.x - lo.x + 1,
                 height: hi.y - lo.y + 1,
             };
-            let s = self
-                .jps
-                .find_path_into(grid, win, from, to, &mut self.leg)?;
+            let s = match h.weights() {
+                Some((view, table)) => self.window.find_path_weighted_into(
+                    view,
+                    table,
+                    win,
+                    from,
+                    to,
+                    None,
+                    &mut self.leg,
+                )?,
+                None => self
+                    .jps
+                    .find_path_into(grid, win, from, to, &mut self.leg)?,
+            };
             self.stats.expanded += s.expanded;
             if s.status != Status::Found {
                 return Err(PlanError::Stale(format!(

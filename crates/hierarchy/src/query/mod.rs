@@ -709,8 +709,8 @@ impl Default for CellPlanner {
     }
 }
 
-/// Steps cost of a cell path.
-fn path_cost(cells: &[Point]) -> f64 {
+/// Steps cost of a cell path: 1 per straight step, √2 per diagonal.
+pub(crate) fn plain_path_cost(cells: &[Point]) -> f64 {
     let mut straight = 0u64;
     let mut diagonal = 0u64;
     for w in cells.windows(2) {
@@ -824,12 +824,13 @@ impl CellPlanner {
         out: &mut Vec<Point>,
     ) -> Result<PlanStats, PlanError> {
         out.clear();
+        let grid = h.search_grid(grid);
         if self.begin(h, grid, start, goal, Kind::Full)? {
             if let Some(layer) = &h.portals {
                 if let Some(found) = self.portal.find(layer, grid, start, goal, out) {
                     self.stats.exact = true;
                     self.stats.expanded = found.expanded;
-                    self.stats.cost = path_cost(out);
+                    self.stats.cost = h.path_cost(out);
                     return Ok(self.stats);
                 }
             }
@@ -853,12 +854,15 @@ impl CellPlanner {
             if !self.stats.by_region {
                 self.remove_loops(grid, out);
             }
-            if !self.stats.exact {
-                self.recheck(h, grid, out);
+            // Both are priced in uniform steps (see `crate::profiled`).
+            if h.weights().is_none() {
+                if !self.stats.exact {
+                    self.recheck(h, grid, out);
+                }
+                self.second_route(h, grid, out);
             }
-            self.second_route(h, grid, out);
         }
-        self.stats.cost = path_cost(out);
+        self.stats.cost = h.path_cost(out);
         Ok(self.stats)
     }
 
@@ -921,7 +925,7 @@ impl CellPlanner {
         // A free straight octile path is optimal: no region lookup, no
         // matrix check, no search (open ground, short hops, units in sight
         // of their goal).
-        let straight = if self.config.straight {
+        let straight = if self.config.straight && h.weights().is_none() {
             straight_order(grid, start, goal)
         } else {
             None

@@ -62,7 +62,7 @@ impl CellPlanner {
         }
         // A path within the recheck factor of the straight-line (octile)
         // distance cannot gain enough to pay for another route.
-        let old = path_cost(out);
+        let old = plain_path_cost(out);
         if old <= self.config.recheck.max(1.0) as f64 * octile(start, goal) {
             return;
         }
@@ -110,7 +110,7 @@ impl CellPlanner {
         let mut improved = false;
         if ok {
             self.remove_loops(grid, &mut alt);
-            improved = path_cost(&alt) < old - 1e-9;
+            improved = plain_path_cost(&alt) < old - 1e-9;
         }
         if improved {
             self.stats.second_improved = true;
@@ -136,7 +136,7 @@ impl CellPlanner {
         if h.landmarks.count() == 0 {
             return;
         }
-        let old = path_cost(out);
+        let old = plain_path_cost(out);
         // An answer of one window search (no route) is optimal inside that
         // window; a cheaper path must leave it, which only a window that
         // does not hold the whole box where one can lie allows (on maps

@@ -348,8 +348,11 @@ impl CellPlanner {
         // (all rows, every 8th: abstract expansions 2-5x fewer, abstract
         // time per query 25 -> 12 us, median first leg 12.6 -> 8.6 us).
         let goal_row = h.landmarks.row(to);
+        // Link costs are at least the octile length times the cheapest
+        // cost (1 without a profile: `x * 1.0 == x`).
+        let floor = h.cost_floor();
         let hf = |r: u32| {
-            let o = octile(h.regions[r as usize].representative(), goal) as f32;
+            let o = octile(h.regions[r as usize].representative(), goal) as f32 * floor;
             o.max(h.landmarks.bound_to(r, goal_row))
         };
         self.anodes[from as usize] = ANode {
@@ -432,7 +435,7 @@ impl CellPlanner {
                     }
                     let hh = if !crossings {
                         let rep = h.regions[other as usize].representative();
-                        (octile(rep, goal) as f32).max(o.lm)
+                        (octile(rep, goal) as f32 * floor).max(o.lm)
                     } else if other == to {
                         0.0
                     } else {

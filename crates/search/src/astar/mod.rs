@@ -14,6 +14,7 @@ use engine::{Engine, Uniform};
 use regionpath_grid::{Connectivity, Grid, Point, ProfileGrid};
 use weighted::{ClassCosts, Table};
 
+pub use weighted::{weighted_path_cost, StepTable};
 pub use windowed::WindowedAStar;
 
 /// A* over the whole grid with reusable scratch.

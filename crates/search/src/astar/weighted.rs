@@ -29,6 +29,58 @@ pub(super) fn fill_table(costs: &[f64], t: &mut Table) {
     }
 }
 
+/// The fixed-point step costs of a profile view, built once per view and
+/// shared by every weighted search over it (4 KB): `step(diagonal, a, b)`
+/// for cost classes `a` and `b`, and the octile distance priced at the
+/// cheapest class, a lower bound on every path's cost ([`StepTable::octile`]).
+/// Why a value of its own: a hierarchy keeps one per profile and passes it
+/// to every leg search instead of filling the table per query.
+#[derive(Clone)]
+pub struct StepTable {
+    table: Table,
+}
+
+impl std::fmt::Debug for StepTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StepTable")
+            .field("straight", &self.table[0][0][0])
+            .field("diagonal", &self.table[1][0][0])
+            .finish_non_exhaustive()
+    }
+}
+
+impl StepTable {
+    /// The table of `view`'s class costs. O(classes²).
+    pub fn new(view: &ProfileGrid) -> StepTable {
+        let mut table: Table = Default::default();
+        fill_table(view.class_costs(), &mut table);
+        StepTable { table }
+    }
+
+    /// The octile distance from `a` to `b` priced at the cheapest class:
+    /// never above the cost of any path between them (admissible and
+    /// consistent in integers).
+    #[inline]
+    pub fn octile(&self, a: Point, b: Point) -> Cost {
+        let dx = a.x.abs_diff(b.x) as Cost;
+        let dy = a.y.abs_diff(b.y) as Cost;
+        let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+        (hi - lo) * self.table[0][0][0] + lo * self.table[1][0][0]
+    }
+
+    pub(super) fn table(&self) -> &Table {
+        &self.table
+    }
+}
+
+/// The cost of `path` (consecutive usable positions of `view`) under the
+/// view's class costs: the sum over steps of base length × mean cost of the
+/// two positions, summed per kind of step so that a path of cost-1
+/// positions gets exactly `straight + diagonal · √2`. O(path length).
+pub fn weighted_path_cost(view: &ProfileGrid, path: &[Point]) -> f64 {
+    path_cost(view, path)
+}
+
 /// Step costs read from the view's cost classes.
 pub(super) struct ClassCosts<'a> {
     pub(super) view: &'a ProfileGrid,

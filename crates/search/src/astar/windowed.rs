@@ -1,10 +1,11 @@
 //! A* confined to a window, with scratch sized to the window.
 
 use super::engine::{Engine, Uniform};
+use super::weighted::{path_cost, ClassCosts, StepTable};
 use crate::cost::{distance_cost, Cost};
 use crate::types::{Found, SearchError, SearchOptions, SearchStats};
 use crate::window::Window;
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::{Grid, Point, ProfileGrid};
 
 /// A* confined to a [`Window`], with scratch sized to the window.
 ///
@@ -157,6 +158,72 @@ impl WindowedAStar {
             Some(mask),
             path,
         ))
+    }
+
+    /// The best path under a movement profile's costs from `start` to
+    /// `goal` that never leaves `window` of `view`'s position grid,
+    /// optionally restricted to the corridor `mask` (as in
+    /// [`WindowedAStar::find_path_masked_into`]). `table` must be
+    /// [`StepTable::new`] of `view`. Steps cost their length times the mean
+    /// cost of the two positions (fixed point); the heuristic is
+    /// [`StepTable::octile`], so the path is optimal within the window. The
+    /// stats' cost is the path's cost under the profile. Same errors and
+    /// allocation rules as [`WindowedAStar::find_path_into`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_path_weighted_into(
+        &mut self,
+        view: &ProfileGrid,
+        table: &StepTable,
+        window: Window,
+        start: Point,
+        goal: Point,
+        mask: Option<&[u64]>,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.engine.check(view.grid(), window, start, Some(goal))?;
+        self.find_path_to_any_weighted_into(
+            view,
+            table,
+            window,
+            start,
+            |p| p == goal,
+            |p| table.octile(p, goal),
+            mask,
+            path,
+        )
+    }
+
+    /// [`WindowedAStar::find_path_to_any_into`] under a movement profile's
+    /// costs (see [`WindowedAStar::find_path_weighted_into`]): `heuristic`
+    /// must be in the same fixed-point units, e.g. built from
+    /// [`StepTable::octile`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_path_to_any_weighted_into<G, H>(
+        &mut self,
+        view: &ProfileGrid,
+        table: &StepTable,
+        window: Window,
+        start: Point,
+        is_goal: G,
+        heuristic: H,
+        mask: Option<&[u64]>,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError>
+    where
+        G: FnMut(Point) -> bool,
+        H: Fn(Point) -> Cost,
+    {
+        let grid = view.grid();
+        self.engine.check(grid, window, start, None)?;
+        if mask.is_some_and(|m| m.len() * 64 < window.area()) {
+            return Err(SearchError::BadWindow(window));
+        }
+        let costs = ClassCosts::new(view, table.table());
+        let mut s = self
+            .engine
+            .run(&costs, grid, window, start, is_goal, heuristic, mask, path);
+        s.cost = path_cost(view, path);
+        Ok(s)
     }
 
     /// [`WindowedAStar::find_path_into`] returning an owned path.

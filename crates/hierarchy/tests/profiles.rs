@@ -1,0 +1,256 @@
+//! Hierarchies for movement profiles against the independent oracle of
+//! `regionpath_testkit::profiled` (a Dijkstra in `f64` and a path validator
+//! written from the rules): random terrain maps with random kinds, costs
+//! and unit sizes 1–4; full and lazy queries; updates after terrain edits.
+
+use regionpath_grid::{Grid, Point, Profile, Terrain};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, PortalMode};
+use regionpath_testkit::profiled::{
+    check_weighted_path, position_cost, random_kinds, random_profile, random_terrain,
+    weighted_distances,
+};
+use regionpath_testkit::{Rng64, SplitMix64};
+
+fn usable(grid: &Grid, profile: &Profile) -> Vec<Point> {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
+        .filter(|p| position_cost(grid, profile, p.x.into(), p.y.into()).is_some())
+        .collect()
+}
+
+/// Query figures over many maps.
+#[derive(Default, Debug)]
+struct Tally {
+    found: usize,
+    unreachable: usize,
+    ratios: Vec<f64>,
+}
+
+impl Tally {
+    fn mean(&self) -> f64 {
+        self.ratios.iter().sum::<f64>() / self.ratios.len().max(1) as f64
+    }
+    fn worst(&self) -> f64 {
+        self.ratios.iter().copied().fold(1.0, f64::max)
+    }
+}
+
+/// Runs `pairs` random queries from each of `starts` random starts on
+/// `grid` under `profile`, full and lazy, checking each against the oracle.
+#[allow(clippy::too_many_arguments)]
+fn check_queries(
+    h: &Hierarchy,
+    grid: &Grid,
+    profile: &Profile,
+    rng: &mut SplitMix64,
+    starts: usize,
+    pairs: usize,
+    tally: &mut Tally,
+    what: &str,
+) {
+    let open = usable(grid, profile);
+    if open.is_empty() {
+        return;
+    }
+    let mut planner = CellPlanner::new();
+    let mut cells = Vec::new();
+    let mut legs = Vec::new();
+    let w = grid.width();
+    for _ in 0..starts {
+        let s = open[rng.below(open.len() as u64) as usize];
+        let dist = weighted_distances(grid, profile, s).expect("usable start");
+        for _ in 0..pairs {
+            let g = open[rng.below(open.len() as u64) as usize];
+            let want = dist[(g.y * w + g.x) as usize];
+            let got = planner.find_path_into(h, grid, s, g, &mut cells);
+            let lazy = planner.start(h, grid, s, g);
+            match want {
+                None => {
+                    assert!(
+                        matches!(got, Err(PlanError::Unreachable { .. })),
+                        "{what} {s}->{g}: oracle says unreachable, planner {got:?}"
+                    );
+                    assert!(matches!(lazy, Err(PlanError::Unreachable { .. })));
+                    tally.unreachable += 1;
+                }
+                Some(d) => {
+                    let st = got.unwrap_or_else(|e| panic!("{what} {s}->{g} (optimum {d}): {e}"));
+                    let c = check_weighted_path(grid, profile, &cells, s, g)
+                        .unwrap_or_else(|e| panic!("{what} {s}->{g}: {e}"));
+                    assert!(
+                        (c - st.cost).abs() <= 1e-6 * c.max(1.0),
+                        "{what} {s}->{g}: reported cost {} but the path costs {c}",
+                        st.cost
+                    );
+                    assert!(c >= d - 1e-6 * d.max(1.0), "{what}: below the optimum");
+                    if d > 0.0 {
+                        tally.ratios.push(c / d);
+                    }
+                    tally.found += 1;
+                    let mut q = lazy.unwrap_or_else(|e| panic!("{what} lazy {s}->{g}: {e}"));
+                    legs.clear();
+                    while planner.next_leg(&mut q, h, grid, &mut legs).expect("leg") {}
+                    check_weighted_path(grid, profile, &legs, s, g)
+                        .unwrap_or_else(|e| panic!("{what} lazy {s}->{g}: {e}"));
+                }
+            }
+        }
+    }
+}
+
+/// Full and lazy paths under random profiles are legal for the unit, end
+/// where asked, cost what they report, and reachability agrees with the
+/// oracle exactly; suboptimality stays small.
+#[test]
+fn profiled_hierarchies_agree_with_the_oracle_on_random_terrain() {
+    let mut rng = SplitMix64(2027);
+    let mut tally = Tally::default();
+    let mut uniform = 0;
+    for trial in 0..48u32 {
+        let w = 24 + rng.below(90) as u32;
+        let h = 24 + rng.below(90) as u32;
+        let n = 2 + rng.below(7) as usize;
+        let kinds = random_kinds(&mut rng, n);
+        let grid = random_terrain(&mut rng, w, h, &kinds);
+        let k = 1 + trial % 4;
+        let profile = random_profile(&mut rng, &kinds, k, trial % 3 == 0);
+        let sector = [8, 16][rng.below(2) as usize];
+        let config = HierarchyConfig::new().sector_size(sector);
+        let hier = Hierarchy::build_with_profile(&grid, &profile, &config).unwrap();
+        let view = hier.profile_view().expect("profile kept");
+        uniform += usize::from(view.is_uniform());
+        assert_eq!(hier.profile(), Some(&profile));
+        let what = format!("trial {trial} ({w}x{h}, size {k}, sector {sector})");
+        check_queries(&hier, &grid, &profile, &mut rng, 4, 12, &mut tally, &what);
+    }
+    eprintln!(
+        "profiled hierarchies: {} found, {} unreachable, mean ratio {:.4}, worst {:.4}, {uniform} uniform views",
+        tally.found,
+        tally.unreachable,
+        tally.mean(),
+        tally.worst()
+    );
+    assert!(tally.found > 500 && tally.unreachable > 20, "{tally:?}");
+    assert!(tally.mean() < 1.05, "mean suboptimality {}", tally.mean());
+}
+
+/// After random terrain edits (kinds changed, passable or not for the
+/// profile), `update` gives a hierarchy that agrees with the oracle on the
+/// edited map; the edited grid is refused before the update.
+#[test]
+fn updates_under_a_profile_follow_terrain_edits() {
+    let mut rng = SplitMix64(77);
+    let mut tally = Tally::default();
+    for trial in 0..16u32 {
+        let (w, h) = (40 + rng.below(40) as u32, 40 + rng.below(40) as u32);
+        let n = 3 + rng.below(4) as usize;
+        let kinds = random_kinds(&mut rng, n);
+        let mut grid = random_terrain(&mut rng, w, h, &kinds);
+        let k = 1 + trial % 3;
+        let profile = random_profile(&mut rng, &kinds, k, trial % 2 == 0);
+        let config = HierarchyConfig::new().sector_size(8);
+        let mut hier = Hierarchy::build_with_profile(&grid, &profile, &config).unwrap();
+        for round in 0..3 {
+            let mut changed = Vec::new();
+            let (cx, cy) = (rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+            for _ in 0..12 {
+                let p = Point::new(
+                    (cx + rng.below(6) as u32).min(w - 1),
+                    (cy + rng.below(6) as u32).min(h - 1),
+                );
+                let t: Terrain = kinds[rng.below(kinds.len() as u64) as usize];
+                grid.set_terrain(p, t).unwrap();
+                changed.push(p);
+            }
+            let mut planner = CellPlanner::new();
+            let mut cells = Vec::new();
+            let open = usable(&grid, &profile);
+            if let Some(&s) = open.first() {
+                let e = planner.find_path_into(&hier, &grid, s, s, &mut cells);
+                assert!(matches!(e, Err(PlanError::StaleGrid { .. })), "{e:?}");
+            }
+            // Only some of the edited cells listed: the rest are found.
+            let listed = &changed[..changed.len() / 2 + round];
+            hier.update(&grid, listed).unwrap();
+            let what = format!("trial {trial} round {round}");
+            check_queries(&hier, &grid, &profile, &mut rng, 3, 10, &mut tally, &what);
+        }
+    }
+    assert!(tally.found > 200, "{tally:?}");
+}
+
+/// A two-wide unit never uses a one-cell door, a one-wide one does; the
+/// profile decides reachability in O(1) from the matrix.
+#[test]
+fn unit_size_decides_reachability() {
+    let rows = [
+        "..........",
+        "..........",
+        "@@@@.@@@@@",
+        "..........",
+        "..........",
+    ];
+    let grid = Grid::from_rows(&rows).unwrap();
+    let config = HierarchyConfig::new()
+        .sector_size(8)
+        .portals(PortalMode::Never);
+    let walker = Profile::builder("walker").cost('.', 1.0).build().unwrap();
+    let tank = Profile::builder("tank")
+        .size(2)
+        .cost('.', 1.0)
+        .build()
+        .unwrap();
+    let (s, g) = (Point::new(0, 0), Point::new(0, 3));
+    let mut planner = CellPlanner::new();
+    let mut cells = Vec::new();
+    let hw = Hierarchy::build_with_profile(&grid, &walker, &config).unwrap();
+    let st = planner
+        .find_path_into(&hw, &grid, s, g, &mut cells)
+        .unwrap();
+    assert!(cells.contains(&Point::new(4, 2)));
+    let c = check_weighted_path(&grid, &walker, &cells, s, g).unwrap();
+    assert!((c - st.cost).abs() < 1e-9);
+    let ht = Hierarchy::build_with_profile(&grid, &tank, &config).unwrap();
+    let e = planner.find_path_into(&ht, &grid, s, g, &mut cells);
+    assert!(matches!(e, Err(PlanError::Unreachable { .. })), "{e:?}");
+    // The bottom-right position of a 2-wide unit would stick out.
+    let e = planner.find_path_into(&ht, &grid, s, Point::new(9, 4), &mut cells);
+    assert!(matches!(e, Err(PlanError::GoalBlocked(_))), "{e:?}");
+}
+
+/// A road through swamp: the planner follows the road when the swamp is
+/// dear, as the oracle does.
+#[test]
+fn roads_are_followed_when_the_swamp_is_dear() {
+    let (w, h) = (120u32, 60u32);
+    let mut rows = Vec::new();
+    for y in 0..h {
+        let row: String = (0..w)
+            .map(|x| {
+                if y == 5 || x == 5 || x == w - 6 {
+                    '='
+                } else {
+                    'S'
+                }
+            })
+            .collect();
+        rows.push(row);
+    }
+    let grid = Grid::from_rows(&rows).unwrap();
+    let profile = Profile::builder("infantry")
+        .cost('=', 0.5)
+        .cost('S', 5.0)
+        .build()
+        .unwrap();
+    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    let (s, g) = (Point::new(5, 55), Point::new(w - 6, 55));
+    let mut planner = CellPlanner::new();
+    let mut cells = Vec::new();
+    let st = planner
+        .find_path_into(&hier, &grid, s, g, &mut cells)
+        .unwrap();
+    let d = weighted_distances(&grid, &profile, s).unwrap()[(g.y * w + g.x) as usize].unwrap();
+    let c = check_weighted_path(&grid, &profile, &cells, s, g).unwrap();
+    assert!((c - st.cost).abs() < 1e-6 * c);
+    assert!(c <= 1.03 * d, "path cost {c}, optimum {d}");
+}

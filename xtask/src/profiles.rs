@@ -1,0 +1,123 @@
+//! Hierarchical planning under movement profiles beside the exact weighted
+//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S]`.
+//! For each profile: build time and bytes per cell of the profiled
+//! hierarchy, then N random pairs of usable positions that the exact
+//! search connects; per query the exact cost and time and the planner's
+//! cost and time (full queries, warm planner). Prints mean and p95
+//! suboptimality, the pooled time ratio and any invalid path or wrong
+//! reachability (the path is checked by position, move and cost rules).
+
+use regionpath_grid::{read_map, Point, Profile, ProfileGrid};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
+use regionpath_search::{weighted_path_cost, AStar, Status};
+use std::time::Instant;
+
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
+    }
+}
+
+/// Whether `path` runs from `s` to `g` by legal moves over usable
+/// positions of `view`.
+fn legal(view: &ProfileGrid, path: &[Point], s: Point, g: Point) -> bool {
+    let grid = view.grid();
+    path.first() == Some(&s)
+        && path.last() == Some(&g)
+        && path.iter().all(|&p| view.is_usable(p))
+        && path.windows(2).all(|w| {
+            let (dx, dy) = (w[1].x as i32 - w[0].x as i32, w[1].y as i32 - w[0].y as i32);
+            regionpath_grid::Dir::from_delta(dx, dy).is_some_and(|d| grid.can_step(w[0], d))
+        })
+}
+
+pub fn run(args: Vec<String>) {
+    let mut files = Vec::new();
+    let (mut queries, mut seed) = (200usize, 7u64);
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--queries" => queries = it.next().and_then(|v| v.parse().ok()).unwrap_or(queries),
+            "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
+            _ => files.push(a),
+        }
+    }
+    let Some(map) = files.first() else {
+        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S]");
+        std::process::exit(2);
+    };
+    let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
+    println!(
+        "map,profile,size,build_ms,bytes_per_cell,queries,invalid,wrong_reach,mean_subopt,p95_subopt,worst_subopt,exact_us,hier_us,speedup"
+    );
+    for file in &files[1..] {
+        let profile = Profile::read(file).unwrap_or_else(|e| panic!("{e}"));
+        let view = ProfileGrid::new(&grid, &profile);
+        let t = Instant::now();
+        let h = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let build_ms = t.elapsed().as_secs_f64() * 1e3;
+        let bytes = h.stats().bytes + view.bytes();
+        let open: Vec<Point> = (0..grid.height())
+            .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
+            .filter(|&p| view.is_usable(p))
+            .collect();
+        let mut rng = Rng(seed | 1);
+        let mut astar = AStar::new();
+        let mut planner = CellPlanner::new();
+        let (mut exact_path, mut cells) = (Vec::new(), Vec::new());
+        let (mut ratios, mut exact_t, mut hier_t) = (Vec::new(), 0.0f64, 0.0f64);
+        let (mut invalid, mut wrong) = (0, 0);
+        let mut tries = 0;
+        while ratios.len() < queries && tries < queries * 20 && !open.is_empty() {
+            tries += 1;
+            let s = open[rng.below(open.len() as u64) as usize];
+            let g = open[rng.below(open.len() as u64) as usize];
+            let t = Instant::now();
+            let e = astar.find_path_weighted_into(&view, s, g, &mut exact_path);
+            let te = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let got = planner.find_path_into(&h, &grid, s, g, &mut cells);
+            let th = t.elapsed().as_secs_f64();
+            match (e.map(|x| x.status), got) {
+                (Ok(Status::Found), Ok(st)) => {
+                    let opt = weighted_path_cost(&view, &exact_path);
+                    if !legal(&view, &cells, s, g)
+                        || (weighted_path_cost(&view, &cells) - st.cost).abs() > 1e-6 * st.cost
+                    {
+                        invalid += 1;
+                    }
+                    if opt > 0.0 {
+                        ratios.push(st.cost / opt - 1.0);
+                        exact_t += te;
+                        hier_t += th;
+                    }
+                }
+                (Ok(Status::NoPath), Err(_)) => {}
+                _ => wrong += 1,
+            }
+        }
+        ratios.sort_by(f64::total_cmp);
+        let n = ratios.len().max(1);
+        let mean = ratios.iter().sum::<f64>() / n as f64;
+        let p95 = ratios.get(n * 95 / 100).copied().unwrap_or(0.0);
+        let worst = ratios.last().copied().unwrap_or(0.0);
+        println!(
+            "{map},{},{},{build_ms:.1},{:.3},{},{invalid},{wrong},{:.4},{:.4},{:.4},{:.1},{:.1},{:.1}",
+            profile.name(),
+            profile.size(),
+            bytes as f64 / grid.cell_count() as f64,
+            ratios.len(),
+            mean * 100.0,
+            p95 * 100.0,
+            worst * 100.0,
+            exact_t / n as f64 * 1e6,
+            hier_t / n as f64 * 1e6,
+            exact_t / hier_t.max(1e-12)
+        );
+    }
+}
