@@ -1,5 +1,5 @@
 //! Hierarchical planning under movement profiles beside the exact weighted
-//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S]`.
+//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W]`.
 //! For each profile: build time and bytes per cell of the profiled
 //! hierarchy, then N random pairs of usable positions that the exact
 //! search connects; per query the exact cost and time and the planner's
@@ -37,17 +37,18 @@ fn legal(view: &ProfileGrid, path: &[Point], s: Point, g: Point) -> bool {
 
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
-    let (mut queries, mut seed) = (200usize, 7u64);
+    let (mut queries, mut seed, mut window) = (200usize, 7u64, 60u32);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--queries" => queries = it.next().and_then(|v| v.parse().ok()).unwrap_or(queries),
             "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
+            "--window" => window = it.next().and_then(|v| v.parse().ok()).unwrap_or(window),
             _ => files.push(a),
         }
     }
     let Some(map) = files.first() else {
-        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S]");
+        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W]");
         std::process::exit(2);
     };
     let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
@@ -68,7 +69,8 @@ pub fn run(args: Vec<String>) {
             .collect();
         let mut rng = Rng(seed | 1);
         let mut astar = AStar::new();
-        let mut planner = CellPlanner::new();
+        let config = regionpath_hierarchy::PlannerConfig::new().window(window);
+        let mut planner = CellPlanner::with_config(config).unwrap_or_else(|e| panic!("{e}"));
         let (mut exact_path, mut cells) = (Vec::new(), Vec::new());
         let (mut ratios, mut exact_t, mut hier_t) = (Vec::new(), 0.0f64, 0.0f64);
         let (mut invalid, mut wrong) = (0, 0);
