@@ -58,6 +58,7 @@
 
 mod curve;
 mod geom;
+mod profiled;
 mod smooth;
 mod vec2;
 
@@ -65,6 +66,7 @@ pub use curve::{
     curve, BlockedTurn, CurveError, CurveSegment, CurvedPath, TurnOptions, TurnPolicy,
 };
 pub use geom::{polyline_length, segment_clear};
+pub use profiled::ProfiledReport;
 pub use smooth::{smooth, SmoothError, SmoothOptions, SmoothReport, Smoother};
 pub use vec2::Vec2;
 

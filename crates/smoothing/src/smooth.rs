@@ -66,6 +66,16 @@ pub enum SmoothError {
         /// The radius given.
         radius: f32,
     },
+    /// [`Smoother::smooth_profiled`]: the unit's disc (radius `radius`) is
+    /// wider than its `size × size` footprint (`radius > size / 2`), so no
+    /// position of the profile holds it.
+    #[error("unit radius {radius} does not fit a footprint of size {size} (at most {})", *size as f32 / 2.0)]
+    RadiusExceedsSize {
+        /// The radius given.
+        radius: f32,
+        /// The profile's unit size `k`.
+        size: u32,
+    },
     /// A path cell lies outside the grid.
     #[error("path cell {index} at {point} is outside the {width}x{height} grid")]
     OutOfBounds {
@@ -230,6 +240,12 @@ pub struct Smoother {
     transposed: bool,
     /// [`Smoother::pull`]'s per-path-cell cache of [`crowded_cell`].
     crowded: Vec<u8>,
+    /// [`Smoother::smooth_profiled`]: the path's cost up to each position.
+    pub(crate) prefix: Vec<f64>,
+    /// [`Smoother::smooth_profiled`]: indices of the waypoints in the path,
+    /// after pulling and after dropping.
+    pub(crate) picks: Vec<usize>,
+    pub(crate) kept: Vec<usize>,
 }
 
 impl Smoother {
@@ -1209,7 +1225,7 @@ fn clearance_margin(grid: &Grid) -> f64 {
 /// Checks the path and returns its length (summed step by step: 1 for a
 /// straight step, √2 for a diagonal one).
 #[inline(never)]
-fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
+pub(crate) fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
     let Some(&first) = cells.first() else {
         return Err(SmoothError::EmptyPath);
     };
