@@ -43,10 +43,10 @@ impl Smoother {
     /// was built for (consecutive positions neighbours under its move rule:
     /// usable, no diagonal past an unusable position), into waypoints
     /// written to `out` (cleared first): the centres `(x + k/2, y + k/2)`
-    /// of the `k × k` footprints of a subsequence of the path, from the
-    /// first position to the last.
+    /// of the `k × k` footprints of usable positions, the first and last
+    /// exactly those of the path's ends.
     ///
-    /// A shortcut between two waypoints is taken only when
+    /// A segment between two waypoints is used only when
     /// * the footprint fits along it: the `k × k` square whose centre runs
     ///   along the segment overlaps (with positive area) only cells the
     ///   profile may enter, i.e. every position the anchor's bounding
@@ -58,21 +58,31 @@ impl Smoother {
     ///   no shortcut for a walker. On a uniform view (one cost) this always
     ///   holds, as with [`Smoother::smooth`].
     ///
+    /// Steps: greedy string pulling over the path (from each waypoint the
+    /// farthest position found by galloping and bisection, each shortcut
+    /// costing at most the piece of path it replaces); then, with
+    /// `opts.refine`, one pass that moves each waypoint position by
+    /// position to the neighbour that most shortens its two segments while
+    /// both fit and cost no more than before, and drops it when its
+    /// neighbours see each other at no more cost. The footprint rule puts
+    /// every bend of a taut path at a lattice point, so waypoints stay on
+    /// positions. Every change keeps the total cost from growing, so the
+    /// output never costs more than the input (within 10⁻¹² relative
+    /// rounding) and, on a uniform view, is never longer.
+    ///
     /// `opts.radius` is the unit's disc: it must be finite, non-negative
     /// and at most `k / 2`, so that it lies inside the footprint and is
     /// clear wherever the footprint is
-    /// ([`SmoothError::RadiusExceedsSize`] otherwise). With
-    /// `opts.refine`, a second pass drops each waypoint its neighbours
-    /// reach directly under the same two rules.
+    /// ([`SmoothError::RadiusExceedsSize`] otherwise). Bad paths give the
+    /// errors of [`Smoother::smooth`] (a position not usable is
+    /// [`SmoothError::BlockedCell`]).
     ///
-    /// Waypoints lie on the path's own positions: the footprint rule puts
-    /// every bend of a taut path at a lattice point, where optimal paths
-    /// usually pass. Costs O(n log n) segment tests of O(segment length)
-    /// each for n positions; allocation-free once warm (beyond growing
-    /// `out`). For size 1 the footprint is the unit's cell, so this is
-    /// stricter than [`Smoother::smooth`]'s point rule at radius 0 (which
-    /// grazes corners) and looser than its rule at radius 0.5 (which
-    /// forbids touching walls).
+    /// Costs O(n log n) segment tests of O(segment length) each for n
+    /// positions; allocation-free once warm (beyond growing `out`). For
+    /// size 1 the footprint is the unit's cell, so this is stricter than
+    /// [`Smoother::smooth`]'s point rule at radius 0 (which grazes
+    /// corners) and looser than its rule at radius 0.5 (which may not
+    /// touch walls, so wall-hugging steps become narrow fallbacks).
     pub fn smooth_profiled(
         &mut self,
         view: &ProfileGrid,
@@ -186,14 +196,19 @@ impl Smoother {
         } else {
             kept.extend_from_slice(&picks);
         }
+        let mut points = std::mem::take(&mut self.points);
+        points.clear();
+        points.extend(kept.iter().map(|&i| cells[i]));
+        if opts.refine && points.len() >= 3 {
+            slide(grid, &costs, uniform, &mut points);
+        }
         let half = k as f32 / 2.0;
         let mut output_length = 0.0;
         let mut output_cost = 0.0;
-        for w in kept.windows(2) {
-            let (a, b) = (cells[w[0]], cells[w[1]]);
-            output_length += length(a, b);
+        for w in points.windows(2) {
+            output_length += length(w[0], w[1]);
             if !uniform {
-                output_cost += costs.segment(a, b);
+                output_cost += costs.segment(w[0], w[1]);
             }
         }
         let input_cost = if uniform {
@@ -203,9 +218,11 @@ impl Smoother {
             prefix[last]
         };
         out.extend(
-            kept.iter()
-                .map(|&i| Vec2::new(cells[i].x as f32 + half, cells[i].y as f32 + half)),
+            points
+                .iter()
+                .map(|p| Vec2::new(p.x as f32 + half, p.y as f32 + half)),
         );
+        self.points = points;
         self.prefix = prefix;
         self.picks = picks;
         self.kept = kept;
@@ -218,6 +235,76 @@ impl Smoother {
         })
     }
 }
+
+/// Moves each interior waypoint, in order, step by step (at most
+/// [`SLIDE_STEPS`]) to the neighbouring position that most shortens its two
+/// segments while both still fit and cost no more than the two before;
+/// then drops it if its neighbours see each other at no more cost. A second
+/// pass was measured to gain under 10⁻³ of length, so there is one.
+fn slide(grid: &Grid, costs: &Costs<'_>, uniform: bool, points: &mut Vec<Point>) {
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let pair_cost = |a: Point, b: Point, c: Point| {
+        if uniform {
+            0.0
+        } else {
+            costs.segment(a, b) + costs.segment(b, c)
+        }
+    };
+    // In place: points[..kept] are final, points[m] is the next to move.
+    let mut kept = 1;
+    for m in 1..points.len() - 1 {
+        let (a, mut b, c) = (points[kept - 1], points[m], points[m + 1]);
+        let mut len = length(a, b) + length(b, c);
+        let mut cost = pair_cost(a, b, c);
+        for _ in 0..SLIDE_STEPS {
+            let mut best: Option<(Point, f64, f64)> = None;
+            for (dx, dy) in NEIGHBOURS {
+                let (x, y) = (i64::from(b.x) + dx, i64::from(b.y) + dy);
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    continue;
+                }
+                let q = Point::new(x as u32, y as u32);
+                let l = length(a, q) + length(q, c);
+                if l >= best.map_or(len, |t| t.1) - 1e-9 || !grid.is_passable(q) {
+                    continue;
+                }
+                if !(footprint_clear(grid, a, q) && footprint_clear(grid, q, c)) {
+                    continue;
+                }
+                let qc = pair_cost(a, q, c);
+                if uniform || qc <= cost {
+                    best = Some((q, l, qc));
+                }
+            }
+            let Some((q, l, qc)) = best else { break };
+            (b, len, cost) = (q, l, qc);
+        }
+        let drop = footprint_clear(grid, a, c)
+            && (uniform || costs.segment(a, c) <= cost + cost * COST_TIE);
+        if !drop {
+            points[kept] = b;
+            kept += 1;
+        }
+    }
+    let last = points[points.len() - 1];
+    points.truncate(kept);
+    points.push(last);
+}
+
+/// At most this many steps per waypoint in [`slide`].
+const SLIDE_STEPS: usize = 8;
+
+/// The eight neighbours' offsets.
+const NEIGHBOURS: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 /// Euclidean distance between two positions.
 #[inline]

@@ -246,6 +246,8 @@ pub struct Smoother {
     /// after pulling and after dropping.
     pub(crate) picks: Vec<usize>,
     pub(crate) kept: Vec<usize>,
+    /// [`Smoother::smooth_profiled`]: the waypoints' positions.
+    pub(crate) points: Vec<Point>,
 }
 
 impl Smoother {

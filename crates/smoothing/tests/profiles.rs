@@ -25,6 +25,7 @@ use regionpath_testkit::{Rng64, SplitMix64};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::path::PathBuf;
+use std::time::Instant;
 
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc;
@@ -131,7 +132,11 @@ fn position_path(
             if diagonal && (at(x + dx, y).is_none() || at(x, y + dy).is_none()) {
                 continue;
             }
-            let base = if diagonal { std::f64::consts::SQRT_2 } else { 1.0 };
+            let base = if diagonal {
+                std::f64::consts::SQRT_2
+            } else {
+                1.0
+            };
             let nd = d + base * (here + there) / 2.0;
             let j = ((y + dy) * w + x + dx) as usize;
             if nd < dist[j] {
@@ -262,14 +267,23 @@ fn smooth_and_check(
     let output = check_polyline(grid, profile, &out).unwrap_or_else(|e| panic!("{what}: {e}"));
     let tol = 1e-9 * input.max(1.0);
     assert!(output <= input + tol, "{what}: cost {output} > {input}");
-    assert!((report.input_cost - input).abs() <= tol, "{what}: {report:?} vs {input}");
-    assert!((report.output_cost - output).abs() <= tol, "{what}: {report:?} vs {output}");
+    assert!(
+        (report.input_cost - input).abs() <= tol,
+        "{what}: {report:?} vs {input}"
+    );
+    assert!(
+        (report.output_cost - output).abs() <= tol,
+        "{what}: {report:?} vs {output}"
+    );
     assert_eq!(report.narrow_segments, 0);
     let len: f64 = out
         .windows(2)
         .map(|w| f64::from(w[0].x - w[1].x).hypot(f64::from(w[0].y - w[1].y)))
         .sum();
-    assert!((report.output_length - len).abs() <= 1e-9 * len.max(1.0), "{what}");
+    assert!(
+        (report.output_length - len).abs() <= 1e-9 * len.max(1.0),
+        "{what}"
+    );
     (input, output, out)
 }
 
@@ -364,12 +378,21 @@ fn swamp_is_no_shortcut_for_a_walker() {
         .chain((3..=16).map(|x| Point::new(x, 1)))
         .chain((1..=5).map(|y| Point::new(17, y)))
         .collect();
-    assert!(path.iter().all(|p| rows[p.y as usize].as_bytes()[p.x as usize] == b'.'));
+    assert!(path
+        .iter()
+        .all(|p| rows[p.y as usize].as_bytes()[p.x as usize] == b'.'));
     let mut smoother = Smoother::new();
     for refine in [false, true] {
         let view = ProfileGrid::new(&grid, &walker);
-        let (input, output, out) =
-            smooth_and_check(&mut smoother, &grid, &walker, &view, &path, refine, "walker");
+        let (input, output, out) = smooth_and_check(
+            &mut smoother,
+            &grid,
+            &walker,
+            &view,
+            &path,
+            refine,
+            "walker",
+        );
         assert!(output < input, "no shortcut round the swamp: {out:?}");
         assert!(out.len() >= 3, "{out:?}");
         // The straight line costs (2.5 + 4 · 10 + 2.5): far above the detour.
@@ -455,7 +478,8 @@ fn radius_must_fit_the_footprint() {
             .unwrap();
         let view = ProfileGrid::new(&grid, &p);
         let half = k as f32 / 2.0;
-        let ok = smoother.smooth_profiled(&view, &path, &SmoothOptions::with_radius(half), &mut out);
+        let ok =
+            smoother.smooth_profiled(&view, &path, &SmoothOptions::with_radius(half), &mut out);
         assert!(ok.is_ok(), "{ok:?}");
         let wide = half + 0.01;
         assert_eq!(
@@ -467,7 +491,12 @@ fn radius_must_fit_the_footprint() {
         );
         assert!(out.is_empty());
         assert!(matches!(
-            smoother.smooth_profiled(&view, &path, &SmoothOptions::with_radius(f32::NAN), &mut out),
+            smoother.smooth_profiled(
+                &view,
+                &path,
+                &SmoothOptions::with_radius(f32::NAN),
+                &mut out
+            ),
             Err(SmoothError::InvalidRadius { .. })
         ));
     }
@@ -558,7 +587,14 @@ fn default_profile_on_movingai_rows() {
     let mut smoother = Smoother::new();
     let mut rng = SplitMix64(4);
     let (mut rows, mut point, mut wide, mut ours, mut narrow) = (0, 0.0, 0.0, 0.0, 0);
-    for name in ["den520d", "AR0011SR", "Berlin_0_256", "maze512-8-0", "random512-25-0"] {
+    let (mut time_ours, mut time_point) = (0.0, 0.0);
+    for name in [
+        "den520d",
+        "AR0011SR",
+        "Berlin_0_256",
+        "maze512-8-0",
+        "random512-25-0",
+    ] {
         let grid = read_map(dir.join(format!("maps/{name}.map"))).unwrap();
         let scen = read_scen(dir.join(format!("scen/{name}.map.scen"))).unwrap();
         let view = ProfileGrid::new(&grid, &profile);
@@ -574,6 +610,18 @@ fn default_profile_on_movingai_rows() {
             let what = format!("{name} line {}", row.line);
             let (input, output, _) =
                 smooth_and_check(&mut smoother, &grid, &profile, &view, &path, true, &what);
+            // Times are printed, never asserted.
+            let mut w = Vec::new();
+            let t = Instant::now();
+            smoother
+                .smooth_profiled(&view, &path, &SmoothOptions::default(), &mut w)
+                .unwrap();
+            time_ours += t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            smoother
+                .smooth(&grid, &path, &SmoothOptions::default(), &mut w)
+                .unwrap();
+            time_point += t.elapsed().as_secs_f64();
             assert!((input - row.optimal).abs() < 0.01, "{what}");
             let mut w = Vec::new();
             let r0 = smoother
@@ -596,6 +644,11 @@ fn default_profile_on_movingai_rows() {
         ours / n,
         point / n,
         wide / n
+    );
+    println!(
+        "mean time per path: smooth_profiled {:.1} µs, smooth (point) {:.1} µs",
+        1e6 * time_ours / n,
+        1e6 * time_point / n
     );
     assert!(rows >= 250, "{rows}");
 }
