@@ -17,11 +17,11 @@
 //! (for the cost) nothing changes, so samples at those parameters and
 //! between them, plus 64 samples per cell of length, see every change.
 
-use regionpath_grid::{read_map, read_scen, Grid, Point, Profile, ProfileGrid};
+use regionpath_grid::{read_map, read_scen, Grid, Point, Profile, ProfileGrid, Terrain};
 use regionpath_smoothing::{SmoothError, SmoothOptions, Smoother, Vec2};
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 use regionpath_testkit::profiled::{check_weighted_path, position_cost, weighted_distance};
-use regionpath_testkit::{Rng64, SplitMix64};
+use regionpath_testkit::{maps, Rng64, SplitMix64};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::path::PathBuf;
@@ -293,13 +293,30 @@ fn random_terrain_sizes_and_costs() {
     let mut smoother = Smoother::new();
     let (mut paths, mut maps_run, mut saved, mut total) = (0, 0, 0.0, 0.0);
     let (mut fewer, mut waypoints, mut positions) = (0usize, 0usize, 0usize);
-    for trial in 0..240u64 {
+    for trial in 0..320u64 {
         let w = 6 + rng.below(34) as u32;
         let h = 6 + rng.below(34) as u32;
         let pool: Vec<char> = "..GSWT@O~%#x".chars().collect();
         let kinds: Vec<char> = (0..1 + rng.below(6)).map(|_| rng.pick(&pool)).collect();
-        let grid = random_terrain(&mut rng, w, h, &kinds);
+        let mut grid = random_terrain(&mut rng, w, h, &kinds);
         let k = 1 + (trial % 4) as u32;
+        // Walls from a testkit layout (rooms with doors, a spiral corridor
+        // about as wide as the unit, caves), or none.
+        let below = &mut |n| rng.below(n);
+        let layout = match (trial / 4) % 4 {
+            0 => None,
+            1 => Some(maps::rooms(w, h, 3 + k + below(4) as u32, 50, below)),
+            2 => Some(maps::spiral(w, h, k + below(2) as u32, trial % 8 < 4)),
+            _ => Some(maps::caves(w, h, 40, 3, below)),
+        };
+        if let Some(walls) = layout {
+            for p in (0..h).flat_map(|y| (0..w).map(move |x| Point::new(x, y))) {
+                if !walls.is_passable(p) {
+                    grid.set_terrain(p, Terrain::from_char('|').unwrap())
+                        .unwrap();
+                }
+            }
+        }
         let profile = random_profile(&mut rng, &kinds, k, trial % 3 == 0);
         let view = ProfileGrid::new(&grid, &profile);
         let open = usable(&grid, &profile);
