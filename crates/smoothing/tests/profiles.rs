@@ -669,3 +669,100 @@ fn default_profile_on_movingai_rows() {
     );
     assert!(rows >= 250, "{rows}");
 }
+
+/// The exact shortest any-angle path for the footprint on small uniform
+/// maps: the forbidden anchors are the open squares of side 2 around
+/// unusable positions, whose corners are lattice points, so a shortest
+/// path bends only at positions; Dijkstra over all usable positions with
+/// an edge wherever the checker above accepts the segment. No smoothed
+/// path may be shorter (that would mean the checker and the smoother
+/// disagree); the mean ratio is printed.
+#[test]
+fn never_shorter_than_the_exact_footprint_optimum() {
+    let mut rng = SplitMix64(77);
+    let mut smoother = Smoother::new();
+    let (mut n, mut ratio_sum, mut worst) = (0, 0.0, 1.0f64);
+    for trial in 0..40u32 {
+        let (w, h) = (12 + rng.below(9) as u32, 12 + rng.below(9) as u32);
+        let k = 1 + trial % 3;
+        let mut grid = random_terrain(&mut rng, w, h, &['.', '.', '.', '@']);
+        if trial % 2 == 1 {
+            let walls = maps::rooms(w, h, 3 + k, 60, &mut |n| rng.below(n));
+            for p in (0..h).flat_map(|y| (0..w).map(move |x| Point::new(x, y))) {
+                if !walls.is_passable(p) {
+                    grid.set_terrain(p, Terrain::from_char('@').unwrap())
+                        .unwrap();
+                }
+            }
+        }
+        let profile = Profile::builder("u")
+            .size(k)
+            .cost('.', 1.0)
+            .build()
+            .unwrap();
+        let view = ProfileGrid::new(&grid, &profile);
+        let open = usable(&grid, &profile);
+        if open.len() < 2 {
+            continue;
+        }
+        for q in 0..4 {
+            let (s, g) = (rng.pick(&open), rng.pick(&open));
+            let jitter = [0.0, 0.5][q % 2];
+            let Some(path) = position_path(&grid, &profile, s, g, &mut rng, jitter) else {
+                continue;
+            };
+            let (_, output, _) = smooth_and_check(
+                &mut smoother,
+                &grid,
+                &profile,
+                &view,
+                &path,
+                true,
+                &format!("trial {trial} {s}->{g}"),
+            );
+            // Dijkstra over the visibility graph of usable positions.
+            let m = open.len();
+            let (si, gi) = (
+                open.iter().position(|&p| p == s).unwrap(),
+                open.iter().position(|&p| p == g).unwrap(),
+            );
+            let mut dist = vec![f64::INFINITY; m];
+            let mut done = vec![false; m];
+            dist[si] = 0.0;
+            while let Some(u) = (0..m)
+                .filter(|&i| !done[i] && dist[i].is_finite())
+                .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+            {
+                if u == gi {
+                    break;
+                }
+                done[u] = true;
+                for v in 0..m {
+                    if done[v] {
+                        continue;
+                    }
+                    let (a, b) = (centre(open[u], k), centre(open[v], k));
+                    let d = f64::from(a.x - b.x).hypot(f64::from(a.y - b.y));
+                    if dist[u] + d < dist[v] && check_polyline(&grid, &profile, &[a, b]).is_ok() {
+                        dist[v] = dist[u] + d;
+                    }
+                }
+            }
+            let best = dist[gi];
+            assert!(
+                output >= best - 1e-9,
+                "trial {trial}: {output} < optimum {best}"
+            );
+            if best > 0.0 {
+                n += 1;
+                ratio_sum += output / best;
+                worst = worst.max(output / best);
+            }
+        }
+    }
+    println!(
+        "{n} paths: smoothed / exact footprint optimum: mean {:.4}, worst {worst:.4}",
+        ratio_sum / f64::from(n)
+    );
+    assert!(n >= 50, "{n}");
+}
