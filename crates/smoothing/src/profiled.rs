@@ -83,6 +83,27 @@ impl Smoother {
     /// [`Smoother::smooth`]'s point rule at radius 0 (which grazes
     /// corners) and looser than its rule at radius 0.5 (which may not
     /// touch walls, so wall-hugging steps become narrow fallbacks).
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Point, Profile, ProfileGrid};
+    /// use regionpath_smoothing::{SmoothOptions, Smoother, Vec2};
+    ///
+    /// // Swamp costs a walker 4: the path round it is not cut through it.
+    /// let grid = Grid::from_rows(&["......", ".SSSS.", "......"]).unwrap();
+    /// let walker = Profile::builder("walker").cost('.', 1.0).cost('S', 4.0).build().unwrap();
+    /// let view = ProfileGrid::new(&grid, &walker);
+    /// let cells: Vec<Point> = [(0, 2), (1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (5, 1), (5, 0)]
+    ///     .map(|(x, y)| Point::new(x, y))
+    ///     .to_vec();
+    /// let mut out = Vec::new();
+    /// let report = Smoother::new()
+    ///     .smooth_profiled(&view, &cells, &SmoothOptions::with_radius(0.5), &mut out)
+    ///     .unwrap();
+    /// // Along the bottom row to the corner, then up: every cut across the
+    /// // corner crosses swamp that costs more than the length it saves.
+    /// assert_eq!(out, vec![Vec2::new(0.5, 2.5), Vec2::new(5.5, 2.5), Vec2::new(5.5, 0.5)]);
+    /// assert!(report.output_cost <= report.input_cost);
+    /// ```
     pub fn smooth_profiled(
         &mut self,
         view: &ProfileGrid,

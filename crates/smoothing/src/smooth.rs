@@ -174,6 +174,11 @@ fn for_each_level(spans: &[(f64, f64, f64)], mut f: impl FnMut(Level)) {
 /// Reusable any-angle smoother. Keeps its scratch buffers between calls, so
 /// once warm a call allocates nothing (beyond growing `out`).
 ///
+/// The algorithm below is [`Smoother::smooth`]'s, for a unit that is a disc
+/// on a plain grid; [`Smoother::smooth_profiled`] smooths paths found under
+/// a movement profile, with the unit's square footprint and the profile's
+/// costs (see there).
+///
 /// # Algorithm
 ///
 /// 1. **String pulling.** From each anchor, a galloping then binary search
