@@ -8,6 +8,10 @@
 //!   start cell's centre to the goal cell's centre, taut around obstacle
 //!   corners (close to the shortest any-angle path), never longer than the
 //!   cell path, and clear for a unit of the given radius.
+//! * [`Smoother::smooth_profiled`]: the same for a position path found under
+//!   a movement profile (`ProfileGrid`): waypoints at footprint centres,
+//!   shortcuts only where the unit's `k × k` footprint fits and that cost no
+//!   more than the positions they replace ([`ProfiledReport`]).
 //! * [`segment_clear`]: the exact swept-disc (capsule) test used throughout.
 //! * [`curve`]: rounds the polyline's corners with arcs of a turning radius
 //!   into a [`CurvedPath`] sampled by distance travelled, checking every arc
@@ -58,6 +62,7 @@
 
 mod curve;
 mod geom;
+mod profiled;
 mod smooth;
 mod vec2;
 
@@ -65,6 +70,7 @@ pub use curve::{
     curve, BlockedTurn, CurveError, CurveSegment, CurvedPath, TurnOptions, TurnPolicy,
 };
 pub use geom::{polyline_length, segment_clear};
+pub use profiled::ProfiledReport;
 pub use smooth::{smooth, SmoothError, SmoothOptions, SmoothReport, Smoother};
 pub use vec2::Vec2;
 

@@ -66,6 +66,16 @@ pub enum SmoothError {
         /// The radius given.
         radius: f32,
     },
+    /// [`Smoother::smooth_profiled`]: the unit's disc (radius `radius`) is
+    /// wider than its `size × size` footprint (`radius > size / 2`), so no
+    /// position of the profile holds it.
+    #[error("unit radius {radius} does not fit a footprint of size {size} (at most {})", *size as f32 / 2.0)]
+    RadiusExceedsSize {
+        /// The radius given.
+        radius: f32,
+        /// The profile's unit size `k`.
+        size: u32,
+    },
     /// A path cell lies outside the grid.
     #[error("path cell {index} at {point} is outside the {width}x{height} grid")]
     OutOfBounds {
@@ -164,6 +174,11 @@ fn for_each_level(spans: &[(f64, f64, f64)], mut f: impl FnMut(Level)) {
 /// Reusable any-angle smoother. Keeps its scratch buffers between calls, so
 /// once warm a call allocates nothing (beyond growing `out`).
 ///
+/// The algorithm below is [`Smoother::smooth`]'s, for a unit that is a disc
+/// on a plain grid; [`Smoother::smooth_profiled`] smooths paths found under
+/// a movement profile, with the unit's square footprint and the profile's
+/// costs (see there).
+///
 /// # Algorithm
 ///
 /// 1. **String pulling.** From each anchor, a galloping then binary search
@@ -230,6 +245,14 @@ pub struct Smoother {
     transposed: bool,
     /// [`Smoother::pull`]'s per-path-cell cache of [`crowded_cell`].
     crowded: Vec<u8>,
+    /// [`Smoother::smooth_profiled`]: the path's cost up to each position.
+    pub(crate) prefix: Vec<f64>,
+    /// [`Smoother::smooth_profiled`]: indices of the waypoints in the path,
+    /// after pulling and after dropping.
+    pub(crate) picks: Vec<usize>,
+    pub(crate) kept: Vec<usize>,
+    /// [`Smoother::smooth_profiled`]: the waypoints' positions.
+    pub(crate) points: Vec<Point>,
 }
 
 impl Smoother {
@@ -1209,7 +1232,7 @@ fn clearance_margin(grid: &Grid) -> f64 {
 /// Checks the path and returns its length (summed step by step: 1 for a
 /// straight step, √2 for a diagonal one).
 #[inline(never)]
-fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
+pub(crate) fn validate(grid: &Grid, cells: &[Point]) -> Result<f64, SmoothError> {
     let Some(&first) = cells.first() else {
         return Err(SmoothError::EmptyPath);
     };
