@@ -118,21 +118,63 @@ impl Planner {
         path.curve = None;
         path.cost = 0.0;
         path.narrow_segments = 0;
-        self.check_radius(hierarchy)?;
+        if let Err(e) = self.check_radius(hierarchy) {
+            path.cells.clear();
+            return Err(e);
+        }
         let stats = self
             .inner
             .find_path_into(hierarchy, grid, start, goal, &mut path.cells)
             .inspect_err(|_| path.cells.clear())?;
         path.cost = stats.cost;
         path.stats = stats;
+        let smoothed = self.smooth_into(hierarchy, grid, path);
+        if smoothed.is_err() {
+            path.cells.clear();
+            path.waypoints.clear();
+            path.curve = None;
+            path.cost = 0.0;
+            path.smoothed_length = 0.0;
+            path.narrow_segments = 0;
+        }
+        smoothed
+    }
+
+    /// Smooths `path.cells` (and curves it) as the configuration asks.
+    fn smooth_into(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        path: &mut Path,
+    ) -> Result<(), Error> {
         if self.config.get_smooth() {
             let opts = SmoothOptions::with_radius(self.config.get_unit_radius());
-            let report = self
-                .smoother
-                .smooth(grid, &path.cells, &opts, &mut path.waypoints)?;
-            path.smoothed_length = report.output_length;
-            path.narrow_segments = report.narrow_segments;
+            // Under a profile: waypoints at footprint centres, shortcuts
+            // only where the footprint fits and the terrain costs no more.
+            let view = hierarchy.profile_view();
+            let curve_grid = match view {
+                Some(view) => {
+                    let report = self.smoother.smooth_profiled(
+                        view,
+                        &path.cells,
+                        &opts,
+                        &mut path.waypoints,
+                    )?;
+                    path.smoothed_length = report.output_length;
+                    path.narrow_segments = report.narrow_segments;
+                    view.grid()
+                }
+                None => {
+                    let report =
+                        self.smoother
+                            .smooth(grid, &path.cells, &opts, &mut path.waypoints)?;
+                    path.smoothed_length = report.output_length;
+                    path.narrow_segments = report.narrow_segments;
+                    grid
+                }
+            };
             if self.config.get_turning_radius() > 0.0 {
+                let grid = curve_grid;
                 let turn = TurnOptions {
                     turning_radius: self.config.get_turning_radius(),
                     unit_radius: self.config.get_unit_radius(),
@@ -145,11 +187,20 @@ impl Planner {
     }
 
     /// Refuses a unit radius over half the hierarchy's profile size (see
-    /// [`Error::RadiusOverSize`]). O(1).
+    /// [`Error::RadiusOverSize`]), and a turning radius for units of size
+    /// above 1 (curves are checked cell by cell, not by footprint). O(1).
     fn check_radius(&self, hierarchy: &Hierarchy) -> Result<(), Error> {
         let Some(profile) = hierarchy.profile() else {
             return Ok(());
         };
+        if self.config.get_smooth() && self.config.get_turning_radius() > 0.0 && profile.size() > 1
+        {
+            return Err(Error::Config {
+                field: "turning_radius",
+                value: self.config.get_turning_radius().to_string(),
+                expected: "0 for units of size above 1 (curves are checked cell by cell)",
+            });
+        }
         let radius = self.config.get_unit_radius();
         let max = profile.size() as f32 / 2.0;
         if self.config.get_smooth() && radius > max {
