@@ -47,7 +47,7 @@ fn position_cost_1(grid: &Grid, profile: &Profile, x: i64, y: i64) -> Option<f64
 
 #[test]
 fn facade_paths_under_profiles_match_the_oracle() {
-    let mut rng = SplitMix64(0x5eed_31);
+    let mut rng = SplitMix64(0x5eed31);
     let (mut found, mut unreachable) = (0, 0);
     let mut planner = Planner::new(Config::new().smooth(true)).unwrap();
     let mut path = Path::default();
