@@ -351,10 +351,17 @@ impl From<CurveError> for Error {
 
 impl From<SmoothError> for Error {
     fn from(e: SmoothError) -> Error {
-        // The radius is validated with the configuration and the cells come
-        // from the planner.
-        Error::Inconsistent {
-            reason: e.to_string(),
+        // The radius is validated with the configuration (and against a
+        // profile's size per query) and the cells come from the planner.
+        match e {
+            SmoothError::RadiusExceedsSize { radius, .. } => Error::Config {
+                field: "unit_radius",
+                value: radius.to_string(),
+                expected: "at most half the movement profile's unit size",
+            },
+            e => Error::Inconsistent {
+                reason: e.to_string(),
+            },
         }
     }
 }
