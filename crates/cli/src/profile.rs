@@ -27,8 +27,8 @@ pub fn load(path: &Path) -> Result<Profile, CliError> {
 /// Replace this function's callers when the hierarchy takes profiles.
 pub fn hierarchical_profile_unsupported(command: &str, profile: &Profile, path: &Path) -> CliError {
     CliError::Unsupported(format!(
-        "`{command} --profile {}` (profile `{}`): the hierarchical planner does not take \
-         movement profiles yet; use the exact A* (`--algo astar`)",
+        "`{command} --profile {}` (profile `{}`): the hierarchy does not take movement \
+         profiles yet; the exact A* does (`path` and `scen` with `--algo astar`)",
         path.display(),
         profile.name()
     ))

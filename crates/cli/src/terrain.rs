@@ -39,7 +39,7 @@ pub const SWAMP_SHARE: f64 = 0.18;
 /// Share of the open cells in the top of field `B` that become forest.
 pub const FOREST_SHARE: f64 = 0.22;
 /// Lakes joined by rivers, at most.
-pub const RIVER_LAKES: usize = 6;
+pub const RIVER_LAKES: usize = 4;
 /// Smallest lake a river joins.
 pub const MIN_LAKE: usize = 12;
 /// The road character (cheap ground in the bundled profiles).
