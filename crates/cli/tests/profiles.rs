@@ -76,8 +76,8 @@ fn close(a: f64, b: f64) -> bool {
 #[test]
 fn bad_profiles_name_the_file_line_and_field_and_exit_2() {
     let dir = scratch("bad");
-    let map = maps().join("terrain-caves-256.map");
-    let scen = maps().join("terrain-caves-256.infantry.scen");
+    let map = maps().join("terrain/terrain-caves-256.map");
+    let scen = maps().join("terrain/terrain-caves-256.infantry.scen");
     // (file text, line, field)
     let cases = [
         ("name = \"a\"\nspeed = 3\n[cost]\n\".\" = 1\n", 2, "speed"),
@@ -162,8 +162,8 @@ fn bad_profiles_name_the_file_line_and_field_and_exit_2() {
 
 #[test]
 fn hierarchical_uses_of_a_profile_are_refused_in_one_way() {
-    let map = maps().join("terrain-caves-256.map");
-    let scen = maps().join("terrain-caves-256.tank.scen");
+    let map = maps().join("terrain/terrain-caves-256.map");
+    let scen = maps().join("terrain/terrain-caves-256.tank.scen");
     let tank = maps().join("profiles/tank.toml");
     let m = map.to_str().unwrap();
     let t = tank.to_str().unwrap();
@@ -198,7 +198,7 @@ fn hierarchical_uses_of_a_profile_are_refused_in_one_way() {
 fn bundled_terrain_scenarios_pass_under_their_profiles() {
     let dir = scratch("bundled");
     for map_name in ["terrain-caves-256", "terrain-rooms-512"] {
-        let grid = load_map(&maps().join(format!("{map_name}.map")));
+        let grid = load_map(&maps().join(format!("terrain/{map_name}.map")));
         for kind in ['W', 'S', 'T', '='] {
             assert!(
                 grid.terrain_kinds().iter().any(|t| t.to_char() == kind),
@@ -206,7 +206,7 @@ fn bundled_terrain_scenarios_pass_under_their_profiles() {
             );
         }
         for profile_name in ["infantry", "tank", "boat"] {
-            let scen_path = maps().join(format!("{map_name}.{profile_name}.scen"));
+            let scen_path = maps().join(format!("terrain/{map_name}.{profile_name}.scen"));
             let profile_path = maps().join(format!("profiles/{profile_name}.toml"));
             let profile = Profile::read(&profile_path).unwrap();
             let scen = load_scen(&scen_path);
@@ -252,9 +252,9 @@ fn bundled_terrain_scenarios_pass_under_their_profiles() {
 #[test]
 fn scen_profile_reports_a_wrong_optimum_and_an_unusable_endpoint() {
     let dir = scratch("tamper");
-    let map = maps().join("terrain-caves-256.map");
+    let map = maps().join("terrain/terrain-caves-256.map");
     std::fs::copy(&map, dir.join("terrain-caves-256.map")).unwrap();
-    let scen = load_scen(&maps().join("terrain-caves-256.infantry.scen"));
+    let scen = load_scen(&maps().join("terrain/terrain-caves-256.infantry.scen"));
     let r = &scen.rows[scen.rows.len() / 2];
     let row = |optimal: f64| {
         format!(
