@@ -342,6 +342,66 @@ fn paths_file_has_a_line_per_row_and_planner() {
     }
 }
 
+/// A row without a path gets a line with no positions, for each planner;
+/// under a profile too (the boat's lake is split by a wall).
+#[test]
+fn unreachable_rows_have_lines_without_positions() {
+    let dir = scratch("unreachable");
+    std::fs::write(
+        dir.join("two.map"),
+        "type octile\nheight 3\nwidth 7\nmap\n...@WWW\n...@WWW\n...@WWW\n",
+    )
+    .unwrap();
+    let boat = dir.join("boat.toml");
+    std::fs::write(&boat, "name = \"boat\"\n[cost]\nW = 1\n\".\" = 2\n").unwrap();
+    // Under the default rules the three ground columns are the only
+    // passable cells: every row has a path, for both planners.
+    std::fs::write(
+        dir.join("default.scen"),
+        "version 1\n0\ttwo.map\t7\t3\t0\t0\t2\t2\t2.82842712\n\
+         0\ttwo.map\t7\t3\t0\t0\t1\t0\t1.00000000\n\
+         0\ttwo.map\t7\t3\t0\t0\t0\t2\t2.00000000\n",
+    )
+    .unwrap();
+    let paths = dir.join("p.paths");
+    let (code, _, err) = run(bin()
+        .args(["scen", "--algo", "both", "-q", "--paths"])
+        .arg(&paths)
+        .arg(dir.join("default.scen")));
+    assert_eq!(code, 0, "{err}");
+    let lines = parse_paths(&std::fs::read_to_string(&paths).unwrap());
+    assert_eq!(lines.len(), 6);
+    // This boat also crosses ground, at 2 a cell: (0,0) -> (2,0) costs 4.
+    std::fs::write(
+        dir.join("walled.scen"),
+        "version 1\n1\ttwo.map\t7\t3\t0\t0\t2\t0\t4.00000000\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(bin()
+        .args(["scen", "--algo", "astar", "-q", "--paths"])
+        .arg(&paths)
+        .arg("--profile")
+        .arg(&boat)
+        .arg(dir.join("walled.scen")));
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&paths).unwrap();
+    assert_eq!(text, "0 astar 0,0 1,0 2,0\n");
+    // The water behind the wall column: no path (Moving AI's length 0).
+    std::fs::write(
+        dir.join("cut.scen"),
+        "version 1\n0\ttwo.map\t7\t3\t0\t0\t5\t1\t0\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(bin()
+        .args(["scen", "--algo", "astar", "-q", "--paths"])
+        .arg(&paths)
+        .arg("--profile")
+        .arg(&boat)
+        .arg(dir.join("cut.scen")));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(std::fs::read_to_string(&paths).unwrap(), "0 astar\n");
+}
+
 /// `generate --terrain --profile` rows: usable ends, and optimal lengths
 /// equal to the testkit Dijkstra's under the profile (a bundled profile
 /// and a 3-wide one).
