@@ -555,6 +555,7 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     if args.json {
         let mut doc = report::json(&files, every, args.smooth);
         doc["status"] = outcome.status().into();
+        doc["profile"] = profile.as_ref().map(|(p, _)| p.name()).into();
         doc["exit_code"] = outcome.code().into();
         out.line(doc)?;
     }
@@ -577,6 +578,20 @@ mod tests {
         );
         let c = map_candidates(Path::new("a.map.scen"), Some(Path::new("m")), "a.map");
         assert_eq!(c, vec![PathBuf::from("m/a.map")]);
+    }
+
+    #[test]
+    fn profiled_costs_match_to_a_relative_millionth() {
+        let text = "version 1\n0\tm\t9\t9\t1\t1\t4\t1\t1000.00000000\n";
+        let scen = regionpath::grid::parse_scen(text).unwrap();
+        let row = &scen.rows[0];
+        assert!(matches_profiled(&scen, row, 1000.0009));
+        assert!(!matches_profiled(&scen, row, 1000.0011));
+        assert!(!matches_profiled(&scen, row, 999.9989));
+        // Two decimals: the print precision is the looser bound.
+        let scen = regionpath::grid::parse_scen(&text.replace("1000.00000000", "1.25")).unwrap();
+        assert!(matches_profiled(&scen, &scen.rows[0], 1.254));
+        assert!(!matches_profiled(&scen, &scen.rows[0], 1.26));
     }
 
     #[test]

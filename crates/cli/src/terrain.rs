@@ -96,7 +96,7 @@ fn quantile(values: &[f64], share: f64) -> f64 {
     v.get(i).copied().unwrap_or(0.0)
 }
 
-/// Kinds being painted, row-major, with the open cells' grid.
+/// The map's characters while they are painted, row-major.
 struct Canvas {
     width: u32,
     height: u32,
