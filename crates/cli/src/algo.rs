@@ -7,7 +7,7 @@
 
 use crate::args::AlgoChoice;
 use crate::error::CliError;
-use regionpath::grid::{Grid, Point};
+use regionpath::grid::{Grid, Point, Profile, ProfileGrid};
 use regionpath::hierarchy::{self, Hierarchy, HierarchyConfig};
 use regionpath::search::{AStar, JumpPointSearch, Status};
 use regionpath::smoothing::{self, SmoothOptions, Vec2};
@@ -101,6 +101,61 @@ impl Algo for AStarAlgo {
         let stats = self
             .astar
             .find_path_into(grid, start, goal, out)
+            .map_err(|e| e.to_string())?;
+        Ok(QueryInfo {
+            found: stats.status == Status::Found,
+            expanded: u64::from(stats.expanded),
+        })
+    }
+}
+
+/// The exact A* under a movement profile: [`Algo::prepare`] computes the
+/// map's usable positions and cost classes for the profile (O(cells · k),
+/// not timed per query); queries run `AStar::find_path_weighted_into` over
+/// them, so the path is a list of positions and its cost is optimal under
+/// the profile.
+pub struct ProfiledAStar {
+    astar: AStar,
+    profile: Profile,
+    view: Option<ProfileGrid>,
+}
+
+impl ProfiledAStar {
+    /// A* under `profile`; call [`Algo::prepare`] before querying.
+    pub fn new(profile: Profile) -> ProfiledAStar {
+        ProfiledAStar {
+            astar: AStar::new(),
+            profile,
+            view: None,
+        }
+    }
+}
+
+impl Algo for ProfiledAStar {
+    fn name(&self) -> &str {
+        "astar"
+    }
+
+    fn is_optimal(&self) -> bool {
+        true
+    }
+
+    fn prepare(&mut self, grid: &Grid) -> Result<(), String> {
+        self.view = Some(ProfileGrid::new(grid, &self.profile));
+        Ok(())
+    }
+
+    fn query(
+        &mut self,
+        _grid: &Grid,
+        start: Point,
+        goal: Point,
+        out: &mut Vec<Point>,
+    ) -> Result<QueryInfo, String> {
+        let view = self.view.as_ref().ok_or("astar: no map prepared")?;
+        let stats = self
+            .astar
+            .find_path_weighted_into(view, start, goal, out)
             .map_err(|e| e.to_string())?;
         Ok(QueryInfo {
             found: stats.status == Status::Found,
@@ -258,12 +313,29 @@ impl Algo for HierarchicalAlgo {
 }
 
 /// The planners selected by `--algo`, in run order; the hierarchical one
-/// with `config`.
+/// with `config`. Under a movement profile (`profile`: the profile and its
+/// file) only the exact A* runs: the hierarchical planner gets
+/// [`crate::profile::hierarchical_profile_unsupported`], jump point search
+/// (exact only where every cost is equal) [`CliError::Unsupported`].
 pub fn build(
     choice: AlgoChoice,
     config: hierarchy::PlannerConfig,
     build: HierarchyConfig,
+    profile: Option<(&Profile, &std::path::Path)>,
 ) -> Result<Vec<Box<dyn Algo>>, CliError> {
+    if let Some((profile, path)) = profile {
+        return match choice {
+            AlgoChoice::Astar => Ok(vec![Box::new(ProfiledAStar::new(profile.clone()))]),
+            AlgoChoice::Jps => Err(CliError::Unsupported(format!(
+                "`--algo jps --profile {}`: jump point search is exact only where every \
+                 position costs the same; use `--algo astar`",
+                path.display()
+            ))),
+            AlgoChoice::Hierarchical | AlgoChoice::Both | AlgoChoice::All => Err(
+                crate::profile::hierarchical_profile_unsupported("scen", profile, path),
+            ),
+        };
+    }
     let astar = || Box::new(AStarAlgo::new()) as Box<dyn Algo>;
     let hierarchical = || {
         let mut h = HierarchicalAlgo::with_config(config);
@@ -414,6 +486,7 @@ mod tests {
                 c,
                 hierarchy::PlannerConfig::default(),
                 HierarchyConfig::default(),
+                None,
             )
             .unwrap()
             .iter()
@@ -425,5 +498,35 @@ mod tests {
         assert_eq!(names(AlgoChoice::Jps), ["jps"]);
         assert_eq!(names(AlgoChoice::Both), ["astar", "hierarchical"]);
         assert_eq!(names(AlgoChoice::All), ["astar", "jps", "hierarchical"]);
+        let p = Profile::builder("walker").cost('.', 1.0).build().unwrap();
+        let file = std::path::Path::new("walker.toml");
+        let with = |c| build(c, Default::default(), Default::default(), Some((&p, file)));
+        assert_eq!(with(AlgoChoice::Astar).unwrap()[0].name(), "astar");
+        for c in [AlgoChoice::Hierarchical, AlgoChoice::Jps, AlgoChoice::All] {
+            assert!(matches!(with(c), Err(CliError::Unsupported(_))));
+        }
+    }
+
+    #[test]
+    fn profiled_astar_prices_swamp() {
+        // Straight through the swamp column costs 1 + 2 + 2 + 1 = 6 at
+        // cost 3; four diagonals down to row 2 and back cost 4√2 ≈ 5.66.
+        let g = Grid::from_rows(&["..S..", "..S..", "....."]).unwrap();
+        let p = Profile::builder("w")
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        let mut a = ProfiledAStar::new(p.clone());
+        a.prepare(&g).unwrap();
+        let mut out = Vec::new();
+        let info = a
+            .query(&g, Point::new(0, 0), Point::new(4, 0), &mut out)
+            .unwrap();
+        assert!(info.found);
+        let c =
+            crate::validate::check_profiled_path(&g, &p, Point::new(0, 0), Point::new(4, 0), &out)
+                .unwrap();
+        assert!((c - 4.0 * std::f64::consts::SQRT_2).abs() < 1e-9, "{c}");
     }
 }

@@ -183,6 +183,11 @@ pub struct BuildArgs {
     /// fails naming the budget. The stats show the size used.
     #[arg(long, default_value_t = 16)]
     pub sector: u32,
+    /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
+    /// terrain character; see the README). The file is read and checked; the
+    /// hierarchy does not take profiles yet, so a valid profile is refused.
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
     /// Use `--sector` as given, even above the memory budget.
     #[arg(long)]
     pub exact_sector: bool,
@@ -221,6 +226,16 @@ pub struct PathArgs {
     /// `--hierarchy`): `auto` builds it where it pays, `always`, `never`.
     #[arg(long, value_enum, default_value_t = PortalChoice::Auto, conflicts_with = "hierarchy")]
     pub portals: PortalChoice,
+    /// The planner: the hierarchical one (default) or the exact A* over the
+    /// whole grid (no hierarchy, no smoothing).
+    #[arg(long, value_enum, default_value_t = PathAlgo::Hierarchical)]
+    pub algo: PathAlgo,
+    /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
+    /// terrain character; see the README). Positions, costs and the printed cost
+    /// follow it; needs `--algo astar` (the hierarchy does not take
+    /// profiles yet).
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
     /// Also smooth the path into any-angle waypoints.
     #[arg(long)]
     pub smooth: bool,
@@ -239,6 +254,15 @@ pub struct PathArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The planners `path` can use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PathAlgo {
+    /// The hierarchical planner (regions, region graph, windowed legs).
+    Hierarchical,
+    /// Plain A* over the whole grid (optimal; under `--profile` too).
+    Astar,
 }
 
 /// Parses `X,Y`.
@@ -286,6 +310,21 @@ pub struct ScenArgs {
     /// Planner(s) to run.
     #[arg(long, value_enum, default_value_t = AlgoChoice::Hierarchical)]
     pub algo: AlgoChoice,
+    /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
+    /// terrain character; see the README). Rows' optimal lengths are then costs
+    /// under it, starts and goals must be usable positions, and each path
+    /// is checked against the profile's rules and its cost compared with
+    /// the row's (relative 1e-6). Runs with `--algo astar` (the hierarchy
+    /// and jump point search do not take profiles).
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
+    /// Write every path to FILE, one line per row and planner:
+    /// `ROW ALGO x,y x,y ...` (ROW as in `--csv`: the row's 0-based index
+    /// in its file; the positions from start to goal, none when no path was
+    /// found). Lines follow the run: file by file, planner by planner, row
+    /// by row.
+    #[arg(long, value_name = "FILE")]
+    pub paths: Option<PathBuf>,
     /// Smooth every path and report smoothed length / optimal.
     #[arg(long)]
     pub smooth: bool,
@@ -374,6 +413,18 @@ pub struct GenerateArgs {
     /// Also write a scenario file here.
     #[arg(long, value_name = "OUT.scen")]
     pub scen: Option<PathBuf>,
+    /// Paint terrain over the open cells: lakes and rivers of water `W`,
+    /// swamp `S` on their shores, forest `T` and roads `=` (walls stay
+    /// walls), from seeded value noise and shortest paths between far
+    /// points; the walls do not depend on it.
+    #[arg(long)]
+    pub terrain: bool,
+    /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
+    /// terrain character; see the README). With `--scen`, rows join usable positions
+    /// that reach each other under the profile, and their optimal lengths
+    /// are the exact A* costs under it.
+    #[arg(long, value_name = "FILE.toml", requires = "scen")]
+    pub profile: Option<PathBuf>,
     /// Number of scenario rows (with `--scen`).
     #[arg(long, value_name = "N", default_value_t = 500, requires = "scen")]
     pub rows: usize,

@@ -35,6 +35,13 @@ fn threads(serial: bool) -> usize {
 
 /// Runs `regionpath build`.
 pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
+    if let Some(path) = &args.profile {
+        let profile = crate::profile::load(path)?;
+        load_map(&args.map)?;
+        return Err(crate::profile::hierarchical_profile_unsupported(
+            "build", &profile, path,
+        ));
+    }
     let grid = load_map(&args.map)?;
     let config = HierarchyConfig::new()
         .sector_size(args.sector)

@@ -1,7 +1,7 @@
 //! Plain Dijkstra over a grid, the source of the optimal lengths written by
 //! `regionpath generate` (independent of the A* in `regionpath-search`).
 
-use regionpath::grid::{Grid, Point};
+use regionpath::grid::{Grid, Point, ProfileGrid};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -104,6 +104,78 @@ pub fn distances(grid: &Grid, start: Point) -> Vec<f64> {
     dist
 }
 
+/// Cheapest costs under a movement profile from position `start` to every
+/// position, row-major; `f64::INFINITY` where unreachable or not usable.
+/// The moves are those of [`for_each_move`] over the view's usable
+/// positions (so a diagonal needs both orthogonal positions usable), and a
+/// step costs its length times the mean of the two positions' costs.
+pub fn weighted_distances(view: &ProfileGrid, start: Point) -> Vec<f64> {
+    let grid = view.grid();
+    let w = grid.width() as usize;
+    let mut dist = vec![f64::INFINITY; w * grid.height() as usize];
+    let Some(start_cost) = view.position_cost(start) else {
+        return dist;
+    };
+    let s = start.y as usize * w + start.x as usize;
+    dist[s] = 0.0;
+    let mut heap = BinaryHeap::new();
+    heap.push(Item { cost: 0.0, cell: s });
+    while let Some(Item { cost, cell }) = heap.pop() {
+        if cost > dist[cell] {
+            continue;
+        }
+        let p = Point::new((cell % w) as u32, (cell / w) as u32);
+        let here = if cell == s {
+            start_cost
+        } else {
+            view.position_cost(p).unwrap_or(f64::INFINITY)
+        };
+        for_each_move(grid, p.x, p.y, |n, length| {
+            let there = view.position_cost(n).unwrap_or(f64::INFINITY);
+            let next = cost + length * ((here + there) / 2.0);
+            let i = n.y as usize * w + n.x as usize;
+            if next < dist[i] {
+                dist[i] = next;
+                heap.push(Item {
+                    cost: next,
+                    cell: i,
+                });
+            }
+        });
+    }
+    dist
+}
+
+/// A shortest 8-connected path (as [`distances`]) from `start` to `goal`,
+/// both ends included, or `None` when `goal` cannot be reached. Walks back
+/// from the goal to a neighbour whose distance plus the step gives the
+/// current one, trying the moves in a fixed order, so the same grid always
+/// gives the same path.
+pub fn shortest_path(grid: &Grid, start: Point, goal: Point) -> Option<Vec<Point>> {
+    let w = grid.width() as usize;
+    let dist = distances(grid, start);
+    let at = |p: Point| dist[p.y as usize * w + p.x as usize];
+    if !grid.is_passable(goal) || !at(goal).is_finite() {
+        return None;
+    }
+    let mut path = vec![goal];
+    let mut here = goal;
+    while here != start {
+        let mut back = None;
+        // Moves are symmetric, so the moves out of `here` are the moves
+        // into it.
+        for_each_move(grid, here.x, here.y, |n, step| {
+            if back.is_none() && (at(n) + step - at(here)).abs() < 1e-9 * at(here).max(1.0) {
+                back = Some(n);
+            }
+        });
+        here = back?;
+        path.push(here);
+    }
+    path.reverse();
+    Some(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +198,40 @@ mod tests {
         let d = distances(&g, Point::new(0, 0));
         assert_eq!(d[3], f64::INFINITY);
         assert_eq!(distances(&g, Point::new(1, 0)), vec![f64::INFINITY; 4]);
+    }
+
+    #[test]
+    fn shortest_paths_are_legal_and_as_long_as_the_distance() {
+        let g = Grid::from_rows(&[".....", ".@@@.", ".....", "....@"]).unwrap();
+        let (s, t) = (Point::new(0, 1), Point::new(4, 2));
+        let path = shortest_path(&g, s, t).unwrap();
+        let steps = crate::validate::check_path(&g, s, t, &path).unwrap();
+        let d = distances(&g, s)[2 * 5 + 4];
+        assert!((steps.length() - d).abs() < 1e-12);
+        assert_eq!(shortest_path(&g, s, Point::new(4, 3)), None);
+        assert_eq!(shortest_path(&g, s, s), Some(vec![s]));
+    }
+
+    #[test]
+    fn weighted_distances_price_positions() {
+        use regionpath::grid::Profile;
+        // A 2-wide unit on ground (1) and swamp (3): from (0,0) the
+        // position (1,0) covers an S, so it costs 3.
+        let g = Grid::from_rows(&[".S..", "....", "...."]).unwrap();
+        let p = Profile::builder("t")
+            .size(2)
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        let view = ProfileGrid::new(&g, &p);
+        let d = weighted_distances(&view, Point::new(0, 1));
+        // (0,1) -> (1,1) -> (2,1): both ground.
+        assert_eq!(d[4 + 2], 2.0);
+        // (0,1) -> (1,0): a diagonal into a swamp position, √2 · 2.
+        assert!((d[1] - 2.0 * std::f64::consts::SQRT_2).abs() < 1e-12);
+        // Columns 3 and row 2 are no positions for a 2-wide unit.
+        assert_eq!(d[3], f64::INFINITY);
+        assert_eq!(d[8], f64::INFINITY);
     }
 }

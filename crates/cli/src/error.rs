@@ -12,7 +12,7 @@
 //! A closed standard output (`| head -1`) ends the program quietly with
 //! code 141, as if killed by SIGPIPE.
 
-use regionpath::grid::{MapError, MapErrorKind, Point, ScenError, ScenErrorKind};
+use regionpath::grid::{MapError, MapErrorKind, Point, ProfileError, ScenError, ScenErrorKind};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -150,6 +150,39 @@ pub enum CliError {
         /// The map file.
         map: PathBuf,
     },
+    /// A row whose start or goal is not a usable position for the
+    /// movement profile (a cell of its footprint is off the map or has no
+    /// cost in the profile).
+    #[error(
+        "{}:{line}: {which} {point} is not a usable position of {} for profile `{profile}`",
+        scen.display(), map.display()
+    )]
+    UnusableEndpoint {
+        /// The scenario file.
+        scen: PathBuf,
+        /// The row's line.
+        line: usize,
+        /// `start` or `goal`.
+        which: &'static str,
+        /// The position.
+        point: Point,
+        /// The map file.
+        map: PathBuf,
+        /// The profile's name.
+        profile: String,
+    },
+    /// A movement profile file that cannot be read or is not a valid
+    /// profile; the message names the file, line, column and field.
+    #[error("{source}")]
+    Profile {
+        /// The profile file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        source: ProfileError,
+    },
+    /// A combination of options the chosen planner does not support.
+    #[error("not supported: {0}")]
+    Unsupported(String),
     /// A planner that failed on a query or while preparing a map.
     #[error("{algo} failed on {}{}: {message}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
     Algo {
@@ -229,7 +262,12 @@ impl CliError {
             CliError::Scen { path, source } => (Some(path), Some(source.line), Some(source.column)),
             CliError::MapNotFound { scen, line, .. }
             | CliError::SizeMismatch { scen, line, .. }
-            | CliError::BlockedEndpoint { scen, line, .. } => (Some(scen), Some(*line), None),
+            | CliError::BlockedEndpoint { scen, line, .. }
+            | CliError::UnusableEndpoint { scen, line, .. } => (Some(scen), Some(*line), None),
+            CliError::Profile { path, source } => match source {
+                ProfileError::At { line, column, .. } => (Some(path), Some(*line), Some(*column)),
+                _ => (Some(path), None, None),
+            },
             CliError::Algo { file, line, .. } => (Some(file), *line, None),
             CliError::MapIo { path, .. }
             | CliError::ScenIo { path, .. }
@@ -238,7 +276,9 @@ impl CliError {
             | CliError::Write { path, .. }
             | CliError::Read { path, .. } => (Some(path), None, None),
             CliError::Path { map, .. } => (Some(map), None, None),
-            CliError::Usage(_) | CliError::Stdout(_) => (None, None, None),
+            CliError::Usage(_) | CliError::Unsupported(_) | CliError::Stdout(_) => {
+                (None, None, None)
+            }
         }
     }
 
@@ -259,6 +299,13 @@ impl CliError {
         }
         if let Some(c) = column {
             v["column"] = json!(c);
+        }
+        if let CliError::Profile {
+            source: ProfileError::At { field, .. },
+            ..
+        } = self
+        {
+            v["field"] = json!(field);
         }
         if let CliError::Path { source, .. } = self {
             v["found"] = json!(false);

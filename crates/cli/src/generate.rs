@@ -19,6 +19,13 @@
 //! over each start's range, and optimal lengths from
 //! [`crate::dijkstra::distances`]; they are written sorted by bucket
 //! (`floor(length / 4)`) in the Moving AI format with 8 decimals.
+//!
+//! `--terrain` paints water, swamp, forest and roads over the open cells
+//! ([`crate::terrain`]). With `--profile`, rows join usable positions of
+//! the largest component under the profile, goals are chosen on the
+//! profile's costs ([`dijkstra::weighted_distances`]) and each row's
+//! optimal length is the exact A*'s cost under the profile
+//! (`AStar::find_path_weighted`), checked against that Dijkstra.
 
 use crate::args::{GenerateArgs, MapKind};
 use crate::dijkstra;
@@ -27,7 +34,8 @@ use crate::out::Out;
 use crate::progress;
 use crate::rng::SplitMix64;
 use indicatif::ProgressBar;
-use regionpath::grid::{write_map, Grid, Point};
+use regionpath::grid::{write_map, Grid, Point, Profile, ProfileGrid};
+use regionpath::search::{AStar, Status};
 use serde_json::json;
 use std::collections::VecDeque;
 use std::io::Write;
@@ -330,27 +338,39 @@ impl GenRow {
 }
 
 /// `rows` start/goal pairs in one component with Dijkstra lengths, sorted
-/// by bucket.
-/// One Dijkstra per row; `bar` counts the rows.
+/// by bucket; under `profile`, pairs of usable positions with exact A*
+/// costs under it.
+/// One Dijkstra per row (and one A* under a profile); `bar` counts the rows.
 fn scenario_rows(
     grid: &Grid,
     rows: usize,
     seed: u64,
+    profile: Option<&Profile>,
     bar: &ProgressBar,
 ) -> Result<Vec<GenRow>, CliError> {
-    let comp = largest_component(grid);
+    let view = profile.map(|p| ProfileGrid::new(grid, p));
+    let positions = view.as_ref().map_or(grid, |v| v.grid());
+    let comp = largest_component(positions);
     if comp.len() < 2 {
-        return Err(CliError::Usage(
-            "the generated map has no two connected cells to make scenario rows from".into(),
-        ));
+        return Err(CliError::Usage(format!(
+            "the generated map has no two connected {} to make scenario rows from",
+            match profile {
+                Some(p) => format!("usable positions for profile `{}`", p.name()),
+                None => "cells".to_string(),
+            }
+        )));
     }
+    let mut astar = AStar::new();
     let w = grid.width() as usize;
     // A separate stream, so `--rows` does not change the map.
     let mut rng = SplitMix64::new(seed ^ 0x5CE4_A210_0000_0001);
     let mut out = Vec::with_capacity(rows);
     for i in 0..rows {
         let start = comp[rng.below(comp.len() as u64) as usize];
-        let dist = dijkstra::distances(grid, start);
+        let dist = match &view {
+            Some(v) => dijkstra::weighted_distances(v, start),
+            None => dijkstra::distances(grid, start),
+        };
         let far = comp
             .iter()
             .map(|p| dist[p.y as usize * w + p.x as usize])
@@ -378,15 +398,46 @@ fn scenario_rows(
             }
         }
         let goal = chosen.unwrap_or(nearest.1);
+        let mut length = dist[goal.y as usize * w + goal.x as usize];
+        if let Some(v) = &view {
+            length = exact_cost(&mut astar, v, start, goal, length)?;
+        }
         out.push(GenRow {
             start,
             goal,
-            length: dist[goal.y as usize * w + goal.x as usize],
+            length,
         });
         bar.inc(1);
     }
     out.sort_by_key(GenRow::bucket);
     Ok(out)
+}
+
+/// The exact A*'s cost from `start` to `goal` over `view`, which must agree
+/// with the Dijkstra cost `dijkstra` to a relative 1e-9.
+fn exact_cost(
+    astar: &mut AStar,
+    view: &ProfileGrid,
+    start: Point,
+    goal: Point,
+    dijkstra: f64,
+) -> Result<f64, CliError> {
+    let fail = |message: String| CliError::Algo {
+        algo: "astar".into(),
+        file: "generated map".into(),
+        line: None,
+        message,
+    };
+    let found = astar
+        .find_path_weighted(view, start, goal)
+        .map_err(|e| fail(e.to_string()))?;
+    if found.status != Status::Found || (found.cost - dijkstra).abs() > 1e-9 * dijkstra.max(1.0) {
+        return Err(fail(format!(
+            "{start} -> {goal}: A* says {:?} at cost {}, Dijkstra {dijkstra}",
+            found.status, found.cost
+        )));
+    }
+    Ok(found.cost)
 }
 
 /// The text of a Moving AI scenario file for `rows` on map `map_name`.
@@ -408,8 +459,10 @@ fn scen_text(grid: &Grid, map_name: &str, rows: &[GenRow]) -> String {
     s
 }
 
-/// The map (and scenario rows if `rows > 0`) for these settings; progress
-/// is shown unless `quiet`.
+/// The map (and scenario rows if `rows > 0`) for these settings, with
+/// terrain painted when `terrain`, rows under `profile` when given;
+/// progress is shown unless `quiet`.
+#[allow(clippy::too_many_arguments)]
 fn generate(
     kind: MapKind,
     width: u32,
@@ -417,6 +470,8 @@ fn generate(
     seed: u64,
     rows: usize,
     quiet: bool,
+    terrain: bool,
+    profile: Option<&Profile>,
 ) -> Result<(Grid, Vec<GenRow>), CliError> {
     for (what, v) in [("width", width), ("height", height)] {
         if !(MIN_SIDE..=MAX_SIDE).contains(&v) {
@@ -436,12 +491,18 @@ fn generate(
         MapKind::Rooms => rooms(width, height, seed),
         MapKind::Caves => caves(width, height, seed),
     };
-    let grid = cells.to_grid();
+    let grid = cells.to_grid().and_then(|g| {
+        if terrain {
+            crate::terrain::paint(&g, seed)
+        } else {
+            Ok(g)
+        }
+    });
     spinner.finish_and_clear();
     let grid = grid?;
     let rows = if rows > 0 {
         let bar = progress::bar(quiet, rows as u64, "scenario rows (one Dijkstra each)");
-        let r = scenario_rows(&grid, rows, seed, &bar);
+        let r = scenario_rows(&grid, rows, seed, profile, &bar);
         bar.finish_and_clear();
         r?
     } else {
@@ -468,6 +529,10 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
     if args.scen.is_some() && rows == 0 {
         return Err(CliError::Usage("--rows must be at least 1".into()));
     }
+    let profile = match &args.profile {
+        Some(path) => Some(crate::profile::load(path)?),
+        None => None,
+    };
     let (grid, scen_rows) = generate(
         args.kind,
         args.width,
@@ -475,6 +540,8 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
         args.seed,
         rows,
         args.quiet,
+        args.terrain,
+        profile.as_ref(),
     )?;
     let mut map = Vec::new();
     write_map(&grid, &mut map).map_err(|source| CliError::Write {
@@ -499,6 +566,9 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "width": grid.width(),
             "height": grid.height(),
             "passable": grid.passable_count(),
+            "terrain": args.terrain,
+            "kinds": grid.terrain_kinds().iter().map(|t| t.to_char().to_string()).collect::<Vec<_>>(),
+            "profile": profile.as_ref().map(|p| p.name()),
             "scen": args.scen.as_ref().map(|p| p.display().to_string()),
             "rows": scen_rows.len(),
             "longest": args.scen.as_ref().map(|_| longest),
@@ -543,21 +613,24 @@ mod tests {
     #[test]
     fn same_seed_same_map_other_seed_other_map() {
         for kind in [MapKind::Rooms, MapKind::Caves] {
-            let (a, ra) = generate(kind, 64, 48, 9, 20, true).unwrap();
-            let (b, rb) = generate(kind, 64, 48, 9, 20, true).unwrap();
-            let (c, _) = generate(kind, 64, 48, 10, 0, true).unwrap();
+            let (a, ra) = generate(kind, 64, 48, 9, 20, true, false, None).unwrap();
+            let (b, rb) = generate(kind, 64, 48, 9, 20, true, false, None).unwrap();
+            let (c, _) = generate(kind, 64, 48, 10, 0, true, false, None).unwrap();
             assert_eq!(a, b);
             assert_eq!(ra, rb);
             assert_ne!(a, c);
             // The scenario stream does not disturb the map.
-            assert_eq!(generate(kind, 64, 48, 9, 3, true).unwrap().0, a);
+            assert_eq!(
+                generate(kind, 64, 48, 9, 3, true, false, None).unwrap().0,
+                a
+            );
             assert!(a.passable_count() > 64 * 48 / 3, "{kind:?} too closed");
         }
     }
 
     #[test]
     fn rooms_are_all_connected() {
-        let (g, _) = generate(MapKind::Rooms, 100, 70, 3, 0, true).unwrap();
+        let (g, _) = generate(MapKind::Rooms, 100, 70, 3, 0, true, false, None).unwrap();
         assert_eq!(largest_component(&g).len() as u64, g.passable_count());
         // Border is wall.
         for x in 0..100 {
@@ -567,7 +640,7 @@ mod tests {
 
     #[test]
     fn scenario_rows_parse_and_are_consistent() {
-        let (g, rows) = generate(MapKind::Caves, 80, 60, 5, 40, true).unwrap();
+        let (g, rows) = generate(MapKind::Caves, 80, 60, 5, 40, true, false, None).unwrap();
         let text = scen_text(&g, "c.map", &rows);
         let s = parse_scen(&text).unwrap();
         assert_eq!(s.rows.len(), 40);
@@ -588,9 +661,37 @@ mod tests {
     }
 
     #[test]
+    fn terrain_keeps_the_walls_and_profiled_rows_use_positions() {
+        let (plain, _) = generate(MapKind::Caves, 96, 96, 11, 0, true, false, None).unwrap();
+        let tank = Profile::builder("tank")
+            .size(2)
+            .cost('.', 1.0)
+            .cost('=', 0.7)
+            .cost('T', 4.0)
+            .build()
+            .unwrap();
+        let (g, rows) = generate(MapKind::Caves, 96, 96, 11, 30, true, true, Some(&tank)).unwrap();
+        for y in 0..96 {
+            for x in 0..96 {
+                let p = Point::new(x, y);
+                let walled = g.terrain(p).unwrap().to_char() == '@';
+                assert_eq!(walled, !plain.is_passable(p), "{p}");
+            }
+        }
+        assert_eq!(rows.len(), 30);
+        for r in &rows {
+            for p in [r.start, r.goal] {
+                let c = crate::validate::position_cost(&g, &tank, i64::from(p.x), i64::from(p.y));
+                assert!(c.is_some(), "{p} is no tank position");
+            }
+            assert!(r.length > 0.0);
+        }
+    }
+
+    #[test]
     fn bad_sizes_are_errors() {
-        assert!(generate(MapKind::Rooms, 4, 100, 1, 0, true).is_err());
-        assert!(generate(MapKind::Caves, 100, MAX_SIDE + 1, 1, 0, true).is_err());
-        assert!(generate(MapKind::Caves, MAX_SIDE, MAX_SIDE, 1, 0, true).is_err());
+        assert!(generate(MapKind::Rooms, 4, 100, 1, 0, true, false, None).is_err());
+        assert!(generate(MapKind::Caves, 100, MAX_SIDE + 1, 1, 0, true, false, None).is_err());
+        assert!(generate(MapKind::Caves, MAX_SIDE, MAX_SIDE, 1, 0, true, false, None).is_err());
     }
 }

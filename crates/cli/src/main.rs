@@ -32,11 +32,13 @@ mod input;
 mod inspect;
 mod out;
 mod path;
+mod profile;
 mod progress;
 mod render;
 mod report;
 mod rng;
 mod scen;
+mod terrain;
 mod validate;
 
 use clap::Parser;

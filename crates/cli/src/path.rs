@@ -1,10 +1,11 @@
 //! `regionpath path`: plans one path and prints it.
 
-use crate::args::PathArgs;
+use crate::args::{PathAlgo, PathArgs};
 use crate::error::{CliError, Outcome};
 use crate::input::load_map;
 use crate::out::Out;
-use regionpath::grid::{Grid, Point};
+use regionpath::grid::{Grid, Point, Profile, ProfileGrid};
+use regionpath::search::{AStar, Status};
 use regionpath::smoothing::TurnPolicy;
 use regionpath::{Config, Hierarchy, HierarchyConfig, Planner};
 use serde_json::json;
@@ -34,9 +35,117 @@ pub fn hierarchy_for(
     }
 }
 
+/// `path --algo astar`: the exact A* over the whole grid, under `profile`
+/// when given (positions, usability and costs by its rules).
+fn run_astar(
+    args: &PathArgs,
+    grid: &Grid,
+    profile: Option<&Profile>,
+    out: &mut Out,
+) -> Result<Outcome, CliError> {
+    if args.smooth || args.hierarchy.is_some() {
+        return Err(CliError::Usage(
+            "`--algo astar` plans cells only: it takes neither --smooth nor --hierarchy".into(),
+        ));
+    }
+    let (start, goal) = (
+        Point::new(args.from.0, args.from.1),
+        Point::new(args.to.0, args.to.1),
+    );
+    let view = profile.map(|p| ProfileGrid::new(grid, p));
+    if let (Some(view), Some(p)) = (&view, profile) {
+        for (which, point) in [("start", start), ("goal", goal)] {
+            if !view.is_usable(point) {
+                return Err(CliError::Usage(format!(
+                    "{which} {point} is not a usable position of {} for profile `{}` \
+                     (a cell of its {k}x{k} footprint is off the map or has no cost)",
+                    args.map.display(),
+                    p.name(),
+                    k = p.size()
+                )));
+            }
+        }
+    }
+    let mut astar = AStar::new();
+    let mut cells = Vec::new();
+    let t = Instant::now();
+    let searched = match &view {
+        Some(view) => astar.find_path_weighted_into(view, start, goal, &mut cells),
+        None => astar.find_path_into(grid, start, goal, &mut cells),
+    };
+    let us = t.elapsed().as_secs_f64() * 1e6;
+    let stats = searched.map_err(|e| CliError::Usage(format!("{}: {e}", args.map.display())))?;
+    let name = profile.map(|p| p.name().to_string());
+    if stats.status != Status::Found {
+        if args.json {
+            out.line(json!({
+                "status": Outcome::NoPath.status(),
+                "exit_code": Outcome::NoPath.code(),
+                "found": false,
+                "reason": format!("{goal} cannot be reached from {start}"),
+                "profile": name,
+                "expanded": stats.expanded,
+                "us": us,
+            }))?;
+        } else {
+            out.line(format_args!(
+                "unreachable: {goal} cannot be reached from {start} ({} nodes expanded, {us:.1} µs)",
+                stats.expanded
+            ))?;
+        }
+        return Ok(Outcome::NoPath);
+    }
+    if args.json {
+        let cells: Vec<[u32; 2]> = cells.iter().map(|p| [p.x, p.y]).collect();
+        out.line(json!({
+            "status": Outcome::Ok.status(),
+            "exit_code": Outcome::Ok.code(),
+            "found": true,
+            "algo": "astar",
+            "profile": name,
+            "cost": stats.cost,
+            "cells": cells,
+            "expanded": stats.expanded,
+            "exact": true,
+            "us": us,
+        }))?;
+        return Ok(Outcome::Ok);
+    }
+    out.line(format_args!(
+        "path {start} -> {goal}: {} {}, cost {:.6}{}, {:.1} µs (exact A*, {} nodes expanded)",
+        cells.len(),
+        if profile.is_some() {
+            "positions"
+        } else {
+            "cells"
+        },
+        stats.cost,
+        name.map(|n| format!(" under profile `{n}`"))
+            .unwrap_or_default(),
+        us,
+        stats.expanded
+    ))?;
+    let cells: Vec<String> = cells.iter().map(|p| format!("{},{}", p.x, p.y)).collect();
+    out.line(format_args!("cells: {}", cells.join(" ")))?;
+    Ok(Outcome::Ok)
+}
+
 /// Runs `regionpath path`.
 pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
+    let profile = match &args.profile {
+        Some(path) => Some(crate::profile::load(path)?),
+        None => None,
+    };
     let grid = load_map(&args.map)?;
+    match (args.algo, &profile, &args.profile) {
+        (PathAlgo::Astar, _, _) => return run_astar(args, &grid, profile.as_ref(), out),
+        (PathAlgo::Hierarchical, Some(p), Some(path)) => {
+            return Err(crate::profile::hierarchical_profile_unsupported(
+                "path", p, path,
+            ))
+        }
+        _ => {}
+    }
     let config = HierarchyConfig::new().portals(args.portals.mode());
     let h = hierarchy_for(&args.map, &grid, args.hierarchy.as_deref(), &config)?;
     let config = Config::new()

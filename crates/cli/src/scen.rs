@@ -5,6 +5,13 @@
 //! planner by planner, the rows run in file order: only the query is timed;
 //! each returned path is then checked by [`crate::validate`] and compared with
 //! the row's optimum by [`Scenario::matches`].
+//!
+//! Under `--profile` the rows' starts and goals must be usable positions,
+//! each path is checked by [`validate::check_profiled_path`] (the
+//! profile's rules, applied to the map's terrain) and its cost must match
+//! the row's optimum to a relative 1e-6 (or the file's print precision,
+//! whichever is looser). `--paths` writes every path as a line
+//! `ROW ALGO x,y x,y ...`.
 
 use crate::algo::{self, Algo, Smoother};
 use crate::args::ScenArgs;
@@ -15,7 +22,7 @@ use crate::progress;
 use crate::report::{self, AlgoRun, AlgoStats, FileRun, RowResult};
 use crate::validate;
 use indicatif::ProgressBar;
-use regionpath::grid::{Grid, Point, ScenRow, Scenario};
+use regionpath::grid::{Grid, Point, Profile, ScenRow, Scenario};
 use regionpath::hierarchy;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -62,6 +69,7 @@ fn load_scen(
     path: &Path,
     maps_dir: Option<&Path>,
     cache: &mut MapCache,
+    profile: Option<&Profile>,
 ) -> Result<LoadedScen, CliError> {
     let scenario = read_scen(path)?;
     if scenario.rows.is_empty() {
@@ -109,7 +117,19 @@ fn load_scen(
             });
         }
         for (which, point) in [("start", row.start), ("goal", row.goal)] {
-            if !grid.is_passable(point) {
+            if let Some(profile) = profile {
+                let (x, y) = (i64::from(point.x), i64::from(point.y));
+                if validate::position_cost(grid, profile, x, y).is_none() {
+                    return Err(CliError::UnusableEndpoint {
+                        scen: path.to_path_buf(),
+                        line: row.line,
+                        which,
+                        point,
+                        map: map_path.clone(),
+                        profile: profile.name().to_string(),
+                    });
+                }
+            } else if !grid.is_passable(point) {
                 return Err(CliError::BlockedEndpoint {
                     scen: path.to_path_buf(),
                     line: row.line,
@@ -134,10 +154,64 @@ struct Slot {
     prepared: Option<usize>,
 }
 
-/// Reused buffers.
+/// Reused buffers, and the `--paths` file.
 struct Buffers {
     path: Vec<Point>,
     smoothed: Vec<(f64, f64)>,
+    paths: Option<PathsFile>,
+}
+
+/// The `--paths` output: one line `ROW ALGO x,y x,y ...` per row and
+/// planner.
+struct PathsFile {
+    path: PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl PathsFile {
+    fn create(path: &Path) -> Result<PathsFile, CliError> {
+        let file = std::fs::File::create(path).map_err(|source| CliError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(PathsFile {
+            path: path.to_path_buf(),
+            out: std::io::BufWriter::new(file),
+        })
+    }
+
+    /// Writes row `index`'s line for planner `algo`: `cells` when a path
+    /// was found, no positions when not.
+    fn line(&mut self, index: usize, algo: &str, cells: Option<&[Point]>) -> Result<(), CliError> {
+        let mut write = || -> std::io::Result<()> {
+            write!(self.out, "{index} {algo}")?;
+            for p in cells.unwrap_or(&[]) {
+                write!(self.out, " {},{}", p.x, p.y)?;
+            }
+            writeln!(self.out)
+        };
+        write().map_err(|source| CliError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    fn finish(mut self) -> Result<(), CliError> {
+        self.out.flush().map_err(|source| CliError::Write {
+            path: self.path,
+            source,
+        })
+    }
+}
+
+/// Whether `length` is the row's optimum under a profile: within a relative
+/// 1e-6, or the file's print precision where that is looser.
+fn matches_profiled(scenario: &Scenario, row: &ScenRow, length: f64) -> bool {
+    let tolerance = scenario
+        .precision
+        .tolerance(row.optimal)
+        .max(1e-6 * row.optimal.abs());
+    (length - row.optimal).abs() <= tolerance
 }
 
 /// Whether the row has a path: Moving AI writes unsolvable problems as
@@ -155,6 +229,7 @@ fn run_row(
     row: &ScenRow,
     index: usize,
     file: &Path,
+    profile: Option<&Profile>,
     buf: &mut Buffers,
 ) -> Result<RowResult, CliError> {
     let t = Instant::now();
@@ -185,13 +260,24 @@ fn run_row(
         first_leg_invalid: false,
         expanded: info.expanded,
     };
+    if let Some(paths) = &mut buf.paths {
+        let cells = info.found.then_some(buf.path.as_slice());
+        paths.line(index, slot.algo.name(), cells)?;
+    }
     if info.found {
-        match validate::check_path(grid, row.start, row.goal, &buf.path) {
-            Ok(steps) => result.length = Some(steps.length()),
+        let checked = match profile {
+            Some(p) => validate::check_profiled_path(grid, p, row.start, row.goal, &buf.path),
+            None => validate::check_path(grid, row.start, row.goal, &buf.path).map(|s| s.length()),
+        };
+        match checked {
+            Ok(length) => result.length = Some(length),
             Err(_) => result.invalid = true,
         }
     }
-    result.matches_optimal = result.length.is_some_and(|len| scenario.matches(row, len));
+    result.matches_optimal = result.length.is_some_and(|len| match profile {
+        Some(_) => matches_profiled(scenario, row, len),
+        None => scenario.matches(row, len),
+    });
     result.wrong = match result.length {
         _ if info.found != solvable(row) => true,
         Some(_) if slot.algo.is_optimal() => !result.matches_optimal,
@@ -225,6 +311,7 @@ fn run_file(
     smoother: &mut Option<Box<dyn Smoother>>,
     every: usize,
     first_leg: bool,
+    profile: Option<&Profile>,
     buf: &mut Buffers,
     bar: &ProgressBar,
 ) -> Result<FileRun, CliError> {
@@ -268,6 +355,7 @@ fn run_file(
                 row,
                 index,
                 &loaded.path,
+                profile,
                 buf,
             )?);
             bar.inc(1);
@@ -343,11 +431,22 @@ fn time_first_legs(
 /// Runs `regionpath scen`.
 pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let every = args.every.get();
+    let profile = match &args.profile {
+        Some(path) => Some((crate::profile::load(path)?, path.as_path())),
+        None => None,
+    };
+    if let (Some((_, path)), true) = (&profile, args.smooth) {
+        return Err(CliError::Unsupported(format!(
+            "`scen --smooth --profile {}`: smoothing does not take movement profiles yet",
+            path.display()
+        )));
+    }
     // Fail on unavailable planners before reading anything.
     let mut slots: Vec<Slot> = algo::build(
         args.algo,
         hierarchy::PlannerConfig::new().second_route(!args.no_second_route),
         hierarchy::HierarchyConfig::new().portals(args.portals.mode()),
+        profile.as_ref().map(|(p, path)| (p, *path)),
     )?
     .into_iter()
     .map(|algo| Slot {
@@ -364,7 +463,12 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let mut cache = MapCache::default();
     let mut loaded = Vec::with_capacity(args.files.len());
     for file in &args.files {
-        loaded.push(load_scen(file, args.maps.as_deref(), &mut cache)?);
+        loaded.push(load_scen(
+            file,
+            args.maps.as_deref(),
+            &mut cache,
+            profile.as_ref().map(|(p, _)| p),
+        )?);
     }
 
     // Human-readable lines go to stdout, or to stderr under --json.
@@ -373,6 +477,10 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let mut buf = Buffers {
         path: Vec::new(),
         smoothed: Vec::new(),
+        paths: match &args.paths {
+            Some(p) => Some(PathsFile::create(p)?),
+            None => None,
+        },
     };
     let total_rows: usize = loaded
         .iter()
@@ -392,6 +500,7 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
             &mut smoother,
             every,
             args.first_leg,
+            profile.as_ref().map(|(p, _)| p),
             &mut buf,
             &bar,
         )?;
@@ -408,6 +517,9 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
         files.push(f);
     }
     bar.finish_and_clear();
+    if let Some(paths) = buf.paths.take() {
+        paths.finish()?;
+    }
     let totals = report::totals(&files, args.smooth);
     let rows: usize = files.iter().map(|f| f.rows).sum();
     text.line(format_args!(
@@ -443,6 +555,7 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     if args.json {
         let mut doc = report::json(&files, every, args.smooth);
         doc["status"] = outcome.status().into();
+        doc["profile"] = profile.as_ref().map(|(p, _)| p.name()).into();
         doc["exit_code"] = outcome.code().into();
         out.line(doc)?;
     }
@@ -465,6 +578,20 @@ mod tests {
         );
         let c = map_candidates(Path::new("a.map.scen"), Some(Path::new("m")), "a.map");
         assert_eq!(c, vec![PathBuf::from("m/a.map")]);
+    }
+
+    #[test]
+    fn profiled_costs_match_to_a_relative_millionth() {
+        let text = "version 1\n0\tm\t9\t9\t1\t1\t4\t1\t1000.00000000\n";
+        let scen = regionpath::grid::parse_scen(text).unwrap();
+        let row = &scen.rows[0];
+        assert!(matches_profiled(&scen, row, 1000.0009));
+        assert!(!matches_profiled(&scen, row, 1000.0011));
+        assert!(!matches_profiled(&scen, row, 999.9989));
+        // Two decimals: the print precision is the looser bound.
+        let scen = regionpath::grid::parse_scen(&text.replace("1000.00000000", "1.25")).unwrap();
+        assert!(matches_profiled(&scen, &scen.rows[0], 1.254));
+        assert!(!matches_profiled(&scen, &scen.rows[0], 1.26));
     }
 
     #[test]

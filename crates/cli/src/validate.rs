@@ -5,8 +5,12 @@
 //! and, for a diagonal step, with both orthogonally adjacent cells passable
 //! (no corner cutting). Only [`Grid::is_passable`] is used to read the map;
 //! the movement rules and the length are recomputed here.
+//!
+//! Under a movement profile, [`check_profiled_path`] reads only the map's
+//! terrain characters and the profile's costs and size, and applies the
+//! rules itself (see [`position_cost`]).
 
-use regionpath::grid::{Grid, Point};
+use regionpath::grid::{Grid, Point, Profile};
 use std::fmt;
 
 /// Straight and diagonal step counts of a valid path.
@@ -101,6 +105,73 @@ pub fn check_path(grid: &Grid, start: Point, goal: Point, path: &[Point]) -> Res
         }
     }
     Ok(steps)
+}
+
+/// The cost of position `(x, y)` under `profile`, or `None` when it is not
+/// usable. A position covers the cells `x..x+k` × `y..y+k` (`k` the
+/// profile's size); it is usable when all of them are on the map and have
+/// a cost in the profile, and costs the largest of theirs. O(k²).
+pub fn position_cost(grid: &Grid, profile: &Profile, x: i64, y: i64) -> Option<f64> {
+    let k = i64::from(profile.size());
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    if x < 0 || y < 0 || x + k > w || y + k > h {
+        return None;
+    }
+    let mut worst = 0.0f64;
+    for cy in y..y + k {
+        for cx in x..x + k {
+            let kind = grid.terrain(Point::new(cx as u32, cy as u32)).ok()?;
+            worst = worst.max(profile.cost(kind)?);
+        }
+    }
+    Some(worst)
+}
+
+/// Checks that `path` is a legal walk of positions from `start` to `goal`
+/// under `profile` and returns its cost: every position usable, every step
+/// one of the 8 moves, a diagonal only when both orthogonal intermediate
+/// positions are usable, a step costing its length (1 or √2) times the
+/// mean of the costs of the two positions it joins. O(path · k²).
+pub fn check_profiled_path(
+    grid: &Grid,
+    profile: &Profile,
+    start: Point,
+    goal: Point,
+    path: &[Point],
+) -> Result<f64, Defect> {
+    let (&first, &last) = match (path.first(), path.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Err(Defect::Empty),
+    };
+    if first != start {
+        return Err(Defect::WrongStart(first));
+    }
+    if last != goal {
+        return Err(Defect::WrongEnd(last));
+    }
+    let at = |x: i64, y: i64| position_cost(grid, profile, x, y);
+    let mut here = at(i64::from(first.x), i64::from(first.y)).ok_or(Defect::Blocked(0, first))?;
+    let mut cost = 0.0;
+    for (i, pair) in path.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let (ax, ay) = (i64::from(a.x), i64::from(a.y));
+        let (dx, dy) = (i64::from(b.x) - ax, i64::from(b.y) - ay);
+        if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+            return Err(Defect::Jump(i + 1, a, b));
+        }
+        let next = at(ax + dx, ay + dy).ok_or(Defect::Blocked(i + 1, b))?;
+        let length = if dx != 0 && dy != 0 {
+            if at(ax + dx, ay).is_none() || at(ax, ay + dy).is_none() {
+                return Err(Defect::CornerCut(i + 1, a, b));
+            }
+            std::f64::consts::SQRT_2
+        } else {
+            1.0
+        };
+        cost += length * ((here + next) / 2.0);
+        here = next;
+    }
+    Ok(cost)
 }
 
 /// Whether the segment `a`–`b` meets the closed square
@@ -266,6 +337,49 @@ mod tests {
             check_path(&g, p(3, 0), p(3, 0), &[p(3, 0)]),
             Err(Defect::Blocked(0, p(3, 0)))
         );
+    }
+
+    #[test]
+    fn profiled_paths_follow_footprints_and_mean_costs() {
+        // Swamp costs 3, water is impassable; a 2-wide unit.
+        let g = Grid::from_rows(&["..S..", "..S..", "WW.WW", ".....", "....."]).unwrap();
+        let walker = Profile::builder("w")
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        let row: Vec<Point> = (0..5).map(|x| p(x, 0)).collect();
+        // . . S . . : 1 + (1+3)/2 + (3+1)/2 + 1.
+        let c = check_profiled_path(&g, &walker, p(0, 0), p(4, 0), &row).unwrap();
+        assert!((c - 6.0).abs() < 1e-12, "{c}");
+        // Into water.
+        assert_eq!(
+            check_profiled_path(&g, &walker, p(0, 1), p(0, 2), &[p(0, 1), p(0, 2)]),
+            Err(Defect::Blocked(1, p(0, 2)))
+        );
+        // Diagonal past water: (1,1) -> (2,2) needs (2,1) and (1,2).
+        assert_eq!(
+            check_profiled_path(&g, &walker, p(1, 1), p(2, 2), &[p(1, 1), p(2, 2)]),
+            Err(Defect::CornerCut(1, p(1, 1), p(2, 2)))
+        );
+        let tank = Profile::builder("t")
+            .size(2)
+            .cost('.', 1.0)
+            .build()
+            .unwrap();
+        // (0,3) covers rows 3-4; (0,2) would cover water.
+        assert!(position_cost(&g, &tank, 0, 3).is_some());
+        assert!(position_cost(&g, &tank, 0, 2).is_none());
+        assert!(position_cost(&g, &tank, 4, 3).is_none(), "off the map");
+        let c = check_profiled_path(
+            &g,
+            &tank,
+            p(0, 3),
+            p(3, 3),
+            &[p(0, 3), p(1, 3), p(2, 3), p(3, 3)],
+        )
+        .unwrap();
+        assert_eq!(c, 3.0);
     }
 
     #[test]

@@ -1,0 +1,454 @@
+//! Movement profiles on the command line: profile files with errors, the
+//! bundled terrain maps and their scenario files under `scen --profile`,
+//! `scen --paths`, and `generate --terrain --profile`. Paths and costs are
+//! checked by `regionpath_testkit::profiled` (a validator and a Dijkstra
+//! written from the rules alone), never by the command's own checks.
+
+use regionpath::grid::{parse_map, parse_scen, Grid, Point, Profile, Scenario};
+use regionpath_testkit::profiled::{check_weighted_path, weighted_distance};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_regionpath"))
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "regionpath-cli-profiles-{}-{test}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().unwrap();
+    let code = status.code().unwrap_or(-1);
+    let (out, err) = (
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    );
+    assert_ne!(code, 101, "the binary panicked:\n{err}");
+    (code, out, err)
+}
+
+fn maps() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps")
+}
+
+fn load_map(path: &Path) -> Grid {
+    parse_map(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn load_scen(path: &Path) -> Scenario {
+    parse_scen(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The lines of a `--paths` file: (row, algorithm, positions).
+fn parse_paths(text: &str) -> Vec<(usize, String, Vec<Point>)> {
+    text.lines()
+        .map(|line| {
+            let mut words = line.split(' ');
+            let row = words.next().unwrap().parse().unwrap();
+            let algo = words.next().unwrap().to_string();
+            let cells = words
+                .map(|w| {
+                    let (x, y) = w.split_once(',').unwrap();
+                    Point::new(x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            (row, algo, cells)
+        })
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+}
+
+#[test]
+fn bad_profiles_name_the_file_line_and_field_and_exit_2() {
+    let dir = scratch("bad");
+    let map = maps().join("terrain/terrain-caves-256.map");
+    let scen = maps().join("terrain/terrain-caves-256.infantry.scen");
+    // (file text, line, field)
+    let cases = [
+        ("name = \"a\"\nspeed = 3\n[cost]\n\".\" = 1\n", 2, "speed"),
+        ("name = \"a\"\n[cost]\n\".\" = 1\nS = 0\n", 4, "cost.S"),
+        ("name = \"a\"\n[cost]\n\".\" = -2\n", 3, "cost.."),
+        ("name = \"a\"\nsize = 0\n[cost]\n\".\" = 1\n", 2, "size"),
+        ("name = \"a\"\nsize = 100\n[cost]\n\".\" = 1\n", 2, "size"),
+        ("name = \"a\"\n\n[cost]\n", 3, "cost"),
+    ];
+    for (i, (text, line, field)) in cases.iter().enumerate() {
+        let file = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let f = file.to_str().unwrap();
+        let m = map.to_str().unwrap();
+        let s = scen.to_str().unwrap();
+        let commands: [Vec<&str>; 4] = [
+            vec!["scen", s, "--algo", "astar", "-q", "--profile", f],
+            vec![
+                "path",
+                m,
+                "--from",
+                "1,1",
+                "--to",
+                "2,2",
+                "--algo",
+                "astar",
+                "--profile",
+                f,
+            ],
+            vec!["build", m, "--profile", f],
+            vec![
+                "generate",
+                "--kind",
+                "caves",
+                "--width",
+                "32",
+                "--height",
+                "32",
+                "--seed",
+                "1",
+                "-o",
+                "/nonexistent/x.map",
+                "--scen",
+                "/nonexistent/x.scen",
+                "--profile",
+                f,
+            ],
+        ];
+        for args in commands {
+            let (code, out, err) = run(bin().args(&args));
+            assert_eq!(code, 2, "{args:?}\n{out}{err}");
+            assert!(
+                err.contains(f)
+                    && err.contains(&format!("line {line},"))
+                    && err.contains(&format!("field `{field}`")),
+                "{args:?}: {err}"
+            );
+            let (code, out, _) = run(bin().args(&args).arg("--json"));
+            assert_eq!(code, 2);
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(v["status"], "bad_input");
+            assert_eq!(v["file"], f);
+            assert_eq!(v["line"], *line);
+            assert_eq!(v["field"], *field);
+            assert!(v["column"].as_u64().unwrap() >= 1);
+        }
+    }
+    // A missing file is bad input too, and named.
+    let missing = dir.join("missing.toml");
+    let (code, _, err) = run(bin()
+        .args([
+            "scen",
+            scen.to_str().unwrap(),
+            "--algo",
+            "astar",
+            "--profile",
+        ])
+        .arg(&missing));
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.toml"), "{err}");
+}
+
+#[test]
+fn hierarchical_uses_of_a_profile_are_refused_in_one_way() {
+    let map = maps().join("terrain/terrain-caves-256.map");
+    let scen = maps().join("terrain/terrain-caves-256.tank.scen");
+    let tank = maps().join("profiles/tank.toml");
+    let m = map.to_str().unwrap();
+    let t = tank.to_str().unwrap();
+    for args in [
+        vec!["build", m, "--profile", t],
+        vec!["path", m, "--from", "1,1", "--to", "2,2", "--profile", t],
+        vec!["scen", scen.to_str().unwrap(), "-q", "--profile", t],
+        vec![
+            "scen",
+            scen.to_str().unwrap(),
+            "-q",
+            "--algo",
+            "all",
+            "--profile",
+            t,
+        ],
+    ] {
+        let (code, _, err) = run(bin().args(&args));
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            err.contains("the hierarchy does not take movement profiles yet"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `scen --profile --algo astar --paths` on every bundled terrain scenario:
+/// no invalid or wrong row, and every written path, checked by the
+/// testkit's validator, costs the row's optimum; on every 25th row the
+/// optimum is also the testkit Dijkstra's.
+#[test]
+fn bundled_terrain_scenarios_pass_under_their_profiles() {
+    let dir = scratch("bundled");
+    for map_name in ["terrain-caves-256", "terrain-rooms-512"] {
+        let grid = load_map(&maps().join(format!("terrain/{map_name}.map")));
+        for kind in ['W', 'S', 'T', '='] {
+            assert!(
+                grid.terrain_kinds().iter().any(|t| t.to_char() == kind),
+                "{map_name} has no {kind}"
+            );
+        }
+        for profile_name in ["infantry", "tank", "boat"] {
+            let scen_path = maps().join(format!("terrain/{map_name}.{profile_name}.scen"));
+            let profile_path = maps().join(format!("profiles/{profile_name}.toml"));
+            let profile = Profile::read(&profile_path).unwrap();
+            let scen = load_scen(&scen_path);
+            let paths = dir.join(format!("{map_name}.{profile_name}.paths"));
+            let (code, out, err) = run(bin()
+                .args(["scen", "--algo", "astar", "--json", "-q", "--profile"])
+                .arg(&profile_path)
+                .arg("--paths")
+                .arg(&paths)
+                .arg(&scen_path));
+            assert_eq!(code, 0, "{map_name} {profile_name}: {err}");
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            let a = &v["algos"]["astar"];
+            assert_eq!(a["invalid"], 0);
+            assert_eq!(a["wrong"], 0);
+            assert_eq!(a["solved"], scen.rows.len());
+            let lines = parse_paths(&std::fs::read_to_string(&paths).unwrap());
+            assert_eq!(lines.len(), scen.rows.len());
+            for (i, (row, algo, cells)) in lines.iter().enumerate() {
+                assert_eq!((*row, algo.as_str()), (i, "astar"));
+                let r = &scen.rows[*row];
+                let cost = check_weighted_path(&grid, &profile, cells, r.start, r.goal)
+                    .unwrap_or_else(|e| panic!("{map_name} {profile_name} row {row}: {e}"));
+                assert!(
+                    close(cost, r.optimal),
+                    "{map_name} {profile_name} row {row}: path costs {cost}, row says {}",
+                    r.optimal
+                );
+                if row % 25 == 0 {
+                    let d = weighted_distance(&grid, &profile, r.start, r.goal).unwrap();
+                    assert!(
+                        close(d, r.optimal),
+                        "row {row}: Dijkstra {d}, row {}",
+                        r.optimal
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Tampering with a row's optimum or a map cell is caught by the runner.
+#[test]
+fn scen_profile_reports_a_wrong_optimum_and_an_unusable_endpoint() {
+    let dir = scratch("tamper");
+    let map = maps().join("terrain/terrain-caves-256.map");
+    std::fs::copy(&map, dir.join("terrain-caves-256.map")).unwrap();
+    let scen = load_scen(&maps().join("terrain/terrain-caves-256.infantry.scen"));
+    let r = &scen.rows[scen.rows.len() / 2];
+    let row = |optimal: f64| {
+        format!(
+            "version 1\n{}\tterrain-caves-256.map\t256\t256\t{}\t{}\t{}\t{}\t{optimal:.8}\n",
+            r.bucket, r.start.x, r.start.y, r.goal.x, r.goal.y
+        )
+    };
+    let infantry = maps().join("profiles/infantry.toml");
+    let file = dir.join("t.scen");
+    std::fs::write(&file, row(r.optimal)).unwrap();
+    let args = |f: &Path| {
+        let mut c = bin();
+        c.args(["scen", "--algo", "astar", "-q", "--profile"])
+            .arg(&infantry)
+            .arg(f);
+        c
+    };
+    assert_eq!(run(&mut args(&file)).0, 0);
+    // Off by a relative 1e-5: wrong (exit 3).
+    std::fs::write(&file, row(r.optimal * (1.0 + 1e-5))).unwrap();
+    let (code, out, _) = run(&mut args(&file));
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("1 wrong"), "{out}");
+    // The boat cannot stand on the infantry's start.
+    std::fs::write(&file, row(r.optimal)).unwrap();
+    let (code, _, err) = run(bin()
+        .args(["scen", "--algo", "astar", "-q", "--profile"])
+        .arg(maps().join("profiles/boat.toml"))
+        .arg(&file));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("not a usable position") && err.contains("`boat`"),
+        "{err}"
+    );
+}
+
+/// `--paths` without a profile writes one line per row and planner for
+/// every planner run; each path is legal under the default rules and as
+/// long as the CSV says.
+#[test]
+fn paths_file_has_a_line_per_row_and_planner() {
+    let dir = scratch("paths");
+    let scen_path = maps().join("caves-256.map.scen");
+    let scen = load_scen(&scen_path);
+    let grid = load_map(&maps().join("caves-256.map"));
+    let paths = dir.join("all.paths");
+    let csv = dir.join("all.csv");
+    let (code, _, err) = run(bin()
+        .args(["scen", "--algo", "all", "--every", "10", "-q", "--paths"])
+        .arg(&paths)
+        .arg("--csv")
+        .arg(&csv)
+        .arg(&scen_path));
+    assert_eq!(code, 0, "{err}");
+    let lines = parse_paths(&std::fs::read_to_string(&paths).unwrap());
+    let rows: Vec<usize> = (0..scen.rows.len()).step_by(10).collect();
+    assert_eq!(lines.len(), rows.len() * 3);
+    // CSV: file,row,algo,sx,sy,gx,gy,optimal,length,...
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let csv_rows: Vec<Vec<String>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    assert_eq!(csv_rows.len(), lines.len());
+    let default = Profile::default();
+    for ((row, algo, cells), c) in lines.iter().zip(&csv_rows) {
+        assert_eq!(c[1], row.to_string());
+        assert_eq!(&c[2], algo);
+        assert!(rows.contains(row));
+        let r = &scen.rows[*row];
+        let cost = check_weighted_path(&grid, &default, cells, r.start, r.goal).unwrap();
+        let csv_length: f64 = c[8].parse().unwrap();
+        assert!(
+            close(cost, csv_length),
+            "{row} {algo}: {cost} vs {csv_length}"
+        );
+    }
+    for algo in ["astar", "jps", "hierarchical"] {
+        assert_eq!(
+            lines.iter().filter(|l| l.1 == algo).count(),
+            rows.len(),
+            "{algo}"
+        );
+    }
+}
+
+/// A row without a path gets a line with no positions, for each planner;
+/// under a profile too (the boat's lake is split by a wall).
+#[test]
+fn unreachable_rows_have_lines_without_positions() {
+    let dir = scratch("unreachable");
+    std::fs::write(
+        dir.join("two.map"),
+        "type octile\nheight 3\nwidth 7\nmap\n...@WWW\n...@WWW\n...@WWW\n",
+    )
+    .unwrap();
+    let boat = dir.join("boat.toml");
+    std::fs::write(&boat, "name = \"boat\"\n[cost]\nW = 1\n\".\" = 2\n").unwrap();
+    // Under the default rules the three ground columns are the only
+    // passable cells: every row has a path, for both planners.
+    std::fs::write(
+        dir.join("default.scen"),
+        "version 1\n0\ttwo.map\t7\t3\t0\t0\t2\t2\t2.82842712\n\
+         0\ttwo.map\t7\t3\t0\t0\t1\t0\t1.00000000\n\
+         0\ttwo.map\t7\t3\t0\t0\t0\t2\t2.00000000\n",
+    )
+    .unwrap();
+    let paths = dir.join("p.paths");
+    let (code, _, err) = run(bin()
+        .args(["scen", "--algo", "both", "-q", "--paths"])
+        .arg(&paths)
+        .arg(dir.join("default.scen")));
+    assert_eq!(code, 0, "{err}");
+    let lines = parse_paths(&std::fs::read_to_string(&paths).unwrap());
+    assert_eq!(lines.len(), 6);
+    // This boat also crosses ground, at 2 a cell: (0,0) -> (2,0) costs 4.
+    std::fs::write(
+        dir.join("walled.scen"),
+        "version 1\n1\ttwo.map\t7\t3\t0\t0\t2\t0\t4.00000000\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(bin()
+        .args(["scen", "--algo", "astar", "-q", "--paths"])
+        .arg(&paths)
+        .arg("--profile")
+        .arg(&boat)
+        .arg(dir.join("walled.scen")));
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&paths).unwrap();
+    assert_eq!(text, "0 astar 0,0 1,0 2,0\n");
+    // The water behind the wall column: no path (Moving AI's length 0).
+    std::fs::write(
+        dir.join("cut.scen"),
+        "version 1\n0\ttwo.map\t7\t3\t0\t0\t5\t1\t0\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(bin()
+        .args(["scen", "--algo", "astar", "-q", "--paths"])
+        .arg(&paths)
+        .arg("--profile")
+        .arg(&boat)
+        .arg(dir.join("cut.scen")));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(std::fs::read_to_string(&paths).unwrap(), "0 astar\n");
+}
+
+/// `generate --terrain --profile` rows: usable ends, and optimal lengths
+/// equal to the testkit Dijkstra's under the profile (a bundled profile
+/// and a 3-wide one).
+#[test]
+fn generated_rows_match_the_testkit_dijkstra_under_the_profile() {
+    let dir = scratch("generate");
+    let wide = dir.join("wide.toml");
+    std::fs::write(
+        &wide,
+        "name = \"wide\"\nsize = 3\n[cost]\n\".\" = 1\n\"=\" = 0.25\nT = 7.5\nS = 2\n",
+    )
+    .unwrap();
+    let cases = [
+        (maps().join("profiles/infantry.toml"), "rooms"),
+        (maps().join("profiles/tank.toml"), "caves"),
+        (wide, "caves"),
+    ];
+    for (profile_path, kind) in cases {
+        let profile = Profile::read(&profile_path).unwrap();
+        let map = dir.join(format!("{}.map", profile.name()));
+        let scen_path = dir.join(format!("{}.scen", profile.name()));
+        let (code, _, err) = run(bin()
+            .args([
+                "generate", "--kind", kind, "--width", "72", "--height", "64",
+            ])
+            .args(["--seed", "5", "--terrain", "--rows", "30", "-q", "-o"])
+            .arg(&map)
+            .arg("--scen")
+            .arg(&scen_path)
+            .arg("--profile")
+            .arg(&profile_path));
+        assert_eq!(code, 0, "{err}");
+        let grid = load_map(&map);
+        let scen = load_scen(&scen_path);
+        assert_eq!(scen.rows.len(), 30);
+        for r in &scen.rows {
+            let d = weighted_distance(&grid, &profile, r.start, r.goal)
+                .unwrap_or_else(|| panic!("{}: {r:?} unreachable", profile.name()));
+            assert!(
+                close(d, r.optimal),
+                "{}: {:?} -> {:?}: Dijkstra {d}, row {}",
+                profile.name(),
+                r.start,
+                r.goal,
+                r.optimal
+            );
+            assert_eq!(u64::from(r.bucket), (r.optimal / 4.0).floor() as u64);
+        }
+    }
+}
