@@ -221,6 +221,9 @@ pub struct HierarchicalAlgo {
     /// Reused by every first-leg query ([`hierarchy::CellPlanner::restart`]).
     query: Option<hierarchy::Query>,
     build: HierarchyConfig,
+    /// The movement profile the hierarchy is built for (`None`: the map's
+    /// own passability).
+    profile: Option<Profile>,
 }
 
 impl HierarchicalAlgo {
@@ -234,6 +237,7 @@ impl HierarchicalAlgo {
             planner: hierarchy::CellPlanner::with_config(config).unwrap_or_default(),
             query: None,
             build: HierarchyConfig::default(),
+            profile: None,
         }
     }
 }
@@ -249,7 +253,11 @@ impl Algo for HierarchicalAlgo {
 
     fn prepare(&mut self, grid: &Grid) -> Result<(), String> {
         self.hierarchy = None;
-        let h = Hierarchy::build(grid, &self.build).map_err(|e| e.to_string())?;
+        let h = match &self.profile {
+            Some(p) => Hierarchy::build_with_profile(grid, p, &self.build),
+            None => Hierarchy::build(grid, &self.build),
+        }
+        .map_err(|e| e.to_string())?;
         self.hierarchy = Some(h);
         Ok(())
     }
@@ -314,34 +322,36 @@ impl Algo for HierarchicalAlgo {
 
 /// The planners selected by `--algo`, in run order; the hierarchical one
 /// with `config`. Under a movement profile (`profile`: the profile and its
-/// file) only the exact A* runs: the hierarchical planner gets
-/// [`crate::profile::hierarchical_profile_unsupported`], jump point search
-/// (exact only where every cost is equal) [`CliError::Unsupported`].
+/// file) the exact A* and the hierarchical planner run under it (`all` is
+/// `both`); jump point search alone (exact only where every cost is equal)
+/// is [`CliError::Unsupported`].
 pub fn build(
     choice: AlgoChoice,
     config: hierarchy::PlannerConfig,
     build: HierarchyConfig,
     profile: Option<(&Profile, &std::path::Path)>,
 ) -> Result<Vec<Box<dyn Algo>>, CliError> {
+    let hierarchical = |profile: Option<&Profile>| {
+        let mut h = HierarchicalAlgo::with_config(config);
+        h.build = build;
+        h.profile = profile.cloned();
+        Box::new(h) as Box<dyn Algo>
+    };
     if let Some((profile, path)) = profile {
+        let astar = || Box::new(ProfiledAStar::new(profile.clone())) as Box<dyn Algo>;
         return match choice {
-            AlgoChoice::Astar => Ok(vec![Box::new(ProfiledAStar::new(profile.clone()))]),
+            AlgoChoice::Astar => Ok(vec![astar()]),
             AlgoChoice::Jps => Err(CliError::Unsupported(format!(
                 "`--algo jps --profile {}`: jump point search is exact only where every \
                  position costs the same; use `--algo astar`",
                 path.display()
             ))),
-            AlgoChoice::Hierarchical | AlgoChoice::Both | AlgoChoice::All => Err(
-                crate::profile::hierarchical_profile_unsupported("scen", profile, path),
-            ),
+            AlgoChoice::Hierarchical => Ok(vec![hierarchical(Some(profile))]),
+            AlgoChoice::Both | AlgoChoice::All => Ok(vec![astar(), hierarchical(Some(profile))]),
         };
     }
     let astar = || Box::new(AStarAlgo::new()) as Box<dyn Algo>;
-    let hierarchical = || {
-        let mut h = HierarchicalAlgo::with_config(config);
-        h.build = build;
-        Box::new(h) as Box<dyn Algo>
-    };
+    let hierarchical = || hierarchical(None);
     let jps = || Box::new(JpsAlgo::new()) as Box<dyn Algo>;
     Ok(match choice {
         AlgoChoice::Astar => vec![astar()],

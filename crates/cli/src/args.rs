@@ -184,8 +184,9 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 16)]
     pub sector: u32,
     /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
-    /// terrain character; see the README). The file is read and checked; the
-    /// hierarchy does not take profiles yet, so a valid profile is refused.
+    /// terrain character; see the README): the hierarchy of the unit's
+    /// usable positions, links priced by its terrain costs. Not with `-o`
+    /// (hierarchy files do not record a profile yet).
     #[arg(long, value_name = "FILE.toml")]
     pub profile: Option<PathBuf>,
     /// Use `--sector` as given, even above the memory budget.
@@ -232,8 +233,8 @@ pub struct PathArgs {
     pub algo: PathAlgo,
     /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
     /// terrain character; see the README). Positions, costs and the printed cost
-    /// follow it; needs `--algo astar` (the hierarchy does not take
-    /// profiles yet).
+    /// follow it; the hierarchy is built in place for it (not with
+    /// `--hierarchy`).
     #[arg(long, value_name = "FILE.toml")]
     pub profile: Option<PathBuf>,
     /// Also smooth the path into any-angle waypoints.
@@ -314,8 +315,9 @@ pub struct ScenArgs {
     /// terrain character; see the README). Rows' optimal lengths are then costs
     /// under it, starts and goals must be usable positions, and each path
     /// is checked against the profile's rules and its cost compared with
-    /// the row's (relative 1e-6). Runs with `--algo astar` (the hierarchy
-    /// and jump point search do not take profiles).
+    /// the row's (relative 1e-6; the hierarchical planner's at least the
+    /// row's). Jump point search does not take profiles (`all` runs A* and
+    /// the hierarchical planner).
     #[arg(long, value_name = "FILE.toml")]
     pub profile: Option<PathBuf>,
     /// Write every path to FILE, one line per row and planner:

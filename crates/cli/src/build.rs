@@ -35,13 +35,18 @@ fn threads(serial: bool) -> usize {
 
 /// Runs `regionpath build`.
 pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
-    if let Some(path) = &args.profile {
-        let profile = crate::profile::load(path)?;
-        load_map(&args.map)?;
-        return Err(crate::profile::hierarchical_profile_unsupported(
-            "build", &profile, path,
-        ));
-    }
+    let profile = match &args.profile {
+        Some(path) => {
+            let profile = crate::profile::load(path)?;
+            if args.out.is_some() {
+                return Err(crate::profile::profile_files_unsupported(
+                    "build", &profile, path,
+                ));
+            }
+            Some(profile)
+        }
+        None => None,
+    };
     let grid = load_map(&args.map)?;
     let config = HierarchyConfig::new()
         .sector_size(args.sector)
@@ -57,7 +62,10 @@ pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
             grid.height()
         ),
     );
-    let built = Hierarchy::build(&grid, &config);
+    let built = match &profile {
+        Some(p) => Hierarchy::build_with_profile(&grid, p, &config),
+        None => Hierarchy::build(&grid, &config),
+    };
     spinner.finish_and_clear();
     let h = built.map_err(|source| CliError::Hierarchy {
         path: args.map.clone(),

@@ -139,15 +139,21 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let grid = load_map(&args.map)?;
     match (args.algo, &profile, &args.profile) {
         (PathAlgo::Astar, _, _) => return run_astar(args, &grid, profile.as_ref(), out),
-        (PathAlgo::Hierarchical, Some(p), Some(path)) => {
-            return Err(crate::profile::hierarchical_profile_unsupported(
-                "path", p, path,
-            ))
+        (PathAlgo::Hierarchical, Some(p), Some(path)) if args.hierarchy.is_some() => {
+            return Err(crate::profile::profile_files_unsupported("path", p, path))
         }
         _ => {}
     }
     let config = HierarchyConfig::new().portals(args.portals.mode());
-    let h = hierarchy_for(&args.map, &grid, args.hierarchy.as_deref(), &config)?;
+    let h = match &profile {
+        Some(p) => Hierarchy::build_with_profile(&grid, p, &config).map_err(|source| {
+            CliError::Hierarchy {
+                path: args.map.clone(),
+                source,
+            }
+        })?,
+        None => hierarchy_for(&args.map, &grid, args.hierarchy.as_deref(), &config)?,
+    };
     let config = Config::new()
         .smooth(args.smooth)
         .unit_radius(args.radius)

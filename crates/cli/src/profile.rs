@@ -3,9 +3,9 @@
 //!
 //! A profile (`regionpath::grid::Profile`) prices terrain characters and
 //! gives the unit's size `k`; positions, usability and step costs follow
-//! the rules in [`crate::validate::position_cost`]. The exact A* runs under
-//! any profile; the hierarchical planner does not take one yet, and every
-//! place that would need it calls [`hierarchical_profile_unsupported`].
+//! the rules in [`crate::validate::position_cost`]. The exact A* and the
+//! hierarchical planner run under any profile; hierarchy files do not
+//! record one yet ([`profile_files_unsupported`]).
 
 use crate::error::CliError;
 use regionpath::grid::Profile;
@@ -20,15 +20,14 @@ pub fn load(path: &Path) -> Result<Profile, CliError> {
     })
 }
 
-/// The one error every hierarchical use of a profile returns (`build
-/// --profile`, `path --profile` without `--algo astar`, `scen --profile`
-/// with a hierarchical planner): the hierarchy is built for the default
-/// rules only. `command` names the subcommand, `path` the profile file.
-/// Replace this function's callers when the hierarchy takes profiles.
-pub fn hierarchical_profile_unsupported(command: &str, profile: &Profile, path: &Path) -> CliError {
+/// The error of a hierarchy file used with a profile (`build --profile
+/// -o`, `path --profile --hierarchy`): `.rph` files do not record a
+/// movement profile, so the hierarchy is built in place. `command` names
+/// the subcommand, `path` the profile file.
+pub fn profile_files_unsupported(command: &str, profile: &Profile, path: &Path) -> CliError {
     CliError::Unsupported(format!(
-        "`{command} --profile {}` (profile `{}`): the hierarchy does not take movement \
-         profiles yet; the exact A* does (`path` and `scen` with `--algo astar`)",
+        "`{command} --profile {}` (profile `{}`): hierarchy files do not record a movement \
+         profile yet; build the hierarchy in place (without -o or --hierarchy)",
         path.display(),
         profile.name()
     ))

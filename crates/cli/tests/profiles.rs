@@ -160,31 +160,71 @@ fn bad_profiles_name_the_file_line_and_field_and_exit_2() {
     assert!(err.contains("missing.toml"), "{err}");
 }
 
+/// The hierarchical planner takes a profile in place; hierarchy files,
+/// which do not record one, are refused with one message.
 #[test]
-fn hierarchical_uses_of_a_profile_are_refused_in_one_way() {
+fn hierarchical_uses_of_a_profile_build_in_place_and_refuse_files() {
     let map = maps().join("terrain/terrain-caves-256.map");
-    let scen = maps().join("terrain/terrain-caves-256.tank.scen");
+    let scen_path = maps().join("terrain/terrain-caves-256.tank.scen");
     let tank = maps().join("profiles/tank.toml");
-    let m = map.to_str().unwrap();
-    let t = tank.to_str().unwrap();
+    let profile = Profile::read(&tank).unwrap();
+    let grid = load_map(&map);
+    let row = &load_scen(&scen_path).rows[0];
+    let (m, t) = (map.to_str().unwrap(), tank.to_str().unwrap());
+    let (from, to) = (
+        format!("{},{}", row.start.x, row.start.y),
+        format!("{},{}", row.goal.x, row.goal.y),
+    );
+    let (code, out, err) = run(bin().args(["build", m, "--json", "-q", "--profile", t]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["regions"].as_u64().unwrap() > 0, "{v}");
+    let (code, out, err) = run(bin().args([
+        "path",
+        m,
+        "--json",
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--profile",
+        t,
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let cells: Vec<Point> = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| Point::new(c[0].as_u64().unwrap() as u32, c[1].as_u64().unwrap() as u32))
+        .collect();
+    let cost = check_weighted_path(&grid, &profile, &cells, row.start, row.goal).unwrap();
+    assert!(
+        cost >= row.optimal * (1.0 - 1e-6),
+        "{cost} below {}",
+        row.optimal
+    );
+    let rph = scratch("profile-files").join("caves.rph");
+    let r = rph.to_str().unwrap();
     for args in [
-        vec!["build", m, "--profile", t],
-        vec!["path", m, "--from", "1,1", "--to", "2,2", "--profile", t],
-        vec!["scen", scen.to_str().unwrap(), "-q", "--profile", t],
+        vec!["build", m, "--profile", t, "-o", r],
         vec![
-            "scen",
-            scen.to_str().unwrap(),
-            "-q",
-            "--algo",
-            "all",
+            "path",
+            m,
+            "--from",
+            &from,
+            "--to",
+            &to,
             "--profile",
             t,
+            "--hierarchy",
+            r,
         ],
     ] {
         let (code, _, err) = run(bin().args(&args));
         assert_eq!(code, 2, "{args:?}");
         assert!(
-            err.contains("the hierarchy does not take movement profiles yet"),
+            err.contains("do not record a movement profile"),
             "{args:?}: {err}"
         );
     }
@@ -212,20 +252,32 @@ fn bundled_terrain_scenarios_pass_under_their_profiles() {
             let scen = load_scen(&scen_path);
             let paths = dir.join(format!("{map_name}.{profile_name}.paths"));
             let (code, out, err) = run(bin()
-                .args(["scen", "--algo", "astar", "--json", "-q", "--profile"])
+                .args(["scen", "--algo", "both", "--json", "-q", "--profile"])
                 .arg(&profile_path)
                 .arg("--paths")
                 .arg(&paths)
                 .arg(&scen_path));
             assert_eq!(code, 0, "{map_name} {profile_name}: {err}");
             let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-            let a = &v["algos"]["astar"];
-            assert_eq!(a["invalid"], 0);
-            assert_eq!(a["wrong"], 0);
-            assert_eq!(a["solved"], scen.rows.len());
+            for algo in ["astar", "hierarchical"] {
+                let a = &v["algos"][algo];
+                assert_eq!(a["invalid"], 0, "{algo}");
+                assert_eq!(a["wrong"], 0, "{algo}");
+                assert_eq!(a["solved"], scen.rows.len(), "{algo}");
+            }
             let lines = parse_paths(&std::fs::read_to_string(&paths).unwrap());
-            assert_eq!(lines.len(), scen.rows.len());
-            for (i, (row, algo, cells)) in lines.iter().enumerate() {
+            assert_eq!(lines.len(), 2 * scen.rows.len());
+            for (row, algo, cells) in &lines {
+                let r = &scen.rows[*row];
+                let cost = check_weighted_path(&grid, &profile, cells, r.start, r.goal)
+                    .unwrap_or_else(|e| panic!("{map_name} {profile_name} {algo} row {row}: {e}"));
+                assert!(
+                    cost >= r.optimal * (1.0 - 1e-6),
+                    "{algo} row {row} below the optimum"
+                );
+            }
+            let astar = lines.iter().filter(|l| l.1 == "astar");
+            for (i, (row, algo, cells)) in astar.enumerate() {
                 assert_eq!((*row, algo.as_str()), (i, "astar"));
                 let r = &scen.rows[*row];
                 let cost = check_weighted_path(&grid, &profile, cells, r.start, r.goal)
