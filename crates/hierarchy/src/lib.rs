@@ -162,6 +162,9 @@ pub enum FilePart {
         /// The higher region id it names.
         b: u32,
     },
+    /// The landmark table (format 6): its distances disagree with the
+    /// edges or a landmark with itself.
+    Landmarks,
 }
 
 impl std::fmt::Display for FilePart {
@@ -170,6 +173,7 @@ impl std::fmt::Display for FilePart {
             FilePart::Sector(s) => write!(f, "sector {s}"),
             FilePart::Region(r) => write!(f, "region {r}"),
             FilePart::Edge { index, a, b } => write!(f, "edge {index} (regions {a}-{b})"),
+            FilePart::Landmarks => write!(f, "landmark table"),
         }
     }
 }
