@@ -56,8 +56,7 @@ pub(crate) struct Landmarks {
 /// A link's weight in units of `2^shift / 64` cell, rounded down.
 #[inline]
 fn weight(link: &Link, shift: u32) -> u32 {
-    // `cost()` is a u16 over 64: exact in f32, so this is the u16 back.
-    ((link.cost() * LINK_UNITS) as u32) >> shift
+    u32::from(link.cost_units()) >> shift
 }
 
 /// Dijkstra over the region graph from `source`, into `out` (f32::INFINITY
@@ -104,7 +103,8 @@ fn dijkstra_small(
             continue;
         }
         for (&o, link) in graph.neighbors_slice(r).iter().zip(graph.edges_slice(r)) {
-            let nd = d.saturating_add(weight(link, shift));
+            // Capped below "unreached" (the seed's run tells it apart).
+            let nd = d.saturating_add(weight(link, shift)).min(u32::MAX - 1);
             if nd < out[o as usize] {
                 out[o as usize] = nd;
                 heap.push(Reverse(u64::from(nd) << 32 | u64::from(o)));
@@ -153,8 +153,20 @@ impl Landmarks {
         // nearest chosen landmark is largest; the first is the region
         // farthest from an arbitrary region of the component.
         let seed = largest_component_member(graph);
-        let mut from_seed = vec![0u64; n];
-        dijkstra_units(graph, seed, 0, &mut from_seed, &mut BinaryHeap::new());
+        let mut heap = BinaryHeap::new();
+        let mut scratch = vec![0u32; n];
+        dijkstra_small(graph, seed, 0, &mut scratch, &mut heap);
+        let mut from_seed: Vec<u64> = scratch.iter().map(|&d| u64::from(d)).collect();
+        if scratch.iter().any(|&d| d == u32::MAX - 1) {
+            // Saturated (over 67 million cells away): again without a bound.
+            dijkstra_units(graph, seed, 0, &mut from_seed, &mut BinaryHeap::new());
+        } else {
+            from_seed.iter_mut().for_each(|d| {
+                if *d == u64::from(u32::MAX) {
+                    *d = u64::MAX;
+                }
+            });
+        }
         // Every finite distance from a landmark (in the seed's component)
         // is at most twice the seed's eccentricity.
         let ecc = from_seed.iter().copied().filter(|&d| d != u64::MAX).max();
@@ -169,8 +181,6 @@ impl Landmarks {
             .max_by_key(|(_, &d)| d);
         let mut next = far.map_or(seed, |(r, _)| r as u32);
         drop(from_seed);
-        let mut heap = BinaryHeap::new();
-        let mut scratch = vec![0u32; n];
         let mut nearest = vec![u32::MAX; n];
         let mut regions = Vec::new();
         let mut rows: Vec<Vec<u32>> = Vec::new();
