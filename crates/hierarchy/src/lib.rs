@@ -165,6 +165,9 @@ pub enum FilePart {
     /// The landmark table (format 6): its distances disagree with the
     /// edges or a landmark with itself.
     Landmarks,
+    /// The stored portal layer (format 6): a field or a landmark distance
+    /// disagrees with the grid or the portal graph.
+    Portals,
 }
 
 impl std::fmt::Display for FilePart {
@@ -174,6 +177,7 @@ impl std::fmt::Display for FilePart {
             FilePart::Region(r) => write!(f, "region {r}"),
             FilePart::Edge { index, a, b } => write!(f, "edge {index} (regions {a}-{b})"),
             FilePart::Landmarks => write!(f, "landmark table"),
+            FilePart::Portals => write!(f, "portal layer"),
         }
     }
 }

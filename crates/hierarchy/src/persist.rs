@@ -21,14 +21,19 @@
 //!   landmarks (format 6): weight shift u32, the landmark count's regions
 //!     (u32 each), then per region its distance from each landmark (u16,
 //!     65,535 unreached), padded with one zero u16 to a multiple of 4 bytes
+//!   portal layer (format 6, when its flag is 1): portal count u32, each
+//!     portal's field (128 bytes: 4 bits a cell, the first step towards
+//!     it), each portal's 8 landmark distances (u64 each)
 //! ```
 //! All little-endian; every field starts 4-aligned. The landmark distances
 //! are stored and checked against the edges (`Landmarks::check`: O(edges ×
 //! landmarks) instead of one Dijkstra per landmark); the sealed-sector bits
 //! and the sector digests come from the region check's pass over the
-//! cells; the region graph, the connectivity matrix, the block-cut tree
-//! and the portal layer (when the file says it was built) are rebuilt
-//! from the checked tables. Files of format 5 and earlier are refused with
+//! cells; the portal layer's fields and landmark distances are stored and
+//! checked (`Portals::read`: each field a legal, acyclic, shortest-path
+//! field, one pass over its cells instead of a sweep); the region graph,
+//! the connectivity matrix and the block-cut tree are rebuilt from the
+//! checked tables. Files of format 5 and earlier are refused with
 //! [`HierarchyError::Version`] (rebuild them: a build is at most a few
 //! times a load). Every
 //! length is checked against the bytes that remain before anything is
@@ -40,6 +45,7 @@
 use crate::derived::connectivity::Connectivity;
 use crate::graph::{region_graph, Link, Region};
 use crate::model::Hierarchy;
+use crate::portal::Portals;
 use crate::sector::Layout;
 use crate::{FilePart, HierarchyConfig, HierarchyError, PortalMode};
 use regionpath_grid::{Grid, Point};
@@ -111,7 +117,7 @@ pub struct FileSummary {
     /// Landmarks of the abstract search's heuristic (their distances are
     /// stored, format 6).
     pub landmarks: u32,
-    /// Whether the exact portal layer was built (it is rebuilt on load).
+    /// Whether the exact portal layer was built (stored since format 6).
     pub portal_layer: bool,
     /// The settings it was built with ([`Hierarchy::config`]).
     pub config: HierarchyConfig,
@@ -131,6 +137,9 @@ pub struct FileSummary {
     /// Bytes of the landmark table (shift, landmark regions, distances
     /// and padding).
     pub landmark_bytes: usize,
+    /// Bytes of the portal layer (count, fields, landmark distances; 0
+    /// without one).
+    pub portal_bytes: usize,
 }
 
 /// Bytes of the landmark distances of `n` regions and `k` landmarks, with
@@ -304,6 +313,11 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
     }
     let edges_end = r.at;
     read_landmarks(&mut r, n, landmarks as usize)?;
+    let landmarks_end = r.at;
+    if portal_layer {
+        let count = r.count(Portals::STORED_BYTES)?;
+        r.take(count * Portals::STORED_BYTES)?;
+    }
     if r.at != payload.len() {
         return Err(HierarchyError::Corrupt("trailing bytes".into()));
     }
@@ -323,7 +337,8 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         fixed_bytes,
         region_bytes,
         edge_bytes: edges_end - fixed_bytes - region_bytes,
-        landmark_bytes: r.at - edges_end,
+        landmark_bytes: landmarks_end - edges_end,
+        portal_bytes: r.at - landmarks_end,
     })
 }
 
@@ -380,6 +395,9 @@ impl Hierarchy {
         }
         if dist.len() % 2 == 1 {
             p.extend_from_slice(&[0, 0]);
+        }
+        if let Some(portals) = &self.portals {
+            portals.write(&mut p);
         }
         let mut out = Vec::with_capacity(HEADER + p.len());
         out.extend_from_slice(MAGIC);
@@ -500,6 +518,12 @@ impl Hierarchy {
             edges.push((a, b, Link::new(w, from, to, len).with_more_crossings(more)));
         }
         let landmarks = read_landmarks(&mut r, n, landmark_count)?;
+        let stored_portals = if portals {
+            let count = r.count(Portals::STORED_BYTES)?;
+            Some(r.take(count * Portals::STORED_BYTES)?)
+        } else {
+            None
+        };
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));
         }
@@ -517,6 +541,15 @@ impl Hierarchy {
         let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
         let blocks = crate::derived::blocks::Blocks::build(&graph);
+        let portals = match stored_portals {
+            Some(stored) => Some(Portals::read(grid, stored).map_err(|reason| {
+                HierarchyError::Inconsistent {
+                    part: FilePart::Portals,
+                    reason,
+                }
+            })?),
+            None => None,
+        };
         Ok(Hierarchy {
             layout,
             grid_checksum: checksum,
@@ -527,7 +560,7 @@ impl Hierarchy {
             landmarks,
             blocks,
             sealed,
-            portals: portals.then(|| crate::portal::Portals::build(grid, config.parallel)),
+            portals,
             build_ms,
             config,
             digests,
@@ -550,6 +583,9 @@ fn words<const N: usize>(rec: &[u8]) -> [u32; N] {
 #[cfg(test)]
 mod summary_tests {
     use super::*;
+
+    /// Bytes of one stored portal field.
+    const FIELD_BYTES: usize = 128;
 
     /// Rooms joined by one-cell doors (the portal layer pays) and open
     /// ground (it does not).
@@ -592,8 +628,13 @@ mod summary_tests {
                         + s.fixed_bytes
                         + s.region_bytes
                         + s.edge_bytes
-                        + s.landmark_bytes,
+                        + s.landmark_bytes
+                        + s.portal_bytes,
                     bytes.len()
+                );
+                assert_eq!(
+                    s.portal_bytes,
+                    st.portals.min(1) * 4 + st.portals * Portals::STORED_BYTES
                 );
                 assert_eq!(s.region_bytes, 4 + 32 * st.regions);
                 assert_eq!(s.edge_bytes, 4 + 32 * st.edges);
@@ -647,6 +688,7 @@ mod summary_tests {
     fn loaded_derived_data_equals_the_built() {
         let mut below = crate::testing::xorshift(30);
         for round in 0..24u32 {
+            let portals = [PortalMode::Never, PortalMode::Always][round as usize / 3 % 2];
             let g = match round % 3 {
                 0 => crate::testing::random_grid(40 + round, 33, 45, &mut below),
                 1 => crate::testing::maze(41, 31 + 2 * (round % 5), &mut below),
@@ -655,10 +697,13 @@ mod summary_tests {
             let config = HierarchyConfig::new()
                 .sector_size(4 + round % 13)
                 .fit_memory(false)
+                .portals(portals)
                 .parallel(false);
             let h = Hierarchy::build(&g, &config).unwrap();
             let bytes = h.to_bytes();
             let back = Hierarchy::from_bytes(&bytes, &g).unwrap();
+            assert_eq!(back.portals, h.portals, "round {round}");
+            assert_eq!(back.portals.is_some(), portals == PortalMode::Always);
             let sealed = crate::derived::SealedSectors::build(
                 &g,
                 &back.layout,
@@ -670,13 +715,40 @@ mod summary_tests {
             assert_eq!(back.digests, crate::sector::digests(&g, &back.layout));
             assert_eq!(back.landmarks, h.landmarks, "round {round}");
             assert_eq!(back.to_bytes(), bytes);
+            let s = read_file_summary(&bytes).unwrap();
+            let fix = |mut b: Vec<u8>| {
+                let crc = crc32fast::hash(&b[HEADER..]);
+                b[20..24].copy_from_slice(&crc.to_le_bytes());
+                b
+            };
+            let refused = |b: &[u8], want: FilePart| {
+                matches!(
+                    Hierarchy::from_bytes(b, &g),
+                    Err(HierarchyError::Inconsistent { part, .. }) if part == want
+                )
+            };
+            if let Some(p) = &h.portals {
+                let fields = bytes.len() - s.portal_bytes + 4;
+                // A reached cell's first step in the first field made
+                // "unreached", and one landmark distance moved far.
+                if let Some(at) = (fields..fields + FIELD_BYTES).find(|&i| bytes[i] & 15 < 8) {
+                    let mut damaged = bytes.clone();
+                    damaged[at] |= 15;
+                    assert!(refused(&fix(damaged), FilePart::Portals), "round {round}");
+                }
+                let lm = fields + p.len() * FIELD_BYTES + 8;
+                if p.len() > 1 {
+                    let mut damaged = bytes.clone();
+                    damaged[lm + 5] ^= 1;
+                    assert!(refused(&fix(damaged), FilePart::Portals), "round {round}");
+                }
+            }
             let k = h.landmarks.count();
             if k == 0 || h.graph.edge_count() == 0 {
                 continue;
             }
             // One distance raised past its neighbours': the edge check
             // refuses it.
-            let s = read_file_summary(&bytes).unwrap();
             let table = HEADER + s.fixed_bytes + s.region_bytes + s.edge_bytes + 4 + 4 * k;
             let (a, _, _) = h.edge_list()[0];
             let at = table + 2 * (a.index() * k);
@@ -684,18 +756,7 @@ mod summary_tests {
             let d = u16::from_le_bytes([damaged[at], damaged[at + 1]]);
             let raised = if d >= 65_000 { 0 } else { d + 60_000 };
             damaged[at..at + 2].copy_from_slice(&raised.to_le_bytes());
-            let crc = crc32fast::hash(&damaged[HEADER..]);
-            damaged[20..24].copy_from_slice(&crc.to_le_bytes());
-            assert!(
-                matches!(
-                    Hierarchy::from_bytes(&damaged, &g),
-                    Err(HierarchyError::Inconsistent {
-                        part: FilePart::Landmarks,
-                        ..
-                    })
-                ),
-                "round {round}"
-            );
+            assert!(refused(&fix(damaged), FilePart::Landmarks), "round {round}");
         }
     }
 

@@ -25,12 +25,15 @@
 //!   from both representatives to the run's middle, plus the step, to the
 //!   stored 1/64 cell), which ties every link to both representatives.
 //!
-//! The region graph, connectivity, landmark distances, block-cut tree and
-//! portal layer are not stored: they are rebuilt from the checked tables
-//! and the grid, so they agree with them by construction (components by
-//! union-find over the graph; landmark distances by Dijkstra over its
-//! weights, so `|d(L, a) − d(L, b)| ≤ w(a, b)` and the heuristic stays
-//! admissible).
+//! The same pass over each sector's cells also gives its sealed bit and its
+//! digest (equal to `SealedSectors::build` and `sector::digests`, which
+//! are not run on load). The landmark distances are stored and checked by
+//! `Landmarks::check` (every edge: both unreached or differing by at most
+//! its integer weight; each landmark at 0 from itself), which keeps the
+//! heuristic admissible and consistent. The region graph, connectivity,
+//! block-cut tree and portal layer are not stored: they are rebuilt from
+//! the checked tables and the grid, so they agree with them by
+//! construction (components by union-find over the graph).
 //!
 //! What is not checked, because only labelling every sector would (about
 //! as many instructions as the build's own labelling: maze512-1 10.5 M,

@@ -374,8 +374,15 @@ impl Portals {
         self.link(grid, true);
     }
 
-    /// Dense ids, cells and cross-border moves from the sectors.
+    /// Dense ids, cells and cross-border moves from the sectors, then the
+    /// landmark distances.
     fn link(&mut self, grid: &Grid, parallel: bool) {
+        self.link_only(grid);
+        self.landmarks(parallel);
+    }
+
+    /// Dense ids, cells and cross-border moves from the sectors.
+    fn link_only(&mut self, grid: &Grid) {
         let l = &self.layout;
         self.first.clear();
         self.cell.clear();
@@ -419,7 +426,6 @@ impl Portals {
             }
         }
         self.cross_first.push(self.cross.len() as u32);
-        self.landmarks(parallel);
     }
 
     /// Exact distances from `from` to every portal over the portal graph
@@ -488,26 +494,7 @@ impl Portals {
         if n == 0 {
             return;
         }
-        let (w, h) = (self.layout.width - 1, self.layout.height - 1);
-        let anchors = [
-            (0, 0),
-            (w, h),
-            (w, 0),
-            (0, h),
-            (w / 2, 0),
-            (w / 2, h),
-            (0, h / 2),
-            (w, h / 2),
-        ];
-        let chosen: Vec<u32> = anchors
-            .iter()
-            .map(|&(x, y)| {
-                let a = Point::new(x, y);
-                (0..n as u32)
-                    .min_by_key(|&v| octile_cost(self.point(v), a))
-                    .unwrap_or(0)
-            })
-            .collect();
+        let chosen = self.chosen_landmarks();
         let run = |&from: &u32| {
             let mut dist = Vec::new();
             self.distances_from(from, &mut dist, &mut OpenList::new());
@@ -520,6 +507,32 @@ impl Portals {
                 self.lm[v * LANDMARKS + k] = d;
             }
         }
+    }
+
+    /// The landmark portals: the nearest portal to each corner and to the
+    /// middle of each side (portal 0 when there is none). O(portals).
+    fn chosen_landmarks(&self) -> Vec<u32> {
+        let n = self.len();
+        let (w, h) = (self.layout.width - 1, self.layout.height - 1);
+        let anchors = [
+            (0, 0),
+            (w, h),
+            (w, 0),
+            (0, h),
+            (w / 2, 0),
+            (w / 2, h),
+            (0, h / 2),
+            (w, h / 2),
+        ];
+        anchors
+            .iter()
+            .map(|&(x, y)| {
+                let a = Point::new(x, y);
+                (0..n as u32)
+                    .min_by_key(|&v| octile_cost(self.point(v), a))
+                    .unwrap_or(0)
+            })
+            .collect()
     }
 
     /// Number of portals.
@@ -851,5 +864,246 @@ impl PortalSearch {
             out.push(goal);
         }
         Some(PortalPath { expanded })
+    }
+}
+
+/// Bytes of one stored field (4 bits a cell).
+const FIELD_BYTES: usize = CELLS / 2;
+
+/// Largest landmark distance a stored layer may hold (far above any map:
+/// 2²⁶ cells), so that the query's sums cannot overflow.
+const MAX_STORED_COST: Cost = 1 << 56;
+
+/// A step count not yet known, and one being walked (the field check).
+const UNKNOWN: Steps = u32::MAX - 1;
+const WALKING: Steps = u32::MAX - 2;
+
+/// Cost of an unreached cell in the field check: above every in-sector
+/// cost and every sum of one with a step.
+const FAR: f64 = 1e18;
+
+/// Scratch of the stored-field check: one sector's step counts and costs.
+struct FieldCheck {
+    dir: [u8; CELLS],
+    steps: [Steps; CELLS],
+    /// Costs as `f64` (exact: integers under 2⁵³), 17 cells of padding
+    /// each side so that every move's target index is in range.
+    cost: [f64; CELLS + 2 * PAD],
+    stack: Vec<u16>,
+}
+
+/// Padding of [`FieldCheck::cost`]: one row and one cell.
+const PAD: usize = SIDE as usize + 1;
+
+impl FieldCheck {
+    fn new() -> Self {
+        FieldCheck {
+            dir: [NONE; CELLS],
+            steps: [UNKNOWN; CELLS],
+            cost: [FAR; CELLS + 2 * PAD],
+            stack: Vec::with_capacity(CELLS),
+        }
+    }
+
+    /// Checks the stored field of the portal at local cell `src` (`dirs`:
+    /// 128 bytes) against the sector's legal moves: the portal's entry is
+    /// [`AT`] and no other; every other entry is [`NONE`] or a legal move;
+    /// the moves lead to the portal without a cycle; and no legal move
+    /// joins two cells whose path costs differ by more than the move (an
+    /// unreached cell next to a reached one counts). Then every cell's path
+    /// is a shortest one inside the sector and [`NONE`] marks exactly the
+    /// cells that cannot reach the portal there, as the sweep builds it.
+    /// Leaves each cell's step counts in `steps`. O(cells).
+    fn check(&mut self, moves: &Moves, src: usize, dirs: &[u8]) -> Result<(), &'static str> {
+        for (c, &b) in dirs.iter().enumerate() {
+            self.dir[2 * c] = b & 15;
+            self.dir[2 * c + 1] = b >> 4;
+        }
+        for c in 0..CELLS {
+            let d = self.dir[c];
+            let ok = if c == src {
+                d == AT
+            } else {
+                d == NONE || (d < 8 && moves[c] >> d & 1 == 1)
+            };
+            if !ok {
+                return Err("a portal field entry is not a legal move");
+            }
+            self.steps[c] = if d == NONE { UNREACHED } else { UNKNOWN };
+        }
+        self.steps[src] = 0;
+        // Step counts along the moves, each cell once: walk up to a known
+        // cell, then back down.
+        for c in 0..CELLS {
+            if self.steps[c] != UNKNOWN {
+                continue;
+            }
+            self.stack.clear();
+            let mut x = c;
+            while self.steps[x] == UNKNOWN {
+                self.steps[x] = WALKING;
+                self.stack.push(x as u16);
+                x = (x as isize + LOCAL_STEP[self.dir[x] as usize]) as usize;
+            }
+            if self.steps[x] == WALKING {
+                return Err("a portal field has a cycle");
+            }
+            while let Some(y) = self.stack.pop() {
+                let y = y as usize;
+                let d = self.dir[y] as usize;
+                let t = (y as isize + LOCAL_STEP[d]) as usize;
+                self.steps[y] = self.steps[t] + if d >= 4 { DIAGONAL } else { STRAIGHT };
+            }
+        }
+        for c in 0..CELLS {
+            let s = self.steps[c];
+            self.cost[PAD + c] = if s == UNREACHED {
+                FAR
+            } else {
+                cost_of(s) as f64
+            };
+        }
+        // Moves are symmetric: east, south and the two southern diagonals
+        // cover every pair once.
+        let mut bad = false;
+        for (d, w) in [(1usize, COST_ONE), (2, COST_ONE), (5, COST_DIAGONAL), (6, COST_DIAGONAL)] {
+            let (w, off) = (w as f64, LOCAL_STEP[d]);
+            for c in 0..CELLS {
+                let legal = moves[c] >> d & 1 == 1;
+                let n = (PAD as isize + c as isize + off) as usize;
+                bad |= legal & ((self.cost[PAD + c] - self.cost[n]).abs() > w);
+            }
+        }
+        if bad {
+            return Err("a portal field is not a shortest-path field");
+        }
+        Ok(())
+    }
+}
+
+impl Portals {
+    /// Appends the layer as `.rph` files store it (format 6): the portal
+    /// count (u32), each portal's field (128 bytes, portals in id order),
+    /// each portal's [`LANDMARKS`] landmark distances (u64 each).
+    pub(crate) fn write(&self, p: &mut Vec<u8>) {
+        p.extend_from_slice(&(self.len() as u32).to_le_bytes());
+        for s in &self.sectors {
+            p.extend_from_slice(&s.dirs);
+        }
+        for d in &self.lm {
+            p.extend_from_slice(&d.to_le_bytes());
+        }
+    }
+
+    /// Bytes [`Portals::write`] gives after the count, per portal.
+    pub(crate) const STORED_BYTES: usize = FIELD_BYTES + LANDMARKS * 8;
+
+    /// The layer of `grid` from its stored fields and landmark distances
+    /// (`stored`: [`Portals::STORED_BYTES`] per portal, after the count),
+    /// checked instead of swept: the portals are found again from the grid
+    /// (they must number as many), each field is checked by
+    /// [`FieldCheck::check`] and gives the in-sector distances, the links
+    /// across borders are made again, and the landmark distances must be 0
+    /// at their own landmark, at most [`MAX_STORED_COST`], and along every
+    /// edge both unreached or differ by at most its cost (so the query's
+    /// bound stays admissible and consistent). O(cells + in-sector edges ×
+    /// landmarks), against one sweep per portal and one Dijkstra per
+    /// landmark for a build.
+    pub(crate) fn read(grid: &Grid, stored: &[u8]) -> Result<Portals, &'static str> {
+        let layout = Layout::new(grid.width(), grid.height(), SIDE);
+        let count = stored.len() / Self::STORED_BYTES;
+        let (fields, lm_bytes) = stored.split_at(count * FIELD_BYTES);
+        let mut sectors = Vec::with_capacity(layout.count());
+        let mut local = Vec::new();
+        let mut check = FieldCheck::new();
+        let mut at = 0usize;
+        for k in 0..layout.count() as u32 {
+            let r = layout.rect(k);
+            find_portals(grid, &r, &mut local);
+            let n = local.len();
+            let end = at + n * FIELD_BYTES;
+            if end > fields.len() {
+                return Err("fewer stored portal fields than portals");
+            }
+            let dirs = fields[at..end].to_vec();
+            at = end;
+            let mut dist = vec![UNREACHED; n * n];
+            if n > 0 {
+                let moves = sector_moves(grid, &r);
+                for (i, &src) in local.iter().enumerate() {
+                    check.check(
+                        &moves,
+                        src as usize,
+                        &dirs[i * FIELD_BYTES..(i + 1) * FIELD_BYTES],
+                    )?;
+                    for (j, &dst) in local.iter().enumerate() {
+                        dist[i * n + j] = check.steps[dst as usize];
+                    }
+                }
+            }
+            sectors.push(SectorPortals {
+                local: local.clone(),
+                dist,
+                dirs,
+            });
+        }
+        if at != fields.len() {
+            return Err("more stored portal fields than portals");
+        }
+        let mut p = Portals {
+            layout,
+            sectors,
+            first: Vec::new(),
+            cell: Vec::new(),
+            sector: Vec::new(),
+            cross_first: Vec::new(),
+            cross: Vec::new(),
+            lm: Vec::new(),
+        };
+        p.link_only(grid);
+        p.lm = lm_bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        p.check_landmarks()?;
+        Ok(p)
+    }
+
+    /// The landmark distances against the portal graph (see
+    /// [`Portals::read`]).
+    fn check_landmarks(&self) -> Result<(), &'static str> {
+        let n = self.len();
+        if self.lm.len() != n * LANDMARKS {
+            return Err("portal landmark table has the wrong size");
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        for (k, &v) in self.chosen_landmarks().iter().enumerate() {
+            if self.lm[v as usize * LANDMARKS + k] != 0 {
+                return Err("a portal landmark is not at distance 0 from itself");
+            }
+        }
+        if self.lm.iter().any(|&d| d != NO_PATH && d > MAX_STORED_COST) {
+            return Err("a portal landmark distance is out of range");
+        }
+        let mut bad = false;
+        for u in 0..n as u32 {
+            let a = &self.lm[u as usize * LANDMARKS..(u as usize + 1) * LANDMARKS];
+            self.for_each_edge(u, true, |v, c, _| {
+                let b = &self.lm[v as usize * LANDMARKS..(v as usize + 1) * LANDMARKS];
+                for (&x, &y) in a.iter().zip(b) {
+                    bad |= if x == NO_PATH || y == NO_PATH {
+                        x != y
+                    } else {
+                        x.abs_diff(y) > c
+                    };
+                }
+            });
+        }
+        if bad {
+            return Err("portal landmark distances differ by more than an edge's cost");
+        }
+        Ok(())
     }
 }
