@@ -882,18 +882,60 @@ const WALKING: Steps = u32::MAX - 2;
 /// cost and every sum of one with a step.
 const FAR: f64 = 1e18;
 
-/// Scratch of the stored-field check: one sector's step counts and costs.
+/// Scratch of the stored-field check: one field's entries, step counts
+/// and costs, and its sector's move limits.
 struct FieldCheck {
     dir: [u8; CELLS],
     steps: [Steps; CELLS],
-    /// Costs as `f64` (exact: integers under 2⁵³), 17 cells of padding
-    /// each side so that every move's target index is in range.
+    /// Costs as `f64` (exact: integers under 2⁵³), [`PAD`] cells of
+    /// padding each side so that every move's target index is in range.
     cost: [f64; CELLS + 2 * PAD],
+    /// Per direction of [`HALF`]: the move's cost from each cell where it
+    /// is legal, else infinity (no limit).
+    limit: [[f64; CELLS]; 4],
     stack: Vec<u16>,
 }
 
 /// Padding of [`FieldCheck::cost`]: one row and one cell.
 const PAD: usize = SIDE as usize + 1;
+
+/// East, south and the two southern diagonals: with moves symmetric, they
+/// cover every pair of neighbouring cells once.
+const HALF: [usize; 4] = [1, 2, 5, 6];
+
+/// For each local cell, every local cell ordered by an integer octile
+/// estimate of its distance (`5 max + 2 min` of the offsets: every step of
+/// a shortest path in open ground lowers it), ties by index: built once per
+/// process (64 KiB, a counting sort per cell).
+fn nearest_first() -> &'static [[u8; CELLS]; CELLS] {
+    static ORDER: std::sync::OnceLock<Box<[[u8; CELLS]; CELLS]>> = std::sync::OnceLock::new();
+    ORDER.get_or_init(|| {
+        let side = SIDE as usize;
+        let key = |a: usize, b: usize| {
+            let dx = (a % side).abs_diff(b % side);
+            let dy = (a / side).abs_diff(b / side);
+            5 * dx.max(dy) + 2 * dx.min(dy)
+        };
+        let keys = 5 * side + 2 * side;
+        let mut order = Box::new([[0u8; CELLS]; CELLS]);
+        let mut start = vec![0usize; keys + 1];
+        for (src, row) in order.iter_mut().enumerate() {
+            start.iter_mut().for_each(|s| *s = 0);
+            for c in 0..CELLS {
+                start[key(src, c) + 1] += 1;
+            }
+            for k in 0..keys {
+                start[k + 1] += start[k];
+            }
+            for c in 0..CELLS {
+                let k = key(src, c);
+                row[start[k]] = c as u8;
+                start[k] += 1;
+            }
+        }
+        order
+    })
+}
 
 impl FieldCheck {
     fn new() -> Self {
@@ -901,12 +943,24 @@ impl FieldCheck {
             dir: [NONE; CELLS],
             steps: [UNKNOWN; CELLS],
             cost: [FAR; CELLS + 2 * PAD],
+            limit: [[f64::INFINITY; CELLS]; 4],
             stack: Vec::with_capacity(CELLS),
         }
     }
 
+    /// Sets the move limits of a sector with legal moves `moves`.
+    fn sector(&mut self, moves: &Moves) {
+        for (lim, &d) in self.limit.iter_mut().zip(&HALF) {
+            let w = if d >= 4 { COST_DIAGONAL } else { COST_ONE } as f64;
+            for (l, &m) in lim.iter_mut().zip(moves) {
+                *l = if m >> d & 1 == 1 { w } else { f64::INFINITY };
+            }
+        }
+    }
+
     /// Checks the stored field of the portal at local cell `src` (`dirs`:
-    /// 128 bytes) against the sector's legal moves: the portal's entry is
+    /// 128 bytes) against the sector's legal moves (`moves`, and the
+    /// limits [`FieldCheck::sector`] set from them): the portal's entry is
     /// [`AT`] and no other; every other entry is [`NONE`] or a legal move;
     /// the moves lead to the portal without a cycle; and no legal move
     /// joins two cells whose path costs differ by more than the move (an
@@ -919,23 +973,41 @@ impl FieldCheck {
             self.dir[2 * c] = b & 15;
             self.dir[2 * c + 1] = b >> 4;
         }
+        let mut illegal = false;
         for c in 0..CELLS {
             let d = self.dir[c];
-            let ok = if c == src {
-                d == AT
-            } else {
-                d == NONE || (d < 8 && moves[c] >> d & 1 == 1)
-            };
-            if !ok {
-                return Err("a portal field entry is not a legal move");
-            }
+            // Bit 8 of the moves stands for NONE: always allowed; AT (8)
+            // only at the portal.
+            let allowed = u32::from(moves[c]) | 1 << NONE;
+            illegal |= c != src && allowed >> d & 1 == 0;
             self.steps[c] = if d == NONE { UNREACHED } else { UNKNOWN };
+            self.cost[PAD + c] = FAR;
+        }
+        if illegal || self.dir[src] != AT {
+            return Err("a portal field entry is not a legal move");
         }
         self.steps[src] = 0;
-        // Step counts along the moves, each cell once: walk up to a known
-        // cell, then back down.
-        for c in 0..CELLS {
+        self.cost[PAD + src] = 0.0;
+        // Step counts and costs along the moves, each cell once, nearest
+        // the portal first (`nearest_first`), so a cell's next cell is
+        // usually known already (always in open ground); else walk up to
+        // a known cell, then back down.
+        for &c in &nearest_first()[src] {
+            let c = c as usize;
             if self.steps[c] != UNKNOWN {
+                continue;
+            }
+            let d = self.dir[c] as usize;
+            let t = (c as isize + LOCAL_STEP[d]) as usize;
+            let known = self.steps[t];
+            if known < WALKING {
+                let (step, w) = if d >= 4 {
+                    (DIAGONAL, COST_DIAGONAL)
+                } else {
+                    (STRAIGHT, COST_ONE)
+                };
+                self.steps[c] = known + step;
+                self.cost[PAD + c] = self.cost[PAD + t] + w as f64;
                 continue;
             }
             self.stack.clear();
@@ -948,33 +1020,32 @@ impl FieldCheck {
             if self.steps[x] == WALKING {
                 return Err("a portal field has a cycle");
             }
+            if self.steps[x] == UNREACHED {
+                return Err("a portal field leads to a cell that cannot reach it");
+            }
             while let Some(y) = self.stack.pop() {
                 let y = y as usize;
                 let d = self.dir[y] as usize;
                 let t = (y as isize + LOCAL_STEP[d]) as usize;
-                self.steps[y] = self.steps[t] + if d >= 4 { DIAGONAL } else { STRAIGHT };
+                let (step, w) = if d >= 4 {
+                    (DIAGONAL, COST_DIAGONAL)
+                } else {
+                    (STRAIGHT, COST_ONE)
+                };
+                self.steps[y] = self.steps[t] + step;
+                self.cost[PAD + y] = self.cost[PAD + t] + w as f64;
             }
         }
-        for c in 0..CELLS {
-            let s = self.steps[c];
-            self.cost[PAD + c] = if s == UNREACHED {
-                FAR
-            } else {
-                cost_of(s) as f64
-            };
-        }
-        // Moves are symmetric: east, south and the two southern diagonals
-        // cover every pair once.
-        let mut bad = false;
-        for (d, w) in [(1usize, COST_ONE), (2, COST_ONE), (5, COST_DIAGONAL), (6, COST_DIAGONAL)] {
-            let (w, off) = (w as f64, LOCAL_STEP[d]);
-            for c in 0..CELLS {
-                let legal = moves[c] >> d & 1 == 1;
-                let n = (PAD as isize + c as isize + off) as usize;
-                bad |= legal & ((self.cost[PAD + c] - self.cost[n]).abs() > w);
+        let mut bad = 0u32;
+        for (lim, &d) in self.limit.iter().zip(&HALF) {
+            let off = LOCAL_STEP[d];
+            let there = &self.cost[(PAD as isize + off) as usize..][..CELLS];
+            let here = &self.cost[PAD..PAD + CELLS];
+            for ((a, b), l) in here.iter().zip(there).zip(lim) {
+                bad += u32::from((a - b).abs() > *l);
             }
         }
-        if bad {
+        if bad > 0 {
             return Err("a portal field is not a shortest-path field");
         }
         Ok(())
@@ -1015,7 +1086,7 @@ impl Portals {
         let (fields, lm_bytes) = stored.split_at(count * FIELD_BYTES);
         let mut sectors = Vec::with_capacity(layout.count());
         let mut local = Vec::new();
-        let mut check = FieldCheck::new();
+        let mut check = Box::new(FieldCheck::new());
         let mut at = 0usize;
         for k in 0..layout.count() as u32 {
             let r = layout.rect(k);
@@ -1030,6 +1101,7 @@ impl Portals {
             let mut dist = vec![UNREACHED; n * n];
             if n > 0 {
                 let moves = sector_moves(grid, &r);
+                check.sector(&moves);
                 for (i, &src) in local.iter().enumerate() {
                     check.check(
                         &moves,
