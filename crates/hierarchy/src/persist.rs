@@ -145,7 +145,9 @@ pub struct FileSummary {
 /// Bytes of the landmark distances of `n` regions and `k` landmarks, with
 /// the padding to a multiple of 4.
 fn landmark_table_bytes(n: usize, k: usize) -> Option<usize> {
-    n.checked_mul(k)?.checked_mul(2).map(|b| b.next_multiple_of(4))
+    n.checked_mul(k)?
+        .checked_mul(2)
+        .map(|b| b.next_multiple_of(4))
 }
 
 /// Reads the landmark section (format 6) of `n` regions and `k`

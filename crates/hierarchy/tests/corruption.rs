@@ -18,10 +18,11 @@ const HEADER: usize = 24;
 
 /// One random change to `bytes` (a whole file): a byte set to a random
 /// value, a bit flipped, an aligned 4-byte field of the region, edge or
-/// landmark table nudged by a little or copied from another record, or one
-/// landmark distance (`u16`) nudged or copied from another (the changes
-/// most likely to stay plausible).
-fn mutate(bytes: &mut [u8], rng: &mut Rng, dist: usize) {
+/// landmark table or of the portal layer (fields, landmark distances)
+/// nudged by a little or copied from another record, or one landmark
+/// distance (`u16`) nudged or copied from another (the changes most likely
+/// to stay plausible).
+fn mutate(bytes: &mut [u8], rng: &mut Rng, (dist, count): (usize, usize)) {
     let payload = bytes.len() - HEADER;
     let tables = HEADER + 36;
     let fields = (bytes.len() - tables) / 4;
@@ -46,8 +47,7 @@ fn mutate(bytes: &mut [u8], rng: &mut Rng, dist: usize) {
             bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
         }
         4 => {
-            // A landmark distance (from `dist`, the file's last part).
-            let count = (bytes.len() - dist) / 2;
+            // One of the `count` landmark distances from `dist`.
             if count == 0 {
                 return;
             }
@@ -180,14 +180,13 @@ fn damaged_files_with_fixed_checksums_are_refused_or_answer_right() {
             .map(|_| cells[rng.below(cells.len() as u64) as usize])
             .collect();
         counts.files += 1;
-        // Where the landmark distances start.
+        // Where the landmark distances start, and how many there are.
         let s = regionpath_hierarchy::read_file_summary(&bytes).unwrap();
-        let dist = s.header_bytes
-            + s.fixed_bytes
-            + s.region_bytes
-            + s.edge_bytes
-            + 4
-            + 4 * s.landmarks as usize;
+        let ids = 4 + 4 * s.landmarks as usize;
+        let dist = (
+            s.header_bytes + s.fixed_bytes + s.region_bytes + s.edge_bytes + ids,
+            (s.landmark_bytes - ids) / 2,
+        );
         for m in 0..150 {
             let mut damaged = bytes.clone();
             for _ in 0..[1, 1, 2, 4][m % 4] {

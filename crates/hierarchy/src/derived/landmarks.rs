@@ -157,7 +157,7 @@ impl Landmarks {
         let mut scratch = vec![0u32; n];
         dijkstra_small(graph, seed, 0, &mut scratch, &mut heap);
         let mut from_seed: Vec<u64> = scratch.iter().map(|&d| u64::from(d)).collect();
-        if scratch.iter().any(|&d| d == u32::MAX - 1) {
+        if scratch.contains(&(u32::MAX - 1)) {
             // Saturated (over 67 million cells away): again without a bound.
             dijkstra_units(graph, seed, 0, &mut from_seed, &mut BinaryHeap::new());
         } else {

@@ -30,10 +30,12 @@
 //! are not run on load). The landmark distances are stored and checked by
 //! `Landmarks::check` (every edge: both unreached or differing by at most
 //! its integer weight; each landmark at 0 from itself), which keeps the
-//! heuristic admissible and consistent. The region graph, connectivity,
-//! block-cut tree and portal layer are not stored: they are rebuilt from
-//! the checked tables and the grid, so they agree with them by
-//! construction (components by union-find over the graph).
+//! heuristic admissible and consistent; a stored portal layer is checked
+//! by `Portals::read` (fields legal, acyclic and shortest; its landmark
+//! distances along every portal edge). The region graph, connectivity and
+//! block-cut tree are not stored: they are rebuilt from the checked tables
+//! and the grid, so they agree with them by construction (components by
+//! union-find over the graph).
 //!
 //! What is not checked, because only labelling every sector would (about
 //! as many instructions as the build's own labelling: maze512-1 10.5 M,

@@ -974,10 +974,12 @@ impl FieldCheck {
             self.dir[2 * c + 1] = b >> 4;
         }
         let mut illegal = false;
+        // Four arrays by cell, one of them offset by the padding.
+        #[allow(clippy::needless_range_loop)]
         for c in 0..CELLS {
             let d = self.dir[c];
-            // Bit 8 of the moves stands for NONE: always allowed; AT (8)
-            // only at the portal.
+            // Bit 15 (NONE) is always allowed; AT (8) and 9..=14 never
+            // (the portal's own entry is checked below).
             let allowed = u32::from(moves[c]) | 1 << NONE;
             illegal |= c != src && allowed >> d & 1 == 0;
             self.steps[c] = if d == NONE { UNREACHED } else { UNKNOWN };
