@@ -1203,6 +1203,15 @@ pub mod seeds {
             patch.push(0);
             patch.extend_from_slice(&(52u16).to_le_bytes());
             patch.push(0x10);
+            // The first landmark distances (format 6: after the edge
+            // table, the shift and the landmark regions) set to 127.
+            let lm = h.stats().landmarks;
+            let table = 52 + 4 + 32 * regions + 4 + 32 * h.edge_list().len() + 4 + 4 * lm;
+            if let Ok(at) = u16::try_from(table) {
+                patch.push(2);
+                patch.extend_from_slice(&at.to_le_bytes());
+                patch.push(0x7f);
+            }
             out.push(patch);
         }
         out

@@ -71,6 +71,8 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
                 "fixed_fields": s.fixed_bytes,
                 "regions": s.region_bytes,
                 "edges": s.edge_bytes,
+                "landmarks": s.landmark_bytes,
+                "portal_layer": s.portal_bytes,
             },
         });
         if let (Some((st, _)), Some(map)) = (&loaded, &args.map) {
@@ -122,12 +124,14 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
     out.line(format_args!("portal layer: {reason}"))?;
     out.line(format_args!("built in {:.2} ms", s.build_ms))?;
     out.line(format_args!(
-        "file: {} bytes = header {} + fixed fields {} + regions {} + edges {}",
+        "file: {} bytes = header {} + fixed fields {} + regions {} + edges {} + landmarks {} + portal layer {}",
         bytes.len(),
         s.header_bytes,
         s.fixed_bytes,
         s.region_bytes,
-        s.edge_bytes
+        s.edge_bytes,
+        s.landmark_bytes,
+        s.portal_bytes
     ))?;
     if let Some((st, _)) = &loaded {
         out.line(format_args!(

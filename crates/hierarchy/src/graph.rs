@@ -151,6 +151,12 @@ impl Link {
         }
     }
 
+    /// [`Link::cost`] in its stored units (1/64 cell).
+    #[inline]
+    pub(crate) fn cost_units(&self) -> u16 {
+        self.cost
+    }
+
     /// Estimated cost from this region's representative, through the middle
     /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`).
     /// Stored to 1/64 of a cell.

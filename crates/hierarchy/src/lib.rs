@@ -163,6 +163,12 @@ pub enum FilePart {
         /// The higher region id it names.
         b: u32,
     },
+    /// The landmark table (format 6): its distances disagree with the
+    /// edges or a landmark with itself.
+    Landmarks,
+    /// The stored portal layer (format 6): a field or a landmark distance
+    /// disagrees with the grid or the portal graph.
+    Portals,
 }
 
 impl std::fmt::Display for FilePart {
@@ -171,6 +177,8 @@ impl std::fmt::Display for FilePart {
             FilePart::Sector(s) => write!(f, "sector {s}"),
             FilePart::Region(r) => write!(f, "region {r}"),
             FilePart::Edge { index, a, b } => write!(f, "edge {index} (regions {a}-{b})"),
+            FilePart::Landmarks => write!(f, "landmark table"),
+            FilePart::Portals => write!(f, "portal layer"),
         }
     }
 }

@@ -18,12 +18,24 @@
 //!     crossing cell in a (x u32, y u32), first crossing cell in b (x, y),
 //!     run length u32, its top bit set when a and b also touch along
 //!     another run (format 4)
+//!   landmarks (format 6): weight shift u32, the landmark count's regions
+//!     (u32 each), then per region its distance from each landmark (u16,
+//!     65,535 unreached), padded with one zero u16 to a multiple of 4 bytes
+//!   portal layer (format 6, when its flag is 1): portal count u32, each
+//!     portal's field (128 bytes: 4 bits a cell, the first step towards
+//!     it), each portal's 8 landmark distances (u64 each)
 //! ```
-//! All little-endian. The connectivity matrix, the landmark distances,
-//! the portal layer (when the file says it was built) and
-//! the sector index are rebuilt on load (linear in regions, plus one
-//! Dijkstra over the region graph per landmark) rather than trusted from
-//! disk. Every
+//! All little-endian; every field starts 4-aligned. The landmark distances
+//! are stored and checked against the edges (`Landmarks::check`: O(edges ×
+//! landmarks) instead of one Dijkstra per landmark); the sealed-sector bits
+//! and the sector digests come from the region check's pass over the
+//! cells; the portal layer's fields and landmark distances are stored and
+//! checked (`Portals::read`: each field a legal, acyclic, shortest-path
+//! field, one pass over its cells instead of a sweep); the region graph,
+//! the connectivity matrix and the block-cut tree are rebuilt from the
+//! checked tables. Files of format 5 and earlier are refused with
+//! [`HierarchyError::Version`] (rebuild them: a build is at most a few
+//! times a load). Every
 //! length is checked against the bytes that remain before anything is
 //! allocated, and every index is range-checked, so a truncated or corrupted
 //! file gives an error, never a panic. A file whose checksum holds is
@@ -33,8 +45,9 @@
 use crate::derived::connectivity::Connectivity;
 use crate::graph::{region_graph, Link, Region};
 use crate::model::Hierarchy;
+use crate::portal::Portals;
 use crate::sector::Layout;
-use crate::{HierarchyConfig, HierarchyError, PortalMode};
+use crate::{FilePart, HierarchyConfig, HierarchyError, PortalMode};
 use regionpath_grid::{Grid, Point};
 use std::io::Write;
 use std::path::Path;
@@ -42,7 +55,7 @@ use std::path::Path;
 mod check;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -69,9 +82,6 @@ impl<'a> Reader<'a> {
         let mut a = [0u8; 8];
         a.copy_from_slice(b);
         Ok(u64::from_le_bytes(a))
-    }
-    fn f32(&mut self) -> Result<f32, HierarchyError> {
-        Ok(f32::from_bits(self.u32()?))
     }
     fn f64(&mut self) -> Result<f64, HierarchyError> {
         Ok(f64::from_bits(self.u64()?))
@@ -104,9 +114,10 @@ pub struct FileSummary {
     pub sector_size: u32,
     /// Wall time of the build, in milliseconds.
     pub build_ms: f64,
-    /// Landmarks of the abstract search's heuristic (rebuilt on load).
+    /// Landmarks of the abstract search's heuristic (their distances are
+    /// stored, format 6).
     pub landmarks: u32,
-    /// Whether the exact portal layer was built (it is rebuilt on load).
+    /// Whether the exact portal layer was built (stored since format 6).
     pub portal_layer: bool,
     /// The settings it was built with ([`Hierarchy::config`]).
     pub config: HierarchyConfig,
@@ -123,6 +134,50 @@ pub struct FileSummary {
     pub region_bytes: usize,
     /// Bytes of the edge table (count included).
     pub edge_bytes: usize,
+    /// Bytes of the landmark table (shift, landmark regions, distances
+    /// and padding).
+    pub landmark_bytes: usize,
+    /// Bytes of the portal layer (count, fields, landmark distances; 0
+    /// without one).
+    pub portal_bytes: usize,
+}
+
+/// Bytes of the landmark distances of `n` regions and `k` landmarks, with
+/// the padding to a multiple of 4.
+fn landmark_table_bytes(n: usize, k: usize) -> Option<usize> {
+    n.checked_mul(k)?
+        .checked_mul(2)
+        .map(|b| b.next_multiple_of(4))
+}
+
+/// Reads the landmark section (format 6) of `n` regions and `k`
+/// landmarks: lengths checked against the bytes left before allocating,
+/// the padding zero; the values are checked later against the edges.
+fn read_landmarks(
+    r: &mut Reader<'_>,
+    n: usize,
+    k: usize,
+) -> Result<crate::derived::Landmarks, HierarchyError> {
+    let shift = r.u32()?;
+    if shift > crate::derived::landmarks::MAX_SHIFT {
+        return Err(HierarchyError::Corrupt(format!("landmark shift {shift}")));
+    }
+    let ids = r.take(k * 4)?;
+    let bytes = landmark_table_bytes(n, k)
+        .ok_or_else(|| HierarchyError::Corrupt("landmark table too large".into()))?;
+    let table = r.take(bytes)?;
+    let regions = ids
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let dist: Vec<u16> = table[..n * k * 2]
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    if table[n * k * 2..].iter().any(|&b| b != 0) {
+        return Err(HierarchyError::Corrupt("landmark padding".into()));
+    }
+    Ok(crate::derived::Landmarks::from_parts(regions, shift, dist))
 }
 
 /// The settings a hierarchy was built with, as stored (format 5).
@@ -258,6 +313,13 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
             return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
         }
     }
+    let edges_end = r.at;
+    read_landmarks(&mut r, n, landmarks as usize)?;
+    let landmarks_end = r.at;
+    if portal_layer {
+        let count = r.count(Portals::STORED_BYTES)?;
+        r.take(count * Portals::STORED_BYTES)?;
+    }
     if r.at != payload.len() {
         return Err(HierarchyError::Corrupt("trailing bytes".into()));
     }
@@ -276,7 +338,9 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         header_bytes: HEADER,
         fixed_bytes,
         region_bytes,
-        edge_bytes: r.at - fixed_bytes - region_bytes,
+        edge_bytes: edges_end - fixed_bytes - region_bytes,
+        landmark_bytes: landmarks_end - edges_end,
+        portal_bytes: r.at - landmarks_end,
     })
 }
 
@@ -285,7 +349,9 @@ impl Hierarchy {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut edges = Vec::new();
         self.each_edge(|a, b, l| edges.push((a, b, *l)));
-        let mut p = Vec::with_capacity(64 + self.regions.len() * 32 + edges.len() * 32);
+        let mut p = Vec::with_capacity(
+            100 + self.regions.len() * (32 + 2 * self.landmarks.count()) + edges.len() * 32,
+        );
         p.extend_from_slice(&self.grid_checksum.to_le_bytes());
         for v in [self.layout.width, self.layout.height, self.layout.size] {
             p.extend_from_slice(&v.to_le_bytes());
@@ -320,6 +386,20 @@ impl Hierarchy {
             for v in [from.x, from.y, to.x, to.y, l.len() | more] {
                 p.extend_from_slice(&v.to_le_bytes());
             }
+        }
+        let (ids, shift, dist) = self.landmarks.parts();
+        p.extend_from_slice(&shift.to_le_bytes());
+        for id in ids {
+            p.extend_from_slice(&id.to_le_bytes());
+        }
+        for d in dist {
+            p.extend_from_slice(&d.to_le_bytes());
+        }
+        if dist.len() % 2 == 1 {
+            p.extend_from_slice(&[0, 0]);
+        }
+        if let Some(portals) = &self.portals {
+            portals.write(&mut p);
         }
         let mut out = Vec::with_capacity(HEADER + p.len());
         out.extend_from_slice(MAGIC);
@@ -387,17 +467,8 @@ impl Hierarchy {
         let mut regions = Vec::with_capacity(n);
         let mut first_region = vec![0u32; layout.count() + 1];
         let mut last_sector = 0u32;
-        for i in 0..n {
-            let v: [u32; 8] = [
-                r.u32()?,
-                r.u32()?,
-                r.u32()?,
-                r.u32()?,
-                r.u32()?,
-                r.u32()?,
-                r.u32()?,
-                r.u32()?,
-            ];
+        for (i, rec) in r.take(n * 32)?.chunks_exact(32).enumerate() {
+            let v = words::<8>(rec);
             let reg = Region::new(
                 v[0],
                 Point::new(v[1], v[2]),
@@ -423,12 +494,12 @@ impl Hierarchy {
         }
         let m = r.count(32)?;
         let mut edges = Vec::with_capacity(m);
-        for i in 0..m {
-            let (a, b, w) = (r.u32()?, r.u32()?, r.f32()?);
-            let from = Point::new(r.u32()?, r.u32()?);
-            let to = Point::new(r.u32()?, r.u32()?);
-            let len_more = r.u32()?;
-            let (len, more) = (len_more & !(1 << 31), len_more >> 31 != 0);
+        for (i, rec) in r.take(m * 32)?.chunks_exact(32).enumerate() {
+            let v = words::<8>(rec);
+            let (a, b, w) = (v[0], v[1], f32::from_bits(v[2]));
+            let from = Point::new(v[3], v[4]);
+            let to = Point::new(v[5], v[6]);
+            let (len, more) = (v[7] & !(1 << 31), v[7] >> 31 != 0);
             let ok = (a as usize) < n
                 && (b as usize) < n
                 && w.is_finite()
@@ -448,18 +519,39 @@ impl Hierarchy {
             }
             edges.push((a, b, Link::new(w, from, to, len).with_more_crossings(more)));
         }
+        let landmarks = read_landmarks(&mut r, n, landmark_count)?;
+        let stored_portals = if portals {
+            let count = r.count(Portals::STORED_BYTES)?;
+            Some(r.take(count * Portals::STORED_BYTES)?)
+        } else {
+            None
+        };
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));
         }
         // The tables against each other and the grid, before anything is
-        // derived from them (see `check`).
-        check::regions(grid, &layout, &regions, &first_region)?;
+        // derived from them (see `check`); the region check's pass over
+        // the cells also gives the sealed sectors and the digests.
+        let (sealed, digests) = check::regions(grid, &layout, &regions, &first_region)?;
         check::edges(grid, &layout, &regions, &edges)?;
+        landmarks
+            .check(n, &edges)
+            .map_err(|reason| HierarchyError::Inconsistent {
+                part: FilePart::Landmarks,
+                reason,
+            })?;
         let graph = region_graph(n, &edges);
         let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let landmarks = crate::derived::landmarks::Landmarks::build(&graph, landmark_count);
         let blocks = crate::derived::blocks::Blocks::build(&graph);
-        let sealed = crate::derived::SealedSectors::build(grid, &layout, &first_region, &regions);
+        let portals = match stored_portals {
+            Some(stored) => Some(Portals::read(grid, stored).map_err(|reason| {
+                HierarchyError::Inconsistent {
+                    part: FilePart::Portals,
+                    reason,
+                }
+            })?),
+            None => None,
+        };
         Ok(Hierarchy {
             layout,
             grid_checksum: checksum,
@@ -470,10 +562,10 @@ impl Hierarchy {
             landmarks,
             blocks,
             sealed,
-            portals: portals.then(|| crate::portal::Portals::build(grid, true)),
+            portals,
             build_ms,
             config,
-            digests: crate::sector::digests(grid, &layout),
+            digests,
             stamp: crate::model::next_stamp(),
             grid_revision: grid.revision(),
             profile: None,
@@ -481,9 +573,22 @@ impl Hierarchy {
     }
 }
 
+/// The first `N` little-endian u32 words of `rec` (at least `4 N` bytes).
+#[inline]
+fn words<const N: usize>(rec: &[u8]) -> [u32; N] {
+    let mut v = [0u32; N];
+    for (w, c) in v.iter_mut().zip(rec.chunks_exact(4)) {
+        *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    v
+}
+
 #[cfg(test)]
 mod summary_tests {
     use super::*;
+
+    /// Bytes of one stored portal field.
+    const FIELD_BYTES: usize = 128;
 
     /// Rooms joined by one-cell doors (the portal layer pays) and open
     /// ground (it does not).
@@ -522,11 +627,24 @@ mod summary_tests {
                 assert_eq!(s.landmarks as usize, st.landmarks);
                 assert_eq!(s.portal_layer, st.portals > 0);
                 assert_eq!(
-                    s.header_bytes + s.fixed_bytes + s.region_bytes + s.edge_bytes,
+                    s.header_bytes
+                        + s.fixed_bytes
+                        + s.region_bytes
+                        + s.edge_bytes
+                        + s.landmark_bytes
+                        + s.portal_bytes,
                     bytes.len()
+                );
+                assert_eq!(
+                    s.portal_bytes,
+                    st.portals.min(1) * 4 + st.portals * Portals::STORED_BYTES
                 );
                 assert_eq!(s.region_bytes, 4 + 32 * st.regions);
                 assert_eq!(s.edge_bytes, 4 + 32 * st.edges);
+                assert_eq!(
+                    s.landmark_bytes,
+                    4 + 4 * st.landmarks + (2 * st.regions * st.landmarks).next_multiple_of(4)
+                );
                 if portals == PortalMode::Auto {
                     assert_eq!(Hierarchy::portal_layer_pays(&grid), st.portals > 0);
                 }
@@ -565,6 +683,86 @@ mod summary_tests {
         ));
     }
 
+    /// What a load takes from its checks' pass over the cells (the sealed
+    /// sectors, the digests) and from the file (the landmark distances)
+    /// equals what a build derives, on maps with and without sealed
+    /// pieces; a table changed so that a bound would overshoot is refused.
+    #[test]
+    fn loaded_derived_data_equals_the_built() {
+        let mut below = crate::testing::xorshift(30);
+        for round in 0..24u32 {
+            let portals = [PortalMode::Never, PortalMode::Always][round as usize / 3 % 2];
+            let g = match round % 3 {
+                0 => crate::testing::random_grid(40 + round, 33, 45, &mut below),
+                1 => crate::testing::maze(41, 31 + 2 * (round % 5), &mut below),
+                _ => crate::testing::random_grid(70, 20 + round, 20, &mut below),
+            };
+            let config = HierarchyConfig::new()
+                .sector_size(4 + round % 13)
+                .fit_memory(false)
+                .portals(portals)
+                .parallel(false);
+            let h = Hierarchy::build(&g, &config).unwrap();
+            let bytes = h.to_bytes();
+            let back = Hierarchy::from_bytes(&bytes, &g).unwrap();
+            assert_eq!(back.portals, h.portals, "round {round}");
+            assert_eq!(back.portals.is_some(), portals == PortalMode::Always);
+            let sealed = crate::derived::SealedSectors::build(
+                &g,
+                &back.layout,
+                &back.first_region,
+                &back.regions,
+            );
+            assert_eq!(back.sealed, sealed, "round {round}");
+            assert_eq!(back.sealed, h.sealed, "round {round}");
+            assert_eq!(back.digests, crate::sector::digests(&g, &back.layout));
+            assert_eq!(back.landmarks, h.landmarks, "round {round}");
+            assert_eq!(back.to_bytes(), bytes);
+            let s = read_file_summary(&bytes).unwrap();
+            let fix = |mut b: Vec<u8>| {
+                let crc = crc32fast::hash(&b[HEADER..]);
+                b[20..24].copy_from_slice(&crc.to_le_bytes());
+                b
+            };
+            let refused = |b: &[u8], want: FilePart| {
+                matches!(
+                    Hierarchy::from_bytes(b, &g),
+                    Err(HierarchyError::Inconsistent { part, .. }) if part == want
+                )
+            };
+            if let Some(p) = &h.portals {
+                let fields = bytes.len() - s.portal_bytes + 4;
+                // A reached cell's first step in the first field made
+                // "unreached", and one landmark distance moved far.
+                if let Some(at) = (fields..fields + FIELD_BYTES).find(|&i| bytes[i] & 15 < 8) {
+                    let mut damaged = bytes.clone();
+                    damaged[at] |= 15;
+                    assert!(refused(&fix(damaged), FilePart::Portals), "round {round}");
+                }
+                let lm = fields + p.len() * FIELD_BYTES + 8;
+                if p.len() > 1 {
+                    let mut damaged = bytes.clone();
+                    damaged[lm + 5] ^= 1;
+                    assert!(refused(&fix(damaged), FilePart::Portals), "round {round}");
+                }
+            }
+            let k = h.landmarks.count();
+            if k == 0 || h.graph.edge_count() == 0 {
+                continue;
+            }
+            // One distance raised past its neighbours': the edge check
+            // refuses it.
+            let table = HEADER + s.fixed_bytes + s.region_bytes + s.edge_bytes + 4 + 4 * k;
+            let (a, _, _) = h.edge_list()[0];
+            let at = table + 2 * (a.index() * k);
+            let mut damaged = bytes.clone();
+            let d = u16::from_le_bytes([damaged[at], damaged[at + 1]]);
+            let raised = if d >= 65_000 { 0 } else { d + 60_000 };
+            damaged[at..at + 2].copy_from_slice(&raised.to_le_bytes());
+            assert!(refused(&fix(damaged), FilePart::Landmarks), "round {round}");
+        }
+    }
+
     /// The settings are stored: a saved and loaded hierarchy updates as the
     /// original does (the same memory rule), and a file of the previous
     /// format is refused by version.
@@ -595,10 +793,13 @@ mod summary_tests {
         let mut old = Hierarchy::build(&g, &HierarchyConfig::default())
             .unwrap()
             .to_bytes();
-        old[8..12].copy_from_slice(&4u32.to_le_bytes());
-        assert!(matches!(
-            Hierarchy::from_bytes(&old, &g),
-            Err(HierarchyError::Version { found: 4, expected }) if expected == FORMAT_VERSION
-        ));
+        for version in [4u32, 5] {
+            old[8..12].copy_from_slice(&version.to_le_bytes());
+            assert!(matches!(
+                Hierarchy::from_bytes(&old, &g),
+                Err(HierarchyError::Version { found, expected })
+                    if found == version && expected == FORMAT_VERSION
+            ));
+        }
     }
 }

@@ -102,10 +102,7 @@ impl Layout {
 /// differences collide with odds of about 2⁻⁶⁴. One pass over the grid's
 /// bit rows: O(cells / 64 + rows × sectors across).
 pub(crate) fn digests(grid: &Grid, layout: &Layout) -> Vec<u64> {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut d: Vec<u64> = (0..layout.count() as u64)
-        .map(|s| (s ^ 0x5EC7_0D16_E575_0000).wrapping_mul(K))
-        .collect();
+    let mut d: Vec<u64> = (0..layout.count() as u32).map(digest_seed).collect();
     for y in 0..layout.height {
         let first = ((y / layout.size) * layout.sectors_x) as usize;
         for (sx, h) in d[first..first + layout.sectors_x as usize]
@@ -117,13 +114,29 @@ pub(crate) fn digests(grid: &Grid, layout: &Layout) -> Vec<u64> {
             let mut x = x0;
             while x < x1 {
                 let len = (x1 - x).min(64);
-                *h = (h.rotate_left(29) ^ grid.row_bits(x, y, len)).wrapping_mul(K);
+                *h = digest_step(*h, grid.row_bits(x, y, len));
                 x += len;
             }
         }
     }
     d
 }
+
+/// The digest of sector `s` before any of its cells ([`digests`]).
+#[inline]
+pub(crate) fn digest_seed(s: u32) -> u64 {
+    (u64::from(s) ^ 0x5EC7_0D16_E575_0000).wrapping_mul(DIGEST_K)
+}
+
+/// A sector's digest after one more word of its cells: the bits of up to
+/// 64 cells of one row, row by row from the top, each row from its left
+/// end ([`digests`]).
+#[inline]
+pub(crate) fn digest_step(h: u64, bits: u64) -> u64 {
+    (h.rotate_left(29) ^ bits).wrapping_mul(DIGEST_K)
+}
+
+const DIGEST_K: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The number of horizontal runs of passable cells in `grid` (maximal
 /// rows of adjacent passable cells), counted 64 cells at a time: a measure

@@ -17,14 +17,16 @@ use regionpath_testkit::{Rng64, SplitMix64 as Rng};
 const HEADER: usize = 24;
 
 /// One random change to `bytes` (a whole file): a byte set to a random
-/// value, a bit flipped, or an aligned 4-byte field of the region or edge
-/// table nudged by a little or copied from another record (the changes most
-/// likely to stay plausible).
-fn mutate(bytes: &mut [u8], rng: &mut Rng) {
+/// value, a bit flipped, an aligned 4-byte field of the region, edge or
+/// landmark table or of the portal layer (fields, landmark distances)
+/// nudged by a little or copied from another record, or one landmark
+/// distance (`u16`) nudged or copied from another (the changes most likely
+/// to stay plausible).
+fn mutate(bytes: &mut [u8], rng: &mut Rng, (dist, count): (usize, usize)) {
     let payload = bytes.len() - HEADER;
     let tables = HEADER + 36;
     let fields = (bytes.len() - tables) / 4;
-    match rng.below(4) {
+    match rng.below(5) {
         0 => {
             let at = HEADER + rng.below(payload as u64) as usize;
             bytes[at] = rng.below(256) as u8;
@@ -43,6 +45,23 @@ fn mutate(bytes: &mut [u8], rng: &mut Rng) {
                 v.wrapping_sub(d)
             };
             bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        4 => {
+            // One of the `count` landmark distances from `dist`.
+            if count == 0 {
+                return;
+            }
+            let at = dist + 2 * rng.below(count as u64) as usize;
+            let v = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            let v = match rng.below(3) {
+                0 => v.wrapping_add(1 + rng.below(3) as u16),
+                1 => v.wrapping_sub(1 + rng.below(3) as u16),
+                _ => {
+                    let o = dist + 2 * rng.below(count as u64) as usize;
+                    u16::from_le_bytes([bytes[o], bytes[o + 1]])
+                }
+            };
+            bytes[at..at + 2].copy_from_slice(&v.to_le_bytes());
         }
         _ => {
             // The same field of another 32-byte record.
@@ -161,10 +180,17 @@ fn damaged_files_with_fixed_checksums_are_refused_or_answer_right() {
             .map(|_| cells[rng.below(cells.len() as u64) as usize])
             .collect();
         counts.files += 1;
+        // Where the landmark distances start, and how many there are.
+        let s = regionpath_hierarchy::read_file_summary(&bytes).unwrap();
+        let ids = 4 + 4 * s.landmarks as usize;
+        let dist = (
+            s.header_bytes + s.fixed_bytes + s.region_bytes + s.edge_bytes + ids,
+            (s.landmark_bytes - ids) / 2,
+        );
         for m in 0..150 {
             let mut damaged = bytes.clone();
             for _ in 0..[1, 1, 2, 4][m % 4] {
-                mutate(&mut damaged, &mut rng);
+                mutate(&mut damaged, &mut rng, dist);
             }
             if damaged == bytes {
                 continue;

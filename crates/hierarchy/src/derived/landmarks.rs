@@ -8,14 +8,19 @@
 //! Unlike the straight-line distance it knows about walls: on mazes and maps
 //! with long obstacles it cuts the abstract search by a large factor.
 //!
-//! Distances are quantised to `u16` in units of `scale` (the largest finite
-//! distance / 65,534), rounded down, and one unit is taken off every bound,
-//! which keeps it admissible; consistency then holds up to two units (under
-//! a cell on the Moving AI maps), which can only cost the abstract route a
-//! negligible amount, never a path. `u16::MAX` marks a region the landmark cannot
+//! Distances are integers: a link's stored cost (1/64 cell) shifted right
+//! by `shift` bits, summed by a Dijkstra over those rounded-down weights,
+//! so each fits a `u16` (`shift` is the least that keeps twice the
+//! eccentricity of a region of the largest component, a bound on every
+//! finite distance, within 65,534) and is at most the true distance. Every
+//! edge then satisfies `|d(L, a) − d(L, b)| ≤ w(a, b)` exactly in these
+//! units, which is what makes the bound admissible and consistent (no
+//! rounding slack), and what a loaded file is checked against
+//! ([`Landmarks::check`]: linear in edges × landmarks, instead of one
+//! Dijkstra per landmark). `u16::MAX` marks a region the landmark cannot
 //! reach (that landmark then gives no bound for the pair).
 
-use crate::graph::RegionGraph;
+use crate::graph::{Link, RegionGraph};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -25,19 +30,38 @@ pub(crate) const LANDMARKS: usize = 8;
 
 const UNREACHED: u16 = u16::MAX;
 
+/// Largest finite stored distance.
+const MAX_UNITS: u64 = UNREACHED as u64 - 1;
+
+/// Most bits a weight is shifted by (a link cost is a `u16`: beyond this
+/// every weight would be 0).
+pub(crate) const MAX_SHIFT: u32 = 16;
+
+/// Links' stored costs per cell (`Link::cost` is this many units exactly).
+const LINK_UNITS: f32 = 64.0;
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Landmarks {
-    /// Landmarks actually chosen (fewer than [`LANDMARKS`] on tiny graphs).
-    k: usize,
-    /// Graph-cost units per stored unit.
+    /// The landmark regions (fewer than [`LANDMARKS`] on tiny graphs).
+    regions: Box<[u32]>,
+    /// Weights are link costs (1/64 cell) shifted right by this.
+    shift: u32,
+    /// Cells per stored unit: `2^shift / 64`.
     pub(crate) scale: f32,
-    /// `dist[r * k + i]`: quantised distance from landmark `i` to region
-    /// `r`.
-    dist: Vec<u16>,
+    /// `dist[r * k + i]`: distance from landmark `i` to region `r`, in
+    /// stored units.
+    dist: Box<[u16]>,
+}
+
+/// A link's weight in units of `2^shift / 64` cell, rounded down.
+#[inline]
+fn weight(link: &Link, shift: u32) -> u32 {
+    u32::from(link.cost_units()) >> shift
 }
 
 /// Dijkstra over the region graph from `source`, into `out` (f32::INFINITY
-/// where unreached).
+/// where unreached): the exact region-graph distances, for tests.
+#[cfg(test)]
 pub(crate) fn dijkstra(graph: &RegionGraph, source: u32, out: &mut [f32]) {
     out.iter_mut().for_each(|d| *d = f32::INFINITY);
     let mut heap = BinaryHeap::new();
@@ -58,6 +82,64 @@ pub(crate) fn dijkstra(graph: &RegionGraph, source: u32, out: &mut [f32]) {
     }
 }
 
+/// Dijkstra over the region graph from `source` with integer weights
+/// ([`weight`] at `shift`), into `out` (`u32::MAX` where unreached), for
+/// a `shift` that keeps every distance within [`MAX_UNITS`]: the heap's
+/// key packs the distance above the region.
+fn dijkstra_small(
+    graph: &RegionGraph,
+    source: u32,
+    shift: u32,
+    out: &mut [u32],
+    heap: &mut BinaryHeap<Reverse<u64>>,
+) {
+    out.iter_mut().for_each(|d| *d = u32::MAX);
+    heap.clear();
+    out[source as usize] = 0;
+    heap.push(Reverse(u64::from(source)));
+    while let Some(Reverse(key)) = heap.pop() {
+        let (d, r) = ((key >> 32) as u32, key as u32);
+        if d > out[r as usize] {
+            continue;
+        }
+        for (&o, link) in graph.neighbors_slice(r).iter().zip(graph.edges_slice(r)) {
+            // Capped below "unreached" (the seed's run tells it apart).
+            let nd = d.saturating_add(weight(link, shift)).min(u32::MAX - 1);
+            if nd < out[o as usize] {
+                out[o as usize] = nd;
+                heap.push(Reverse(u64::from(nd) << 32 | u64::from(o)));
+            }
+        }
+    }
+}
+
+/// [`dijkstra_small`] without a bound on the distances (`u64::MAX` where
+/// unreached): the seed's run that sets the shift.
+fn dijkstra_units(
+    graph: &RegionGraph,
+    source: u32,
+    shift: u32,
+    out: &mut [u64],
+    heap: &mut BinaryHeap<Reverse<(u64, u32)>>,
+) {
+    out.iter_mut().for_each(|d| *d = u64::MAX);
+    heap.clear();
+    out[source as usize] = 0;
+    heap.push(Reverse((0, source)));
+    while let Some(Reverse((d, r))) = heap.pop() {
+        if d > out[r as usize] {
+            continue;
+        }
+        for (&o, link) in graph.neighbors_slice(r).iter().zip(graph.edges_slice(r)) {
+            let nd = d + u64::from(weight(link, shift));
+            if nd < out[o as usize] {
+                out[o as usize] = nd;
+                heap.push(Reverse((nd, o)));
+            }
+        }
+    }
+}
+
 impl Landmarks {
     /// Chooses up to `count` landmarks and stores their distances.
     pub(crate) fn build(graph: &RegionGraph, count: usize) -> Landmarks {
@@ -71,51 +153,128 @@ impl Landmarks {
         // nearest chosen landmark is largest; the first is the region
         // farthest from an arbitrary region of the component.
         let seed = largest_component_member(graph);
-        let mut nearest = vec![f32::INFINITY; n];
-        let mut scratch = vec![0f32; n];
-        dijkstra(graph, seed, &mut scratch);
-        let mut next = argmax_finite(&scratch).unwrap_or(seed);
-        let mut rows: Vec<Vec<f32>> = Vec::new();
+        let mut heap = BinaryHeap::new();
+        let mut scratch = vec![0u32; n];
+        dijkstra_small(graph, seed, 0, &mut scratch, &mut heap);
+        let mut from_seed: Vec<u64> = scratch.iter().map(|&d| u64::from(d)).collect();
+        if scratch.contains(&(u32::MAX - 1)) {
+            // Saturated (over 67 million cells away): again without a bound.
+            dijkstra_units(graph, seed, 0, &mut from_seed, &mut BinaryHeap::new());
+        } else {
+            from_seed.iter_mut().for_each(|d| {
+                if *d == u64::from(u32::MAX) {
+                    *d = u64::MAX;
+                }
+            });
+        }
+        // Every finite distance from a landmark (in the seed's component)
+        // is at most twice the seed's eccentricity.
+        let ecc = from_seed.iter().copied().filter(|&d| d != u64::MAX).max();
+        let bound = 2 * ecc.unwrap_or(0);
+        let shift = (0..MAX_SHIFT)
+            .find(|&s| bound >> s <= MAX_UNITS)
+            .unwrap_or(MAX_SHIFT);
+        let far = from_seed
+            .iter()
+            .enumerate()
+            .filter(|(_, &d)| d != u64::MAX)
+            .max_by_key(|(_, &d)| d);
+        let mut next = far.map_or(seed, |(r, _)| r as u32);
+        drop(from_seed);
+        let mut nearest = vec![u32::MAX; n];
+        let mut regions = Vec::new();
+        let mut rows: Vec<Vec<u32>> = Vec::new();
         for _ in 0..count.min(n) {
-            dijkstra(graph, next, &mut scratch);
+            dijkstra_small(graph, next, shift, &mut scratch, &mut heap);
             for (m, &d) in nearest.iter_mut().zip(&scratch) {
-                *m = m.min(d);
+                *m = (*m).min(d);
             }
+            regions.push(next);
             rows.push(scratch.clone());
             match argmax_finite(&nearest) {
-                Some(r) if nearest[r as usize] > 0.0 => next = r,
+                Some(r) if nearest[r as usize] > 0 => next = r,
                 _ => break,
             }
         }
         let k = rows.len();
-        let max = rows
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|d| d.is_finite())
-            .fold(0f32, f32::max);
-        let scale = (max / (UNREACHED - 1) as f32).max(f32::MIN_POSITIVE);
         let mut dist = vec![UNREACHED; n * k];
         for (i, row) in rows.iter().enumerate() {
             for (r, &d) in row.iter().enumerate() {
-                if d.is_finite() {
-                    dist[r * k + i] = ((d / scale) as u32).min(UNREACHED as u32 - 1) as u16;
+                if d != u32::MAX {
+                    // At most `bound >> shift` (see above): never clamped.
+                    dist[r * k + i] = u64::from(d).min(MAX_UNITS) as u16;
                 }
             }
         }
-        Landmarks { k, scale, dist }
+        Landmarks::from_parts(regions, shift, dist)
+    }
+
+    /// Landmarks of regions `regions` with weights shifted by `shift` and
+    /// distances `dist` (`dist[r * k + i]`), as stored; unchecked (see
+    /// [`Landmarks::check`]).
+    pub(crate) fn from_parts(regions: Vec<u32>, shift: u32, dist: Vec<u16>) -> Landmarks {
+        Landmarks {
+            regions: regions.into_boxed_slice(),
+            shift,
+            scale: (1u64 << shift) as f32 / LINK_UNITS,
+            dist: dist.into_boxed_slice(),
+        }
+    }
+
+    /// The landmark regions, the weight shift and the distance table (as
+    /// [`Landmarks::from_parts`] takes them).
+    pub(crate) fn parts(&self) -> (&[u32], u32, &[u16]) {
+        (&self.regions, self.shift, &self.dist)
+    }
+
+    /// Whether these distances bound the graph with edges `edges` (`(a, b,
+    /// link)`, every edge once) over `n` regions: the table has `n × k`
+    /// entries, each landmark is a region at distance 0 from itself, and
+    /// along every edge a landmark's distances are both unreached or differ
+    /// by at most the edge's weight. Summed along any path, that makes
+    /// every bound at most the true distance (admissible) and consistent,
+    /// and unreached exactly on whole connected pieces. O(edges × k).
+    pub(crate) fn check(&self, n: usize, edges: &[(u32, u32, Link)]) -> Result<(), &'static str> {
+        let k = self.count();
+        if k > LANDMARKS || self.shift > MAX_SHIFT || self.dist.len() != n * k {
+            return Err("landmark table has the wrong shape");
+        }
+        for (i, &l) in self.regions.iter().enumerate() {
+            if l as usize >= n || self.dist[l as usize * k + i] != 0 {
+                return Err("a landmark is not at distance 0 from itself");
+            }
+        }
+        if k == 0 {
+            return Ok(());
+        }
+        for (a, b, link) in edges {
+            let w = weight(link, self.shift);
+            let (ra, rb) = (self.row(*a), self.row(*b));
+            for (&x, &y) in ra.iter().zip(rb) {
+                let ok = if x == UNREACHED || y == UNREACHED {
+                    x == y
+                } else {
+                    u32::from(x.abs_diff(y)) <= w
+                };
+                if !ok {
+                    return Err("landmark distances differ by more than an edge's cost");
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Landmarks held.
     pub(crate) fn count(&self) -> usize {
-        self.k
+        self.regions.len()
     }
 
     /// The stored distances of region `r` (for the planner to keep the
     /// goal's row at hand).
     #[inline]
     pub(crate) fn row(&self, r: u32) -> &[u16] {
-        &self.dist[r as usize * self.k..(r as usize + 1) * self.k]
+        let k = self.count();
+        &self.dist[r as usize * k..(r as usize + 1) * k]
     }
 
     /// A lower bound on the region-graph distance from region `a` to a
@@ -129,12 +288,12 @@ impl Landmarks {
                 best = best.max(x.abs_diff(y));
             }
         }
-        best.saturating_sub(1) as f32 * self.scale
+        best as f32 * self.scale
     }
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.dist.len() * 2
+        self.dist.len() * 2 + self.regions.len() * 4
     }
 }
 
@@ -167,10 +326,10 @@ fn largest_component_member(graph: &RegionGraph) -> u32 {
     best
 }
 
-fn argmax_finite(d: &[f32]) -> Option<u32> {
+fn argmax_finite(d: &[u32]) -> Option<u32> {
     d.iter()
         .enumerate()
-        .filter(|(_, x)| x.is_finite())
-        .max_by(|a, b| a.1.total_cmp(b.1))
+        .filter(|(_, &x)| x != u32::MAX)
+        .max_by_key(|(_, &x)| x)
         .map(|(i, _)| i as u32)
 }

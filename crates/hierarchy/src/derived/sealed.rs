@@ -1,8 +1,9 @@
 //! Which sectors hold sealed cells: passable cells in no region (the
 //! build drops regions with no move out of their sector; see
 //! `build::sectors::sector_data`). One bit per sector, from the grid and
-//! the region table, built on build and load and refreshed for the
-//! relabelled sectors on update, never stored.
+//! the region table, built on build, refreshed for the relabelled sectors
+//! on update, and set on load from the popcount the loader's checks make
+//! anyway (never stored).
 
 use crate::graph::Region;
 use crate::sector::Layout;
@@ -22,9 +23,7 @@ impl SealedSectors {
     /// first_region[s + 1]` are sector `s`'s). O(cells / 64 + regions).
     pub fn build(grid: &Grid, layout: &Layout, first_region: &[u32], regions: &[Region]) -> Self {
         let n = layout.count();
-        let mut sealed = SealedSectors {
-            bits: vec![0u64; n.div_ceil(64)],
-        };
+        let mut sealed = SealedSectors::none(n);
         for s in 0..n as u32 {
             sealed.refresh(grid, layout, first_region, regions, s);
         }
@@ -61,9 +60,21 @@ impl SealedSectors {
             .iter()
             .map(|r| r.cells() as u64)
             .sum();
+        self.set(s, open != held);
+    }
+
+    /// No sector marked, for `n` sectors.
+    pub fn none(n: usize) -> Self {
+        SealedSectors {
+            bits: vec![0u64; n.div_ceil(64)],
+        }
+    }
+
+    /// Marks sector `s` as holding sealed cells or not. O(1).
+    pub fn set(&mut self, s: u32, sealed: bool) {
         if let Some(w) = self.bits.get_mut(s as usize / 64) {
             let bit = 1u64 << (s % 64);
-            if open != held {
+            if sealed {
                 *w |= bit;
             } else {
                 *w &= !bit;

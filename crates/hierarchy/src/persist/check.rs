@@ -25,12 +25,17 @@
 //!   from both representatives to the run's middle, plus the step, to the
 //!   stored 1/64 cell), which ties every link to both representatives.
 //!
-//! The region graph, connectivity, landmark distances, block-cut tree and
-//! portal layer are not stored: they are rebuilt from the checked tables
+//! The same pass over each sector's cells also gives its sealed bit and its
+//! digest (equal to `SealedSectors::build` and `sector::digests`, which
+//! are not run on load). The landmark distances are stored and checked by
+//! `Landmarks::check` (every edge: both unreached or differing by at most
+//! its integer weight; each landmark at 0 from itself), which keeps the
+//! heuristic admissible and consistent; a stored portal layer is checked
+//! by `Portals::read` (fields legal, acyclic and shortest; its landmark
+//! distances along every portal edge). The region graph, connectivity and
+//! block-cut tree are not stored: they are rebuilt from the checked tables
 //! and the grid, so they agree with them by construction (components by
-//! union-find over the graph; landmark distances by Dijkstra over its
-//! weights, so `|d(L, a) − d(L, b)| ≤ w(a, b)` and the heuristic stays
-//! admissible).
+//! union-find over the graph).
 //!
 //! What is not checked, because only labelling every sector would (about
 //! as many instructions as the build's own labelling: maze512-1 10.5 M,
@@ -44,6 +49,7 @@
 //! (`tests/corruption.rs`).
 
 use crate::build::sectors::{sector_data, SectorScratch};
+use crate::derived::SealedSectors;
 use crate::graph::{Link, Region};
 use crate::sector::{Layout, Rect};
 use crate::{FilePart, HierarchyError};
@@ -53,9 +59,11 @@ fn bad(part: FilePart, reason: &'static str) -> HierarchyError {
     HierarchyError::Inconsistent { part, reason }
 }
 
-/// The passable cells of `rect` (at most 256 a side): their number and
-/// their bounding box (`None` when there are none).
-fn passable_in(grid: &Grid, rect: Rect) -> (u64, Option<Rect>) {
+/// The passable cells of sector `s` (`rect`, at most 256 a side): their
+/// number, their bounding box (`None` when there are none) and the
+/// sector's digest ([`crate::sector::digests`], from the same words).
+fn passable_in(grid: &Grid, s: u32, rect: Rect) -> (u64, Option<Rect>, u64) {
+    let mut digest = crate::sector::digest_seed(s);
     let mut count = 0u64;
     let (mut cols, mut y0, mut y1) = ([0u64; 4], u32::MAX, 0);
     for y in rect.y0..rect.y1 {
@@ -68,6 +76,7 @@ fn passable_in(grid: &Grid, rect: Rect) -> (u64, Option<Rect>) {
                 bits &= (1u64 << n) - 1;
             }
             count += u64::from(bits.count_ones());
+            digest = crate::sector::digest_step(digest, bits);
             cols[c] |= bits;
             any |= bits;
         }
@@ -77,7 +86,7 @@ fn passable_in(grid: &Grid, rect: Rect) -> (u64, Option<Rect>) {
         }
     }
     if count == 0 {
-        return (0, None);
+        return (0, None, digest);
     }
     // Columns with a passable cell: the first and last set bit across the
     // (at most four) 64-column words.
@@ -89,18 +98,24 @@ fn passable_in(grid: &Grid, rect: Rect) -> (u64, Option<Rect>) {
             x1 = x1.max(at + 64 - w.leading_zeros());
         }
     }
-    (count, Some(Rect { x0, y0, x1, y1 }))
+    (count, Some(Rect { x0, y0, x1, y1 }), digest)
 }
 
 /// Checks the region table (see the module comment); `first_region[s]
 /// .. first_region[s + 1]` are sector `s`'s regions (already checked to
-/// ascend by sector, each representative inside its sector).
+/// ascend by sector, each representative inside its sector). Returns what
+/// the same pass over the sectors' cells gives: the sectors with sealed
+/// cells (regions hold fewer cells than are passable) and the sectors'
+/// digests, equal to [`SealedSectors::build`] and
+/// [`crate::sector::digests`].
 pub(super) fn regions(
     grid: &Grid,
     layout: &Layout,
     regions: &[Region],
     first_region: &[u32],
-) -> Result<(), HierarchyError> {
+) -> Result<(SealedSectors, Vec<u64>), HierarchyError> {
+    let mut sealed = SealedSectors::none(layout.count());
+    let mut digests = Vec::with_capacity(layout.count());
     let mut reps: Vec<(u32, u32)> = Vec::new();
     let mut scratch = SectorScratch::default();
     for s in 0..layout.count() as u32 {
@@ -139,7 +154,8 @@ pub(super) fn regions(
             union = Some(union.map_or(b, |u| u.union(&b)));
             reps.push((rep.y, rep.x));
         }
-        let (open, open_box) = passable_in(grid, rect);
+        let (open, open_box, digest) = passable_in(grid, s, rect);
+        digests.push(digest);
         if cells > open {
             return Err(bad(
                 FilePart::Sector(s),
@@ -157,6 +173,7 @@ pub(super) fn regions(
                     "passable cells in no region are not sealed pieces",
                 ));
             }
+            sealed.set(s, true);
             continue;
         }
         if union != open_box {
@@ -173,7 +190,7 @@ pub(super) fn regions(
             ));
         }
     }
-    Ok(())
+    Ok((sealed, digests))
 }
 
 /// Whether cell `p` lies in region `r`'s bounding box.

@@ -374,8 +374,15 @@ impl Portals {
         self.link(grid, true);
     }
 
-    /// Dense ids, cells and cross-border moves from the sectors.
+    /// Dense ids, cells and cross-border moves from the sectors, then the
+    /// landmark distances.
     fn link(&mut self, grid: &Grid, parallel: bool) {
+        self.link_only(grid);
+        self.landmarks(parallel);
+    }
+
+    /// Dense ids, cells and cross-border moves from the sectors.
+    fn link_only(&mut self, grid: &Grid) {
         let l = &self.layout;
         self.first.clear();
         self.cell.clear();
@@ -419,7 +426,6 @@ impl Portals {
             }
         }
         self.cross_first.push(self.cross.len() as u32);
-        self.landmarks(parallel);
     }
 
     /// Exact distances from `from` to every portal over the portal graph
@@ -488,26 +494,7 @@ impl Portals {
         if n == 0 {
             return;
         }
-        let (w, h) = (self.layout.width - 1, self.layout.height - 1);
-        let anchors = [
-            (0, 0),
-            (w, h),
-            (w, 0),
-            (0, h),
-            (w / 2, 0),
-            (w / 2, h),
-            (0, h / 2),
-            (w, h / 2),
-        ];
-        let chosen: Vec<u32> = anchors
-            .iter()
-            .map(|&(x, y)| {
-                let a = Point::new(x, y);
-                (0..n as u32)
-                    .min_by_key(|&v| octile_cost(self.point(v), a))
-                    .unwrap_or(0)
-            })
-            .collect();
+        let chosen = self.chosen_landmarks();
         let run = |&from: &u32| {
             let mut dist = Vec::new();
             self.distances_from(from, &mut dist, &mut OpenList::new());
@@ -520,6 +507,32 @@ impl Portals {
                 self.lm[v * LANDMARKS + k] = d;
             }
         }
+    }
+
+    /// The landmark portals: the nearest portal to each corner and to the
+    /// middle of each side (portal 0 when there is none). O(portals).
+    fn chosen_landmarks(&self) -> Vec<u32> {
+        let n = self.len();
+        let (w, h) = (self.layout.width - 1, self.layout.height - 1);
+        let anchors = [
+            (0, 0),
+            (w, h),
+            (w, 0),
+            (0, h),
+            (w / 2, 0),
+            (w / 2, h),
+            (0, h / 2),
+            (w, h / 2),
+        ];
+        anchors
+            .iter()
+            .map(|&(x, y)| {
+                let a = Point::new(x, y);
+                (0..n as u32)
+                    .min_by_key(|&v| octile_cost(self.point(v), a))
+                    .unwrap_or(0)
+            })
+            .collect()
     }
 
     /// Number of portals.
@@ -851,5 +864,320 @@ impl PortalSearch {
             out.push(goal);
         }
         Some(PortalPath { expanded })
+    }
+}
+
+/// Bytes of one stored field (4 bits a cell).
+const FIELD_BYTES: usize = CELLS / 2;
+
+/// Largest landmark distance a stored layer may hold (far above any map:
+/// 2²⁶ cells), so that the query's sums cannot overflow.
+const MAX_STORED_COST: Cost = 1 << 56;
+
+/// A step count not yet known, and one being walked (the field check).
+const UNKNOWN: Steps = u32::MAX - 1;
+const WALKING: Steps = u32::MAX - 2;
+
+/// Cost of an unreached cell in the field check: above every in-sector
+/// cost and every sum of one with a step.
+const FAR: f64 = 1e18;
+
+/// Scratch of the stored-field check: one field's entries, step counts
+/// and costs, and its sector's move limits.
+struct FieldCheck {
+    dir: [u8; CELLS],
+    steps: [Steps; CELLS],
+    /// Costs as `f64` (exact: integers under 2⁵³), [`PAD`] cells of
+    /// padding each side so that every move's target index is in range.
+    cost: [f64; CELLS + 2 * PAD],
+    /// Per direction of [`HALF`]: the move's cost from each cell where it
+    /// is legal, else infinity (no limit).
+    limit: [[f64; CELLS]; 4],
+    stack: Vec<u16>,
+}
+
+/// Padding of [`FieldCheck::cost`]: one row and one cell.
+const PAD: usize = SIDE as usize + 1;
+
+/// East, south and the two southern diagonals: with moves symmetric, they
+/// cover every pair of neighbouring cells once.
+const HALF: [usize; 4] = [1, 2, 5, 6];
+
+/// For each local cell, every local cell ordered by an integer octile
+/// estimate of its distance (`5 max + 2 min` of the offsets: every step of
+/// a shortest path in open ground lowers it), ties by index: built once per
+/// process (64 KiB, a counting sort per cell).
+fn nearest_first() -> &'static [[u8; CELLS]; CELLS] {
+    static ORDER: std::sync::OnceLock<Box<[[u8; CELLS]; CELLS]>> = std::sync::OnceLock::new();
+    ORDER.get_or_init(|| {
+        let side = SIDE as usize;
+        let key = |a: usize, b: usize| {
+            let dx = (a % side).abs_diff(b % side);
+            let dy = (a / side).abs_diff(b / side);
+            5 * dx.max(dy) + 2 * dx.min(dy)
+        };
+        let keys = 5 * side + 2 * side;
+        let mut order = Box::new([[0u8; CELLS]; CELLS]);
+        let mut start = vec![0usize; keys + 1];
+        for (src, row) in order.iter_mut().enumerate() {
+            start.iter_mut().for_each(|s| *s = 0);
+            for c in 0..CELLS {
+                start[key(src, c) + 1] += 1;
+            }
+            for k in 0..keys {
+                start[k + 1] += start[k];
+            }
+            for c in 0..CELLS {
+                let k = key(src, c);
+                row[start[k]] = c as u8;
+                start[k] += 1;
+            }
+        }
+        order
+    })
+}
+
+impl FieldCheck {
+    fn new() -> Self {
+        FieldCheck {
+            dir: [NONE; CELLS],
+            steps: [UNKNOWN; CELLS],
+            cost: [FAR; CELLS + 2 * PAD],
+            limit: [[f64::INFINITY; CELLS]; 4],
+            stack: Vec::with_capacity(CELLS),
+        }
+    }
+
+    /// Sets the move limits of a sector with legal moves `moves`.
+    fn sector(&mut self, moves: &Moves) {
+        for (lim, &d) in self.limit.iter_mut().zip(&HALF) {
+            let w = if d >= 4 { COST_DIAGONAL } else { COST_ONE } as f64;
+            for (l, &m) in lim.iter_mut().zip(moves) {
+                *l = if m >> d & 1 == 1 { w } else { f64::INFINITY };
+            }
+        }
+    }
+
+    /// Checks the stored field of the portal at local cell `src` (`dirs`:
+    /// 128 bytes) against the sector's legal moves (`moves`, and the
+    /// limits [`FieldCheck::sector`] set from them): the portal's entry is
+    /// [`AT`] and no other; every other entry is [`NONE`] or a legal move;
+    /// the moves lead to the portal without a cycle; and no legal move
+    /// joins two cells whose path costs differ by more than the move (an
+    /// unreached cell next to a reached one counts). Then every cell's path
+    /// is a shortest one inside the sector and [`NONE`] marks exactly the
+    /// cells that cannot reach the portal there, as the sweep builds it.
+    /// Leaves each cell's step counts in `steps`. O(cells).
+    fn check(&mut self, moves: &Moves, src: usize, dirs: &[u8]) -> Result<(), &'static str> {
+        for (c, &b) in dirs.iter().enumerate() {
+            self.dir[2 * c] = b & 15;
+            self.dir[2 * c + 1] = b >> 4;
+        }
+        let mut illegal = false;
+        // Four arrays by cell, one of them offset by the padding.
+        #[allow(clippy::needless_range_loop)]
+        for c in 0..CELLS {
+            let d = self.dir[c];
+            // Bit 15 (NONE) is always allowed; AT (8) and 9..=14 never
+            // (the portal's own entry is checked below).
+            let allowed = u32::from(moves[c]) | 1 << NONE;
+            illegal |= c != src && allowed >> d & 1 == 0;
+            self.steps[c] = if d == NONE { UNREACHED } else { UNKNOWN };
+            self.cost[PAD + c] = FAR;
+        }
+        if illegal || self.dir[src] != AT {
+            return Err("a portal field entry is not a legal move");
+        }
+        self.steps[src] = 0;
+        self.cost[PAD + src] = 0.0;
+        // Step counts and costs along the moves, each cell once, nearest
+        // the portal first (`nearest_first`), so a cell's next cell is
+        // usually known already (always in open ground); else walk up to
+        // a known cell, then back down.
+        for &c in &nearest_first()[src] {
+            let c = c as usize;
+            if self.steps[c] != UNKNOWN {
+                continue;
+            }
+            let d = self.dir[c] as usize;
+            let t = (c as isize + LOCAL_STEP[d]) as usize;
+            let known = self.steps[t];
+            if known < WALKING {
+                let (step, w) = if d >= 4 {
+                    (DIAGONAL, COST_DIAGONAL)
+                } else {
+                    (STRAIGHT, COST_ONE)
+                };
+                self.steps[c] = known + step;
+                self.cost[PAD + c] = self.cost[PAD + t] + w as f64;
+                continue;
+            }
+            self.stack.clear();
+            let mut x = c;
+            while self.steps[x] == UNKNOWN {
+                self.steps[x] = WALKING;
+                self.stack.push(x as u16);
+                x = (x as isize + LOCAL_STEP[self.dir[x] as usize]) as usize;
+            }
+            if self.steps[x] == WALKING {
+                return Err("a portal field has a cycle");
+            }
+            if self.steps[x] == UNREACHED {
+                return Err("a portal field leads to a cell that cannot reach it");
+            }
+            while let Some(y) = self.stack.pop() {
+                let y = y as usize;
+                let d = self.dir[y] as usize;
+                let t = (y as isize + LOCAL_STEP[d]) as usize;
+                let (step, w) = if d >= 4 {
+                    (DIAGONAL, COST_DIAGONAL)
+                } else {
+                    (STRAIGHT, COST_ONE)
+                };
+                self.steps[y] = self.steps[t] + step;
+                self.cost[PAD + y] = self.cost[PAD + t] + w as f64;
+            }
+        }
+        let mut bad = 0u32;
+        for (lim, &d) in self.limit.iter().zip(&HALF) {
+            let off = LOCAL_STEP[d];
+            let there = &self.cost[(PAD as isize + off) as usize..][..CELLS];
+            let here = &self.cost[PAD..PAD + CELLS];
+            for ((a, b), l) in here.iter().zip(there).zip(lim) {
+                bad += u32::from((a - b).abs() > *l);
+            }
+        }
+        if bad > 0 {
+            return Err("a portal field is not a shortest-path field");
+        }
+        Ok(())
+    }
+}
+
+impl Portals {
+    /// Appends the layer as `.rph` files store it (format 6): the portal
+    /// count (u32), each portal's field (128 bytes, portals in id order),
+    /// each portal's [`LANDMARKS`] landmark distances (u64 each).
+    pub(crate) fn write(&self, p: &mut Vec<u8>) {
+        p.extend_from_slice(&(self.len() as u32).to_le_bytes());
+        for s in &self.sectors {
+            p.extend_from_slice(&s.dirs);
+        }
+        for d in &self.lm {
+            p.extend_from_slice(&d.to_le_bytes());
+        }
+    }
+
+    /// Bytes [`Portals::write`] gives after the count, per portal.
+    pub(crate) const STORED_BYTES: usize = FIELD_BYTES + LANDMARKS * 8;
+
+    /// The layer of `grid` from its stored fields and landmark distances
+    /// (`stored`: [`Portals::STORED_BYTES`] per portal, after the count),
+    /// checked instead of swept: the portals are found again from the grid
+    /// (they must number as many), each field is checked by
+    /// [`FieldCheck::check`] and gives the in-sector distances, the links
+    /// across borders are made again, and the landmark distances must be 0
+    /// at their own landmark, at most [`MAX_STORED_COST`], and along every
+    /// edge both unreached or differ by at most its cost (so the query's
+    /// bound stays admissible and consistent). O(cells + in-sector edges ×
+    /// landmarks), against one sweep per portal and one Dijkstra per
+    /// landmark for a build.
+    pub(crate) fn read(grid: &Grid, stored: &[u8]) -> Result<Portals, &'static str> {
+        let layout = Layout::new(grid.width(), grid.height(), SIDE);
+        let count = stored.len() / Self::STORED_BYTES;
+        let (fields, lm_bytes) = stored.split_at(count * FIELD_BYTES);
+        let mut sectors = Vec::with_capacity(layout.count());
+        let mut local = Vec::new();
+        let mut check = Box::new(FieldCheck::new());
+        let mut at = 0usize;
+        for k in 0..layout.count() as u32 {
+            let r = layout.rect(k);
+            find_portals(grid, &r, &mut local);
+            let n = local.len();
+            let end = at + n * FIELD_BYTES;
+            if end > fields.len() {
+                return Err("fewer stored portal fields than portals");
+            }
+            let dirs = fields[at..end].to_vec();
+            at = end;
+            let mut dist = vec![UNREACHED; n * n];
+            if n > 0 {
+                let moves = sector_moves(grid, &r);
+                check.sector(&moves);
+                for (i, &src) in local.iter().enumerate() {
+                    check.check(
+                        &moves,
+                        src as usize,
+                        &dirs[i * FIELD_BYTES..(i + 1) * FIELD_BYTES],
+                    )?;
+                    for (j, &dst) in local.iter().enumerate() {
+                        dist[i * n + j] = check.steps[dst as usize];
+                    }
+                }
+            }
+            sectors.push(SectorPortals {
+                local: local.clone(),
+                dist,
+                dirs,
+            });
+        }
+        if at != fields.len() {
+            return Err("more stored portal fields than portals");
+        }
+        let mut p = Portals {
+            layout,
+            sectors,
+            first: Vec::new(),
+            cell: Vec::new(),
+            sector: Vec::new(),
+            cross_first: Vec::new(),
+            cross: Vec::new(),
+            lm: Vec::new(),
+        };
+        p.link_only(grid);
+        p.lm = lm_bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        p.check_landmarks()?;
+        Ok(p)
+    }
+
+    /// The landmark distances against the portal graph (see
+    /// [`Portals::read`]).
+    fn check_landmarks(&self) -> Result<(), &'static str> {
+        let n = self.len();
+        if self.lm.len() != n * LANDMARKS {
+            return Err("portal landmark table has the wrong size");
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        for (k, &v) in self.chosen_landmarks().iter().enumerate() {
+            if self.lm[v as usize * LANDMARKS + k] != 0 {
+                return Err("a portal landmark is not at distance 0 from itself");
+            }
+        }
+        if self.lm.iter().any(|&d| d != NO_PATH && d > MAX_STORED_COST) {
+            return Err("a portal landmark distance is out of range");
+        }
+        let mut bad = false;
+        for u in 0..n as u32 {
+            let a = &self.lm[u as usize * LANDMARKS..(u as usize + 1) * LANDMARKS];
+            self.for_each_edge(u, true, |v, c, _| {
+                let b = &self.lm[v as usize * LANDMARKS..(v as usize + 1) * LANDMARKS];
+                for (&x, &y) in a.iter().zip(b) {
+                    bad |= if x == NO_PATH || y == NO_PATH {
+                        x != y
+                    } else {
+                        x.abs_diff(y) > c
+                    };
+                }
+            });
+        }
+        if bad {
+            return Err("portal landmark distances differ by more than an edge's cost");
+        }
+        Ok(())
     }
 }
