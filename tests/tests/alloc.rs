@@ -1,8 +1,9 @@
 //! Zero allocations per query once warm: a counting global allocator
 //! (wrapping `System`, per-thread counts) shows that `AStar::find_path_into`,
 //! `JumpPointSearch::find_path_into` and `WindowedAStar::find_path_into` allocate nothing after warm-up
-//! queries, on the project's own generated maps (`maps/`), and that the
-//! answers of the counted queries are still right.
+//! queries, on the project's own generated maps (`maps/`), as does the
+//! facade planner with smoothing under every bundled movement profile, and
+//! that the answers of the counted queries are still right.
 
 mod common;
 
@@ -230,4 +231,58 @@ fn the_counter_sees_allocations() {
         usage.allocations >= 1 && usage.peak_bytes >= 1000,
         "{usage:?}"
     );
+}
+
+/// Under every bundled movement profile (infantry and tank with terrain
+/// costs, the boat's uniform water): a warm facade planner with smoothing
+/// allocates nothing per query, and its paths start and end where asked and
+/// never cost less than the row's optimum.
+#[test]
+fn profiled_planner_with_smoothing_allocates_nothing_once_warm() {
+    use regionpath::{Config, Hierarchy, HierarchyConfig, Path, Planner, Profile};
+    let dir = workspace_root().join("maps");
+    let grid = read_map(dir.join("terrain/terrain-caves-256.map")).unwrap();
+    for unit in ["infantry", "tank", "boat"] {
+        let profile = Profile::read(dir.join(format!("profiles/{unit}.toml"))).unwrap();
+        let scen = read_scen(dir.join(format!("terrain/terrain-caves-256.{unit}.scen"))).unwrap();
+        let h = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+        let mut planner = Planner::new(Config::new().smooth(true)).unwrap();
+        let mut path = Path::default();
+        for r in &scen.rows {
+            planner
+                .find_path_into(&h, &grid, r.start, r.goal, &mut path)
+                .unwrap();
+            planner
+                .find_path_into(&h, &grid, r.goal, r.start, &mut path)
+                .unwrap();
+        }
+        let (checked, usage) = common::measure(|| {
+            let mut checked = 0usize;
+            for r in scen.rows.iter().rev() {
+                planner
+                    .find_path_into(&h, &grid, r.goal, r.start, &mut path)
+                    .unwrap();
+                if path.cells.first() == Some(&r.goal)
+                    && path.cells.last() == Some(&r.start)
+                    && path.cost >= r.optimal * (1.0 - 1e-6)
+                    && !path.waypoints.is_empty()
+                {
+                    checked += 1;
+                }
+            }
+            checked
+        });
+        assert_eq!(
+            checked,
+            scen.rows.len(),
+            "{unit}: answers of the counted queries"
+        );
+        assert_eq!(
+            usage.allocations,
+            0,
+            "{unit}: {} allocations over {} warm queries",
+            usage.allocations,
+            scen.rows.len()
+        );
+    }
 }
