@@ -511,10 +511,18 @@ mod tests {
         let p = Profile::builder("walker").cost('.', 1.0).build().unwrap();
         let file = std::path::Path::new("walker.toml");
         let with = |c| build(c, Default::default(), Default::default(), Some((&p, file)));
-        assert_eq!(with(AlgoChoice::Astar).unwrap()[0].name(), "astar");
-        for c in [AlgoChoice::Hierarchical, AlgoChoice::Jps, AlgoChoice::All] {
-            assert!(matches!(with(c), Err(CliError::Unsupported(_))));
-        }
+        let named = |c| {
+            with(c)
+                .unwrap()
+                .iter()
+                .map(|a| a.name().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(named(AlgoChoice::Astar), ["astar"]);
+        assert_eq!(named(AlgoChoice::Hierarchical), ["hierarchical"]);
+        assert_eq!(named(AlgoChoice::Both), ["astar", "hierarchical"]);
+        assert_eq!(named(AlgoChoice::All), ["astar", "hierarchical"]);
+        assert!(matches!(with(AlgoChoice::Jps), Err(CliError::Unsupported(_))));
     }
 
     #[test]
