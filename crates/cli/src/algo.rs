@@ -522,7 +522,10 @@ mod tests {
         assert_eq!(named(AlgoChoice::Hierarchical), ["hierarchical"]);
         assert_eq!(named(AlgoChoice::Both), ["astar", "hierarchical"]);
         assert_eq!(named(AlgoChoice::All), ["astar", "hierarchical"]);
-        assert!(matches!(with(AlgoChoice::Jps), Err(CliError::Unsupported(_))));
+        assert!(matches!(
+            with(AlgoChoice::Jps),
+            Err(CliError::Unsupported(_))
+        ));
     }
 
     #[test]
