@@ -76,11 +76,18 @@ pub fn for_each_move(grid: &Grid, x: u32, y: u32, mut visit: impl FnMut(Point, f
 /// `f64::INFINITY` where unreachable or blocked. An out-of-bounds or
 /// blocked start reaches nothing.
 pub fn distances(grid: &Grid, start: Point) -> Vec<f64> {
+    if !grid.is_passable(start) {
+        return vec![f64::INFINITY; grid.width() as usize * grid.height() as usize];
+    }
+    dijkstra(grid, start, |_, _, length| length)
+}
+
+/// Dijkstra over `grid`'s moves ([`for_each_move`]) from the passable
+/// `start`; a move from `p` to `n` of base length `length` costs
+/// `step(p, n, length)` (non-negative).
+fn dijkstra(grid: &Grid, start: Point, step: impl Fn(Point, Point, f64) -> f64) -> Vec<f64> {
     let w = grid.width() as usize;
     let mut dist = vec![f64::INFINITY; w * grid.height() as usize];
-    if !grid.is_passable(start) {
-        return dist;
-    }
     let s = start.y as usize * w + start.x as usize;
     dist[s] = 0.0;
     let mut heap = BinaryHeap::new();
@@ -89,8 +96,9 @@ pub fn distances(grid: &Grid, start: Point) -> Vec<f64> {
         if cost > dist[cell] {
             continue;
         }
-        for_each_move(grid, (cell % w) as u32, (cell / w) as u32, |n, step| {
-            let next = cost + step;
+        let p = Point::new((cell % w) as u32, (cell / w) as u32);
+        for_each_move(grid, p.x, p.y, |n, length| {
+            let next = cost + step(p, n, length);
             let i = n.y as usize * w + n.x as usize;
             if next < dist[i] {
                 dist[i] = next;
@@ -111,39 +119,13 @@ pub fn distances(grid: &Grid, start: Point) -> Vec<f64> {
 /// step costs its length times the mean of the two positions' costs.
 pub fn weighted_distances(view: &ProfileGrid, start: Point) -> Vec<f64> {
     let grid = view.grid();
-    let w = grid.width() as usize;
-    let mut dist = vec![f64::INFINITY; w * grid.height() as usize];
-    let Some(start_cost) = view.position_cost(start) else {
-        return dist;
-    };
-    let s = start.y as usize * w + start.x as usize;
-    dist[s] = 0.0;
-    let mut heap = BinaryHeap::new();
-    heap.push(Item { cost: 0.0, cell: s });
-    while let Some(Item { cost, cell }) = heap.pop() {
-        if cost > dist[cell] {
-            continue;
-        }
-        let p = Point::new((cell % w) as u32, (cell / w) as u32);
-        let here = if cell == s {
-            start_cost
-        } else {
-            view.position_cost(p).unwrap_or(f64::INFINITY)
-        };
-        for_each_move(grid, p.x, p.y, |n, length| {
-            let there = view.position_cost(n).unwrap_or(f64::INFINITY);
-            let next = cost + length * ((here + there) / 2.0);
-            let i = n.y as usize * w + n.x as usize;
-            if next < dist[i] {
-                dist[i] = next;
-                heap.push(Item {
-                    cost: next,
-                    cell: i,
-                });
-            }
-        });
+    if view.position_cost(start).is_none() {
+        return vec![f64::INFINITY; grid.width() as usize * grid.height() as usize];
     }
-    dist
+    let cost = |p: Point| view.position_cost(p).unwrap_or(f64::INFINITY);
+    dijkstra(grid, start, |p, n, length| {
+        length * ((cost(p) + cost(n)) / 2.0)
+    })
 }
 
 /// A shortest 8-connected path (as [`distances`]) from `start` to `goal`,

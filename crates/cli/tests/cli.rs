@@ -2,33 +2,14 @@
 //! bad input (never a panic), the JSON and CSV reports, and `generate`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_regionpath"))
-}
+mod common;
+
+use common::{bin, run};
 
 /// A fresh scratch folder for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("regionpath-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = cmd.output().unwrap();
-    let code = status.code().unwrap_or(-1);
-    let (out, err) = (
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    );
-    assert_ne!(code, 101, "the binary panicked:\n{err}");
-    (code, out, err)
+    common::scratch("cli", test)
 }
 
 /// A 5x4 map with a wall, and a scenario with hand-computed lengths.

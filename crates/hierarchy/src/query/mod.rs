@@ -37,7 +37,7 @@ use crate::sector::{Labeler, Rect};
 use crate::ConfigError;
 pub use lazy::Query;
 use legs::{LegMemo, Memo};
-use regionpath_grid::{octile, Dir, Grid, Point, SQRT2};
+use regionpath_grid::{octile, Dir, Grid, Point};
 use regionpath_search::{
     octile_cost, Cost, SearchError, SearchStats, Status, Window, WindowedAStar, WindowedJps,
     COST_DIAGONAL, COST_ONE,
@@ -709,20 +709,6 @@ impl Default for CellPlanner {
     }
 }
 
-/// Steps cost of a cell path: 1 per straight step, √2 per diagonal.
-pub(crate) fn plain_path_cost(cells: &[Point]) -> f64 {
-    let mut straight = 0u64;
-    let mut diagonal = 0u64;
-    for w in cells.windows(2) {
-        if w[0].x != w[1].x && w[0].y != w[1].y {
-            diagonal += 1;
-        } else {
-            straight += 1;
-        }
-    }
-    straight as f64 + diagonal as f64 * SQRT2
-}
-
 /// Cost of a cell path in the searchers' fixed-point units.
 fn fixed_cost(cells: &[Point]) -> Cost {
     cells
@@ -1029,6 +1015,7 @@ impl CellPlanner {
 mod tests {
     use super::route::{best_point, euclid};
     use super::*;
+    use regionpath_grid::SQRT2;
 
     fn assert_legal(grid: &Grid, path: &[Point]) {
         for w in path.windows(2) {

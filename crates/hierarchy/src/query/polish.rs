@@ -3,6 +3,7 @@
 
 use super::route::{crossing_cost, RouteCosts};
 use super::*;
+use crate::profile::plain_path_cost;
 
 /// A second route is refined only when its [`RouteCosts::Crossings`] cost
 /// is at least this fraction below the first route's (every 8th row:
