@@ -9,6 +9,7 @@ mod quality;
 mod quick;
 mod sample;
 mod scen;
+mod updates;
 
 const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
 subcommands:
@@ -16,7 +17,8 @@ subcommands:
   profiles hierarchical planning under movement profiles beside exact weighted A*
   quick    hierarchical planner quality and speed beside A* on scenario files
   quality  smoothing quality and speed on Moving AI maps
-  sample   a fixed sample of smoothing calls, for profilers and version comparisons";
+  sample   a fixed sample of smoothing calls, for profilers and version comparisons
+  updates  incremental update times for one-cell and 16 x 16 edits";
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -28,6 +30,7 @@ fn main() {
         "quick" => quick::run(rest),
         "quality" => quality::run(rest),
         "sample" => sample::run(rest),
+        "updates" => updates::run(rest),
         "" | "help" | "-h" | "--help" => println!("{USAGE}"),
         other => {
             eprintln!("xtask: unknown subcommand `{other}`\n{USAGE}");
