@@ -75,6 +75,11 @@ pub struct Hierarchy {
     /// update, kept by `clone` (a clone is the same state). Lazy queries
     /// record it ([`crate::Query`]).
     pub(crate) stamp: u64,
+    /// Names the hierarchy across its states: fresh on every build and
+    /// load, kept by update and `clone`. A lazy query started on one state
+    /// repairs itself on a later state of the same lineage and is refused
+    /// by another hierarchy.
+    pub(crate) lineage: u64,
     /// [`Grid::revision`] of the grid the hierarchy was last built,
     /// loaded, updated or attached for: a query with a grid of another
     /// revision is refused in O(1).
@@ -190,9 +195,19 @@ impl Hierarchy {
 
     /// The stamp of this state of the hierarchy: fresh on every build, load
     /// and update, equal between a hierarchy and its clone. A lazy query
-    /// started on one state is refused by another.
+    /// started on one state replans (repairs itself) on the next leg asked
+    /// on another state of the same [`Hierarchy::lineage`].
     pub fn stamp(&self) -> u64 {
         self.stamp
+    }
+
+    /// The lineage of this hierarchy: fresh on every build and load, kept by
+    /// [`Hierarchy::update`] and by `clone` (so a snapshot cloned, updated
+    /// and published keeps it). A lazy [`crate::Query`] started on one
+    /// state of a lineage repairs itself on any later state of it; another
+    /// lineage refuses it with [`crate::PlanError::QueryMismatch`].
+    pub fn lineage(&self) -> u64 {
+        self.lineage
     }
 
     /// Whether queries with `grid` are served: its [`Grid::revision`] is

@@ -567,6 +567,7 @@ impl Hierarchy {
             config,
             digests,
             stamp: crate::model::next_stamp(),
+            lineage: crate::model::next_stamp(),
             grid_revision: grid.revision(),
             profile: None,
         })

@@ -232,6 +232,7 @@ impl Hierarchy {
             config: self.config,
             digests,
             stamp: crate::model::next_stamp(),
+            lineage: self.lineage,
             grid_revision: grid.revision(),
             profile: None,
         };

@@ -425,8 +425,19 @@ fn lazy_queries_are_owned_and_bound_to_their_hierarchy() {
     ));
     let mut updated = hi.clone();
     updated.update(&edited, &[far]).unwrap();
+    assert_eq!(updated.lineage(), hi.lineage());
+    // An updated clone is a later state of the same hierarchy: the query
+    // plans again from where it stands and its legs join up on `edited`.
+    let mut cells = Vec::new();
+    while planner
+        .next_leg(&mut q, &updated, &edited, &mut cells)
+        .unwrap()
+    {}
+    assert_eq!(q.repairs(), 1);
+    validate_contiguous(&edited, &cells, s, t);
+    // Another lineage is still refused, after the repair too.
     assert!(matches!(
-        planner.next_leg(&mut q, &updated, &edited, &mut out),
+        planner.next_leg(&mut q, &other, &g, &mut out),
         Err(PlanError::QueryMismatch { .. })
     ));
 }

@@ -82,14 +82,29 @@ pub enum Error {
         hierarchy: u64,
     },
     /// A lazy [`crate::Query`] was given another hierarchy than the one it
-    /// was started on, or that hierarchy after an update: start it again
-    /// from where the unit stands.
-    #[error("the query belongs to another hierarchy state (query {query}, hierarchy {hierarchy}): start it again")]
+    /// was started on (another [`crate::Hierarchy::lineage`]; a later
+    /// state of the same hierarchy is fine: the query repairs itself):
+    /// start it again from where the unit stands.
+    #[error("the query belongs to another hierarchy (query {query}, hierarchy {hierarchy}): start it again")]
     QueryMismatch {
         /// The hierarchy stamp the query was started on.
         query: u64,
         /// The stamp of the hierarchy given.
         hierarchy: u64,
+    },
+    /// A lazy query planning again after a map change found the unit's
+    /// position blocked: an edit walled the unit in. The query is finished.
+    #[error("the unit's position {point} is blocked after a map change: it was walled in")]
+    Trapped {
+        /// Where the unit stands.
+        point: Point,
+    },
+    /// [`crate::Planner::replan_from`] was given a cell the query has not
+    /// handed out; the query is unchanged.
+    #[error("{point} is not a cell the query handed out")]
+    NotHandedOut {
+        /// The cell given.
+        point: Point,
     },
     /// A configuration value outside its bounds (refused when the planner
     /// or hierarchy is built).
@@ -268,6 +283,8 @@ impl From<PlanError> for Error {
             PlanError::QueryMismatch { query, hierarchy } => {
                 Error::QueryMismatch { query, hierarchy }
             }
+            PlanError::Trapped(point) => Error::Trapped { point },
+            PlanError::NotHandedOut(point) => Error::NotHandedOut { point },
             PlanError::Stale(reason) => Error::Inconsistent { reason },
             PlanError::Search(e) => Error::Inconsistent {
                 reason: e.to_string(),

@@ -258,10 +258,16 @@ impl Planner {
     /// Refines the next leg of `query`, appending its cells to `leg` (the
     /// first leg includes the start cell; later legs continue from the last
     /// cell). Returns `Ok(true)` while legs remain, `Ok(false)` after the
-    /// last. One window search per leg; no allocation once warm. A query
-    /// used with another hierarchy or after an update is
-    /// [`Error::QueryMismatch`], with an edited grid [`Error::StaleGrid`]:
-    /// never a leg that does not join the previous one.
+    /// last. One window search per leg; no allocation once warm.
+    ///
+    /// Map changes: after [`Hierarchy::update`] (on this hierarchy or an
+    /// updated clone of it), the next leg first plans again from where the
+    /// last leg ended and continues from there ([`Query::repairs`] counts
+    /// it); a unit stuck mid-leg behind a new wall is replanned with
+    /// [`Planner::replan_from`]. Never a leg that does not join the previous
+    /// one: another hierarchy is [`Error::QueryMismatch`], a grid edited
+    /// without an update [`Error::StaleGrid`], a unit walled in
+    /// [`Error::Trapped`]. See `examples/living_world.rs`.
     pub fn next_leg(
         &mut self,
         query: &mut Query,
@@ -270,6 +276,22 @@ impl Planner {
         leg: &mut Vec<Point>,
     ) -> Result<bool, Error> {
         Ok(self.inner.next_leg(query, hierarchy, grid, leg)?)
+    }
+
+    /// Plans `query` again from `at`, where the unit stands (a cell the
+    /// query handed out), on the current hierarchy and grid; the cells
+    /// handed out after `at` are dropped and the next leg continues from
+    /// `at`. Use it when [`Query::ahead_is_clear`] says a map edit blocked
+    /// the unit's way. One route search; [`Error::NotHandedOut`] leaves the
+    /// query unchanged.
+    pub fn replan_from(
+        &mut self,
+        query: &mut Query,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        at: Point,
+    ) -> Result<(), Error> {
+        Ok(self.inner.replan_from(query, hierarchy, grid, at)?)
     }
 
     /// Answers many queries on all cores (rayon), one planner with this

@@ -292,6 +292,7 @@ impl Partial {
         let sealed = SealedSectors::build(grid, &self.layout, &self.first_region, &self.regions);
         Hierarchy {
             stamp: crate::model::next_stamp(),
+            lineage: crate::model::next_stamp(),
             grid_revision: grid.revision(),
             profile: None,
             layout: self.layout,

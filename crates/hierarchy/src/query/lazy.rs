@@ -25,6 +25,14 @@ pub struct Query {
     hierarchy: u64,
     /// [`Grid::revision`] at the start.
     revision: u64,
+    /// [`Hierarchy::lineage`] of the hierarchy it was started on.
+    lineage: u64,
+    /// How many times it planned again after a map change (or on
+    /// [`CellPlanner::replan_from`]).
+    repairs: u32,
+    /// The next leg starts where the unit already stands (after a repair):
+    /// its first cell was handed out before and is not handed out again.
+    resumed: bool,
     stats: PlanStats,
     /// Every cell handed out so far, in order (the last is where the unit
     /// stands): later legs search around them (see
@@ -56,9 +64,44 @@ impl Query {
         self.progress.is_done()
     }
 
-    /// Figures about the legs refined so far.
+    /// Figures about the legs refined so far (since the last repair, see
+    /// [`Query::repairs`]).
     pub fn stats(&self) -> PlanStats {
         self.stats
+    }
+
+    /// How many times the query planned again: after a map change (see
+    /// [`CellPlanner::next_leg`]) or when asked ([`CellPlanner::replan_from`]).
+    pub fn repairs(&self) -> u32 {
+        self.repairs
+    }
+
+    /// Whether a unit standing at `at`, a cell this query handed out, can
+    /// still walk the rest of what was handed out on `grid`: every cell
+    /// after the last occurrence of `at` passable and every move legal (no
+    /// corner cut). Before the first leg (or the first after a repair) that
+    /// is whether `at` is [`Query::position`] and passable; `false` when `at`
+    /// was not handed out. Costs the cells
+    /// after `at` (and a scan back to it); a game calls it after a map edit
+    /// for the units walking near it, then [`CellPlanner::replan_from`]
+    /// where it says `false`.
+    ///
+    /// For a hierarchy with a movement profile, pass its view
+    /// ([`Hierarchy::search_grid`]): positions are footprints there.
+    pub fn ahead_is_clear(&self, grid: &Grid, at: Point) -> bool {
+        if self.handed.is_empty() {
+            // Nothing handed out since the start or the last repair.
+            return at == self.progress.pos && grid.is_passable(at);
+        }
+        let Some(i) = self.handed.iter().rposition(|&p| p == at) else {
+            return false;
+        };
+        let rest = &self.handed[i..];
+        rest.iter().all(|&p| grid.is_passable(p))
+            && rest.windows(2).all(|w| {
+                let (dx, dy) = (w[1].x as i32 - w[0].x as i32, w[1].y as i32 - w[0].y as i32);
+                Dir::from_delta(dx, dy).is_some_and(|d| grid.can_step(w[0], d))
+            })
     }
 
     /// The region route planned so far (region ids, the start's first; empty
@@ -94,6 +137,9 @@ impl CellPlanner {
             cross: Vec::new(),
             hierarchy: 0,
             revision: 0,
+            lineage: 0,
+            repairs: 0,
+            resumed: false,
             stats: PlanStats::default(),
             handed: Vec::new(),
             handed_legs: Vec::new(),
@@ -121,6 +167,9 @@ impl CellPlanner {
         q.handed_legs.clear();
         q.hierarchy = h.stamp();
         q.revision = grid.revision();
+        q.lineage = h.lineage();
+        q.repairs = 0;
+        q.resumed = false;
         q.stats = PlanStats::default();
         let quick = self.config.quick_start;
         self.begin(h, h.search_grid(grid), start, goal, Kind::Lazy { quick })?;
@@ -150,10 +199,24 @@ impl CellPlanner {
     /// route's planning on the second leg of a quick start); allocates
     /// nothing once warm.
     ///
-    /// Fails with [`PlanError::QueryMismatch`] when `h` is not the state
-    /// the query was started on (another hierarchy, or this one after an
-    /// update) and [`PlanError::StaleGrid`] when the grid changed since:
-    /// start the query again from where the unit stands.
+    /// **Map changes.** A query survives them: when `h` is a later state of
+    /// the hierarchy it was planned on (updated after edits, or a clone of
+    /// it updated: the same [`Hierarchy::lineage`]) or the grid's revision
+    /// changed, the next leg first plans again from where the last leg
+    /// ended ([`Query::position`]) on the current state: one route search,
+    /// counted by [`Query::repairs`]. The legs before stay handed out (the
+    /// unit walks or walked them); the new legs continue from that cell
+    /// (it is not handed out twice). A unit standing elsewhere on the legs
+    /// handed out (a unit mid-leg when a wall appeared ahead: see
+    /// [`Query::ahead_is_clear`]) is replanned with
+    /// [`CellPlanner::replan_from`]. A finished query stays finished.
+    ///
+    /// Errors: [`PlanError::QueryMismatch`] for a hierarchy of another
+    /// lineage; [`PlanError::StaleGrid`] for a grid edited without
+    /// [`Hierarchy::update`]; after a change, [`PlanError::Trapped`] when the
+    /// position is now blocked and [`PlanError::Unreachable`] or
+    /// [`PlanError::GoalBlocked`] when the goal can no longer be reached.
+    /// After an error the query is finished (no more legs).
     pub fn next_leg(
         &mut self,
         q: &mut Query,
@@ -161,20 +224,13 @@ impl CellPlanner {
         grid: &Grid,
         out: &mut Vec<Point>,
     ) -> Result<bool, PlanError> {
-        if q.hierarchy != h.stamp() {
-            return Err(PlanError::QueryMismatch {
-                query: q.hierarchy,
-                hierarchy: h.stamp(),
-            });
-        }
-        if q.revision != grid.revision() || !h.is_current_for(grid) {
-            return Err(PlanError::StaleGrid {
-                grid: grid.revision(),
-                hierarchy: q.revision,
-            });
-        }
+        self.check_query(q, h, grid)?;
         if q.progress.is_done() {
             return Ok(false);
+        }
+        if q.hierarchy != h.stamp() || q.revision != grid.revision() {
+            let at = q.progress.pos;
+            self.repair(q, h, grid, at)?;
         }
         // The query's state becomes the planner's for one leg: swapped, not
         // copied, and swapped back whatever the outcome.
@@ -189,6 +245,10 @@ impl CellPlanner {
         let result = self.leg_into(h, h.search_grid(grid), out);
         if result.is_ok() {
             self.hand_out(&out[before..]);
+            if std::mem::take(&mut q.resumed) && out.len() > before {
+                // The unit stands on the leg's first cell already.
+                out.remove(before);
+            }
         }
         std::mem::swap(&mut self.route, &mut q.route);
         std::mem::swap(&mut self.cross, &mut q.cross);
@@ -202,6 +262,110 @@ impl CellPlanner {
             q.progress.phase = Phase::Done;
         }
         result
+    }
+}
+
+impl CellPlanner {
+    /// Plans `q` again from `at`, where the unit stands: a cell the query
+    /// handed out (its start before the first leg). The cells handed out
+    /// after `at` are dropped (the unit will not walk them); the next
+    /// [`CellPlanner::next_leg`] continues from `at` without handing it
+    /// out again. For a unit mid-leg when the map changed ahead of it
+    /// ([`Query::ahead_is_clear`] says `false`), or whenever the game wants
+    /// a fresh plan. Costs what [`CellPlanner::restart`] costs (one route
+    /// search); counted by [`Query::repairs`].
+    ///
+    /// Errors: [`PlanError::NotHandedOut`] (the query is left as it was),
+    /// the staleness errors of [`CellPlanner::next_leg`], and
+    /// [`PlanError::Trapped`], [`PlanError::Unreachable`] or
+    /// [`PlanError::GoalBlocked`] (the query is then finished).
+    pub fn replan_from(
+        &mut self,
+        q: &mut Query,
+        h: &Hierarchy,
+        grid: &Grid,
+        at: Point,
+    ) -> Result<(), PlanError> {
+        self.check_query(q, h, grid)?;
+        let handed = if q.handed.is_empty() {
+            at == q.start
+        } else {
+            q.handed.contains(&at)
+        };
+        if !handed {
+            return Err(PlanError::NotHandedOut(at));
+        }
+        self.repair(q, h, grid, at)
+    }
+
+    /// The checks every call on a query makes first: the hierarchy's
+    /// lineage and a grid the hierarchy serves.
+    fn check_query(&self, q: &Query, h: &Hierarchy, grid: &Grid) -> Result<(), PlanError> {
+        if q.lineage != h.lineage() {
+            return Err(PlanError::QueryMismatch {
+                query: q.hierarchy,
+                hierarchy: h.stamp(),
+            });
+        }
+        if !h.is_current_for(grid) {
+            return Err(PlanError::StaleGrid {
+                grid: grid.revision(),
+                hierarchy: h.grid_revision,
+            });
+        }
+        Ok(())
+    }
+
+    /// Plans `q` again from `at` on the current state (see
+    /// [`CellPlanner::next_leg`]): its history becomes `at` alone (later
+    /// legs keep off it, as off any cell handed out), its route is planned
+    /// afresh and the next leg's first cell, `at`, is not handed out again.
+    fn repair(
+        &mut self,
+        q: &mut Query,
+        h: &Hierarchy,
+        grid: &Grid,
+        at: Point,
+    ) -> Result<(), PlanError> {
+        let goal = q.progress.goal;
+        let walked = !q.handed.is_empty();
+        q.progress = Progress::finished(at, goal);
+        q.route.clear();
+        q.cross.clear();
+        q.handed.clear();
+        q.handed_legs.clear();
+        q.hierarchy = h.stamp();
+        q.revision = grid.revision();
+        q.repairs += 1;
+        q.resumed = false;
+        let quick = self.config.quick_start;
+        let view = h.search_grid(grid);
+        let planned = if view.in_bounds(at) && !view.is_passable(at) {
+            Err(PlanError::Trapped(at))
+        } else {
+            self.begin(h, view, at, goal, Kind::Lazy { quick })
+        };
+        if let Err(e) = planned {
+            // Finished, the unit's cell its history: `replan_from` it
+            // once the way is open again.
+            let cell = Rect {
+                x0: at.x,
+                y0: at.y,
+                x1: at.x + 1,
+                y1: at.y + 1,
+            };
+            q.handed.push(at);
+            q.handed_legs.push((cell, 1));
+            return Err(e);
+        }
+        if let Some(pr) = self.progress.take() {
+            q.progress = pr;
+        }
+        q.route.extend_from_slice(&self.route);
+        q.cross.extend_from_slice(&self.cross);
+        q.stats = self.stats;
+        q.resumed = walked;
+        Ok(())
     }
 }
 

@@ -94,14 +94,26 @@ pub enum PlanError {
         hierarchy: u64,
     },
     /// A lazy [`Query`] used with another hierarchy than the one it was
-    /// started on, or with that hierarchy after an update: start it again.
-    #[error("the query was started on another hierarchy or before an update (query stamp {query}, hierarchy stamp {hierarchy}): start it again")]
+    /// started on (another [`Hierarchy::lineage`]: not that hierarchy, a
+    /// clone of it or a later state of either): start it again.
+    #[error("the query was started on another hierarchy (query stamp {query}, hierarchy stamp {hierarchy}): start it again")]
     QueryMismatch {
         /// The stamp the query was started on.
         query: u64,
         /// [`Hierarchy::stamp`] of the hierarchy given.
         hierarchy: u64,
     },
+    /// A lazy query that had to plan again after a map change found the
+    /// unit's position blocked (not usable under the hierarchy's profile):
+    /// an edit walled the unit in. The query is finished; start one again
+    /// once the unit can move.
+    #[error("the unit's position {0} is blocked after a map change: it was walled in")]
+    Trapped(Point),
+    /// [`CellPlanner::replan_from`] was given a cell the query has not
+    /// handed out (nor its start before the first leg): the query is left
+    /// as it was.
+    #[error("{0} is not a cell the query handed out")]
+    NotHandedOut(Point),
     /// The hierarchy and grid disagree (the grid changed without an update).
     #[error("hierarchy is stale for this grid: {0}")]
     Stale(String),
