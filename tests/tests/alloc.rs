@@ -99,7 +99,7 @@ fn jump_point_search_allocates_nothing_once_warm() {
 /// query allocates nothing when the output `Vec` has room.
 #[test]
 fn hierarchical_planner_allocates_nothing_once_warm() {
-    use regionpath::hierarchy::{CellPlanner, Hierarchy};
+    use regionpath::hierarchy::{CellPlanner, Hierarchy, Step};
     for map in ["rooms-512.map", "caves-256.map"] {
         let (grid, rows) = shipped(map);
         let h = Hierarchy::build(&grid, &Default::default()).unwrap();
@@ -159,6 +159,40 @@ fn hierarchical_planner_allocates_nothing_once_warm() {
             usage.allocations,
             0,
             "{map}: {} allocations over {} warm lazy queries",
+            usage.allocations,
+            rows.len()
+        );
+        // Sliced queries stepped under a budget of 200 (paused route
+        // searches kept in the query) allocate nothing either.
+        let mut sliced = |planner: &mut CellPlanner, path: &mut Vec<_>, s, g| {
+            path.clear();
+            planner.restart_sliced(&mut query, &h, &grid, s, g).unwrap();
+            let mut calls = 0;
+            while planner.step(&mut query, &h, &grid, 200, path).unwrap() != Step::Done {
+                calls += 1;
+            }
+            (path.first() == Some(&s) && path.last() == Some(&g), calls)
+        };
+        let mut calls = 0;
+        for &(s, g, _) in &rows {
+            calls += sliced(&mut planner, &mut path, s, g).1;
+        }
+        let (checked, usage) = common::measure(|| {
+            rows.iter()
+                .rev()
+                .filter(|&&(s, g, _)| sliced(&mut planner, &mut path, s, g).0)
+                .count()
+        });
+        assert_eq!(checked, rows.len(), "{map}: sliced answers");
+        assert!(
+            calls > 2 * rows.len(),
+            "{map}: {calls} steps for {} queries",
+            rows.len()
+        );
+        assert_eq!(
+            usage.allocations,
+            0,
+            "{map}: {} allocations over {} warm sliced queries",
             usage.allocations,
             rows.len()
         );

@@ -9,6 +9,7 @@ mod quality;
 mod quick;
 mod sample;
 mod scen;
+mod steps;
 mod updates;
 
 const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
@@ -18,6 +19,7 @@ subcommands:
   quick    hierarchical planner quality and speed beside A* on scenario files
   quality  smoothing quality and speed on Moving AI maps
   sample   a fixed sample of smoothing calls, for profilers and version comparisons
+  steps    frame-budgeted (sliced) queries: worst step time per budget
   updates  incremental update times for one-cell and 16 x 16 edits";
 
 fn main() {
@@ -30,6 +32,7 @@ fn main() {
         "quick" => quick::run(rest),
         "quality" => quality::run(rest),
         "sample" => sample::run(rest),
+        "steps" => steps::run(rest),
         "updates" => updates::run(rest),
         "" | "help" | "-h" | "--help" => println!("{USAGE}"),
         other => {

@@ -53,7 +53,7 @@ pub use graph::{Link, Region, RegionId, Run};
 pub use model::{BuildStats, Hierarchy};
 pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};
 pub use query::{
-    CellPlanner, PlanError, PlanStats, PlannerConfig, Query, MAX_RECHECK_WINDOW, MAX_WINDOW,
+    CellPlanner, PlanError, PlanStats, PlannerConfig, Query, Step, MAX_RECHECK_WINDOW, MAX_WINDOW,
 };
 
 use thiserror::Error;

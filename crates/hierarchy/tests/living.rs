@@ -7,7 +7,7 @@
 //! agrees.
 
 use regionpath_grid::{Grid, Point};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, Query};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, Query, Step};
 use regionpath_testkit::{maps, Rng64, SplitMix64 as Rng};
 use std::collections::VecDeque;
 use std::sync::{Arc, RwLock};
@@ -104,11 +104,44 @@ fn settle(err: PlanError, g: &Grid, unit: Point, goal: Point, t: &mut Tally) {
     }
 }
 
-/// Walks one unit from `s` to `t` while the map changes under it.
-fn walk_through_edits(rng: &mut Rng, g: &mut Grid, h: &mut Hierarchy, s: Point, t: Point) -> Tally {
+/// The next leg of `q`: [`CellPlanner::next_leg`], or with a budget
+/// [`CellPlanner::step`] until a leg or the end (at most `calls` steps).
+fn next(
+    planner: &mut CellPlanner,
+    q: &mut Query,
+    h: &Hierarchy,
+    g: &Grid,
+    budget: Option<u32>,
+    leg: &mut Vec<Point>,
+) -> Result<(), PlanError> {
+    match budget {
+        None => planner.next_leg(q, h, g, leg).map(|_| ()),
+        Some(b) => {
+            for _ in 0..100_000 {
+                if planner.step(q, h, g, b, leg)? != Step::Pending {
+                    return Ok(());
+                }
+            }
+            panic!("no leg after 100,000 steps of budget {b}");
+        }
+    }
+}
+
+/// Walks one unit from `s` to `t` while the map changes under it; with a
+/// budget, the query is sliced and advanced by steps.
+fn walk_through_edits(
+    rng: &mut Rng,
+    g: &mut Grid,
+    h: &mut Hierarchy,
+    (s, t): (Point, Point),
+    budget: Option<u32>,
+) -> Tally {
     let mut tally = Tally::default();
     let mut planner = CellPlanner::new();
-    let mut q: Query = planner.start(h, g, s, t).unwrap();
+    let mut q: Query = match budget {
+        None => planner.start(h, g, s, t).unwrap(),
+        Some(_) => planner.start_sliced(h, g, s, t).unwrap(),
+    };
     let mut unit = s;
     let mut ahead: VecDeque<Point> = VecDeque::new();
     let mut leg = Vec::new();
@@ -142,7 +175,7 @@ fn walk_through_edits(rng: &mut Rng, g: &mut Grid, h: &mut Hierarchy, s: Point, 
         }
         if ahead.is_empty() {
             leg.clear();
-            match planner.next_leg(&mut q, h, g, &mut leg) {
+            match next(&mut planner, &mut q, h, g, budget, &mut leg) {
                 Ok(_) => {}
                 Err(e) => {
                     settle(e, g, unit, t, &mut tally);
@@ -202,7 +235,9 @@ fn lazy_walks_survive_edit_streams() {
             continue;
         }
         let t = rng.pick(&far);
-        let r = walk_through_edits(&mut rng, &mut g, &mut h, s, t);
+        // Every third walk sliced, with a small budget.
+        let budget = (seed % 3 == 2).then(|| 1 + rng.below(400) as u32);
+        let r = walk_through_edits(&mut rng, &mut g, &mut h, (s, t), budget);
         total.arrived += r.arrived;
         total.trapped += r.trapped;
         total.unreachable += r.unreachable;
@@ -353,4 +388,110 @@ fn readers_plan_on_snapshots_while_a_writer_edits() {
         let (paths, legs) = r.join().unwrap();
         assert!(paths >= 50 && legs >= 1, "{paths} paths, {legs} legs");
     }
+}
+
+/// Sliced queries on random maps with random budgets: the legs join into a
+/// valid path from start to goal whenever the oracle finds one (and the
+/// start refuses the others); every call's route expansions stay within
+/// its budget and its grid expansions within four searches of the leg box
+/// `step` promises (a side of max(√budget, two sectors)).
+#[test]
+fn steps_under_budgets_complete_and_stay_bounded() {
+    let (mut queries, mut calls, mut paused) = (0u32, 0u32, 0u32);
+    let mut worst = 0.0f64;
+    for seed in 0..120u64 {
+        let mut rng = Rng(seed);
+        let (w, hh) = (30 + rng.below(120) as u32, 30 + rng.below(120) as u32);
+        let g = if rng.chance(50) {
+            world(&mut rng, w, hh)
+        } else {
+            maps::obstacles(w, hh, 20 + rng.below(20), &mut |n| rng.below(n))
+        };
+        let config = HierarchyConfig::new()
+            .sector_size(8 << rng.below(2))
+            .fit_memory(false);
+        let h = Hierarchy::build(&g, &config).unwrap();
+        let sector = h.sector_size();
+        let cells = regionpath_testkit::passable_cells(&g);
+        if cells.len() < 2 {
+            continue;
+        }
+        let mut planner = CellPlanner::new();
+        for _ in 0..4 {
+            let (s, t) = (rng.pick(&cells), rng.pick(&cells));
+            let budget = [1, 7, 60, 300, 1000, 5000][rng.below(6) as usize];
+            let mut q = match planner.start_sliced(&h, &g, s, t) {
+                Ok(q) => q,
+                Err(PlanError::Unreachable { .. }) => {
+                    assert!(!reachable(&g, s, t), "{s} -> {t}");
+                    continue;
+                }
+                Err(e) => panic!("{e}"),
+            };
+            assert!(reachable(&g, s, t), "{s} -> {t}");
+            let cap = (budget as f64).sqrt().floor().max(2.0 * sector as f64);
+            let mut path = Vec::new();
+            loop {
+                let before = q.stats();
+                let step = planner.step(&mut q, &h, &g, budget, &mut path).unwrap();
+                let after = q.stats();
+                calls += 1;
+                let routed = after.abstract_expanded - before.abstract_expanded;
+                assert!(
+                    routed <= budget.max(1),
+                    "{routed} route expansions, budget {budget}"
+                );
+                let grid = (after.expanded - before.expanded) as f64;
+                worst = worst.max(grid / (cap * cap));
+                assert!(grid <= 4.0 * cap * cap, "{grid} expansions, box side {cap}");
+                match step {
+                    Step::Pending => paused += 1,
+                    Step::Leg => {}
+                    Step::Done => break,
+                }
+                assert!(calls < 10_000_000);
+            }
+            regionpath_testkit::check_path(&g, &path, s, t)
+                .unwrap_or_else(|e| panic!("{s} -> {t}: {e}"));
+            queries += 1;
+        }
+    }
+    eprintln!("{queries} sliced queries, {calls} calls, {paused} paused; worst grid expansions / box {worst:.2}");
+    assert!(
+        queries >= 300 && paused >= 50,
+        "{queries} queries, {paused} paused"
+    );
+}
+
+/// Many sliced queries stepped in turn on one planner (a frame loop over
+/// units): each keeps its own paused route search, and all finish with
+/// valid paths.
+#[test]
+fn interleaved_steps_on_one_planner() {
+    let mut rng = Rng(5);
+    let g = world(&mut rng, 160, 160);
+    let config = HierarchyConfig::new().sector_size(8).fit_memory(false);
+    let h = Hierarchy::build(&g, &config).unwrap();
+    let cells = regionpath_testkit::passable_cells(&g);
+    let mut planner = CellPlanner::new();
+    let mut units = Vec::new();
+    while units.len() < 24 {
+        let (s, t) = (rng.pick(&cells), rng.pick(&cells));
+        if let Ok(q) = planner.start_sliced(&h, &g, s, t) {
+            units.push((q, s, t, Vec::new(), false));
+        }
+    }
+    let mut frames = 0;
+    while units.iter().any(|u| !u.4) {
+        frames += 1;
+        for (q, _, _, path, done) in units.iter_mut().filter(|u| !u.4) {
+            *done = planner.step(q, &h, &g, 5, path).unwrap() == Step::Done;
+        }
+        assert!(frames < 1_000_000);
+    }
+    for (_, s, t, path, _) in &units {
+        regionpath_testkit::check_path(&g, path, *s, *t)
+            .unwrap_or_else(|e| panic!("{s} -> {t}: {e}"));
+    }
+    assert!(frames > 10, "{frames} frames: the budget did not slice");
 }

@@ -49,7 +49,7 @@ pub use regionpath_grid::{
 };
 pub use regionpath_hierarchy::{
     BuildStats, Hierarchy, HierarchyConfig, HierarchyError, Link, PlanStats, PortalMode, Query,
-    Region, RegionId, Run,
+    Region, RegionId, Run, Step,
 };
 pub use regionpath_smoothing::{CurveSegment, CurvedPath, TurnPolicy, Vec2};
 

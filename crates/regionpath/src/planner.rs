@@ -3,7 +3,7 @@
 
 use crate::{Config, Error};
 use regionpath_grid::{Grid, Point};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, PlanStats, Query, RegionId};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, PlanStats, Query, RegionId, Step};
 use regionpath_smoothing::{CurvedPath, SmoothOptions, Smoother, TurnOptions, Vec2};
 
 /// A planned path.
@@ -276,6 +276,67 @@ impl Planner {
         leg: &mut Vec<Point>,
     ) -> Result<bool, Error> {
         Ok(self.inner.next_leg(query, hierarchy, grid, leg)?)
+    }
+
+    /// [`Planner::start`] for a query advanced under a frame budget with
+    /// [`Planner::step`]: only O(1) checks here (bounds, blocked cells,
+    /// reachability), the route search is left to the steps.
+    pub fn start_sliced(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Query, Error> {
+        Ok(self.inner.start_sliced(hierarchy, grid, start, goal)?)
+    }
+
+    /// [`Planner::start_sliced`] into an existing query, reusing its
+    /// buffers: allocates nothing once warm.
+    pub fn restart_sliced(
+        &mut self,
+        query: &mut Query,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), Error> {
+        Ok(self
+            .inner
+            .restart_sliced(query, hierarchy, grid, start, goal)?)
+    }
+
+    /// Advances `query` by at most `budget` route-search expansions and
+    /// then at most one leg whose search box holds about `budget` cells
+    /// (at least two sectors' span), appending the leg to `leg`:
+    /// [`Step::Pending`] (call again next frame), [`Step::Leg`] or
+    /// [`Step::Done`]. The paused search lives in the query, so one
+    /// planner can step many queries in turn; a query can be dropped
+    /// between calls. Map changes repair the query as in
+    /// [`Planner::next_leg`]. No allocation once warm.
+    ///
+    /// ```
+    /// use regionpath::{Grid, Hierarchy, Planner, Point, Step};
+    ///
+    /// let grid = Grid::from_rows(&["..........", ".@@@@@@@@.", ".........."])?;
+    /// let hierarchy = Hierarchy::build(&grid, &Default::default())?;
+    /// let mut planner = Planner::default();
+    /// let (s, g) = (Point::new(0, 1), Point::new(9, 1));
+    /// let mut query = planner.start_sliced(&hierarchy, &grid, s, g)?;
+    /// let mut cells = Vec::new();
+    /// while planner.step(&mut query, &hierarchy, &grid, 1_000, &mut cells)? != Step::Done {}
+    /// assert_eq!((cells[0], *cells.last().unwrap()), (s, g));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn step(
+        &mut self,
+        query: &mut Query,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        budget: u32,
+        leg: &mut Vec<Point>,
+    ) -> Result<Step, Error> {
+        Ok(self.inner.step(query, hierarchy, grid, budget, leg)?)
     }
 
     /// Plans `query` again from `at`, where the unit stands (a cell the

@@ -2,8 +2,31 @@
 //! any [`CellPlanner`] (the planner is only scratch).
 
 use super::legs::window_of;
-use super::route::RouteCosts;
+use super::route::{seed_route, RouteCosts, RouteRun, RouteSearch};
 use super::*;
+
+/// What one [`CellPlanner::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Part of the route search ran (or the route is ready) but no leg was
+    /// handed out: call again, e.g. next frame.
+    Pending,
+    /// A leg was appended; more follow.
+    Leg,
+    /// The last leg was appended (the cells handed out reach the goal), or
+    /// nothing was left to hand out.
+    Done,
+}
+
+/// A sliced query's route search between steps: the regions it touched
+/// and its open list, kept in the query so that steps of many queries can
+/// interleave on one planner.
+#[derive(Clone, Debug, Default)]
+struct Sliced {
+    search: Option<RouteSearch>,
+    nodes: hashbrown::HashMap<u32, route::ANode>,
+    heap: BinaryHeap<Reverse<u64>>,
+}
 
 /// A lazily refined query: where it stands, its region route and the
 /// hierarchy state and grid revision it was planned on. The caller owns it
@@ -33,6 +56,8 @@ pub struct Query {
     /// The next leg starts where the unit already stands (after a repair):
     /// its first cell was handed out before and is not handed out again.
     resumed: bool,
+    /// The route search of a sliced query ([`CellPlanner::step`]).
+    sliced: Sliced,
     stats: PlanStats,
     /// Every cell handed out so far, in order (the last is where the unit
     /// stands): later legs search around them (see
@@ -140,6 +165,7 @@ impl CellPlanner {
             lineage: 0,
             repairs: 0,
             resumed: false,
+            sliced: Sliced::default(),
             stats: PlanStats::default(),
             handed: Vec::new(),
             handed_legs: Vec::new(),
@@ -170,8 +196,9 @@ impl CellPlanner {
         q.lineage = h.lineage();
         q.repairs = 0;
         q.resumed = false;
+        q.sliced.search = None;
         q.stats = PlanStats::default();
-        let quick = self.config.quick_start;
+        let quick = self.config.quick_start && !self.defer_route;
         self.begin(h, h.search_grid(grid), start, goal, Kind::Lazy { quick })?;
         if let Some(pr) = self.progress.take() {
             q.progress = pr;
@@ -298,6 +325,176 @@ impl CellPlanner {
         self.repair(q, h, grid, at)
     }
 
+    /// [`CellPlanner::start`] for a query advanced by
+    /// [`CellPlanner::step`] under a budget: only the O(1) work is done
+    /// here (bounds, blocked cells, reachability from the connectivity
+    /// matrix, a straight line where there is one); the route search is
+    /// left to the steps. Allocates the query's buffers (see
+    /// [`CellPlanner::restart_sliced`] to reuse them).
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Point};
+    /// use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, Step};
+    ///
+    /// let mut grid = Grid::new(200, 60, true)?;
+    /// for y in 0..50 {
+    ///     grid.set_passable(Point::new(100, y), false)?;
+    /// }
+    /// let h = Hierarchy::build(&grid, &HierarchyConfig::default())?;
+    /// let mut planner = CellPlanner::new();
+    /// let (s, g) = (Point::new(2, 2), Point::new(197, 2));
+    /// let mut q = planner.start_sliced(&h, &grid, s, g)?;
+    /// let mut cells = Vec::new();
+    /// // At most about 1,000 nodes a call: one call per frame.
+    /// while planner.step(&mut q, &h, &grid, 1_000, &mut cells)? != Step::Done {}
+    /// assert_eq!((cells[0], *cells.last().unwrap()), (s, g));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn start_sliced(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Query, PlanError> {
+        self.defer_route = true;
+        let q = self.start(h, grid, start, goal);
+        self.defer_route = false;
+        q
+    }
+
+    /// [`CellPlanner::start_sliced`] into an existing query, reusing its
+    /// buffers (the route search's too): allocates nothing once warm.
+    pub fn restart_sliced(
+        &mut self,
+        q: &mut Query,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<(), PlanError> {
+        self.defer_route = true;
+        let r = self.restart(q, h, grid, start, goal);
+        self.defer_route = false;
+        r
+    }
+
+    /// Advances `q` by a bounded amount of work and hands out at most one
+    /// leg: the frame-budget form of [`CellPlanner::next_leg`], for a
+    /// query started with [`CellPlanner::start_sliced`] (any lazy query
+    /// works; one from [`CellPlanner::start`] has its route already).
+    ///
+    /// **Bound.** A call expands at most `budget` regions in the route
+    /// search (which pauses there and resumes on the next call, its state
+    /// kept in the query, so steps of many queries interleave freely on one
+    /// planner), and then, if budget is left, refines one leg whose box
+    /// holds at most `max(left, 4 · sector²)` cells (a side of √left, at
+    /// least two sectors' span): a window search expands a cell at most
+    /// once, and its fallback (see [`CellPlanner::next_leg`]) once more.
+    /// So a call does O(`budget` + sector²) work whatever the map size and
+    /// route length; legs are shorter under small budgets.
+    ///
+    /// Returns [`Step::Pending`] (no leg yet: call again), [`Step::Leg`]
+    /// (cells appended to `out` as [`CellPlanner::next_leg`] appends them)
+    /// or [`Step::Done`]. Map changes, errors and the query's end behave
+    /// as in [`CellPlanner::next_leg`] (a repair's route search is sliced
+    /// too). Dropping a query between calls is always fine. Allocates
+    /// nothing once the query's and planner's buffers are warm.
+    pub fn step(
+        &mut self,
+        q: &mut Query,
+        h: &Hierarchy,
+        grid: &Grid,
+        budget: u32,
+        out: &mut Vec<Point>,
+    ) -> Result<Step, PlanError> {
+        self.check_query(q, h, grid)?;
+        if q.progress.is_done() {
+            return Ok(Step::Done);
+        }
+        if q.hierarchy != h.stamp() || q.revision != grid.revision() {
+            let at = q.progress.pos;
+            self.defer_route = true;
+            let r = self.repair(q, h, grid, at);
+            self.defer_route = false;
+            r?;
+        }
+        let mut left = budget.max(1);
+        if q.progress.route == Planned::Pending
+            && (!self.route_slice(q, h, &mut left)? || left == 0)
+        {
+            return Ok(Step::Pending);
+        }
+        self.leg_cap = left.isqrt().max(2 * h.sector_size());
+        let r = self.next_leg(q, h, grid, out);
+        self.leg_cap = u32::MAX;
+        Ok(if r? { Step::Leg } else { Step::Done })
+    }
+
+    /// Runs `q`'s pending route search for at most `*left` expansions
+    /// (decremented); `true` once the route is in the query.
+    fn route_slice(
+        &mut self,
+        q: &mut Query,
+        h: &Hierarchy,
+        left: &mut u32,
+    ) -> Result<bool, PlanError> {
+        let pr = q.progress;
+        let search = match q.sliced.search {
+            Some(s) => s,
+            None => {
+                let s = RouteSearch {
+                    from: pr.from,
+                    to: pr.to,
+                    start: pr.pos,
+                    goal: pr.goal,
+                    corridor: None,
+                    costs: RouteCosts::Representatives,
+                };
+                q.sliced.nodes.clear();
+                q.sliced.heap.clear();
+                seed_route(h, &s, &mut q.sliced.nodes, &mut q.sliced.heap);
+                q.sliced.search = Some(s);
+                s
+            }
+        };
+        self.marked = None;
+        self.avoid.clear();
+        self.stats = q.stats;
+        let restrict = self.mark_blocks(h, search.from, search.to);
+        let (nodes, heap) = (&mut q.sliced.nodes, &mut q.sliced.heap);
+        let run = self.run_route(h, &search, restrict, nodes, heap, left);
+        let result = match run {
+            RouteRun::Paused => Ok(false),
+            RouteRun::Found(r) => {
+                self.route.clear();
+                self.cross.clear();
+                if self.extract_route(h, &search, &mut q.sliced.nodes, r) {
+                    q.route.clear();
+                    q.route.extend_from_slice(&self.route);
+                    q.cross.clear();
+                    q.cross.extend_from_slice(&self.cross);
+                    q.progress.route = Planned::Whole;
+                    self.stats.route_len = q.route.len() as u32;
+                    Ok(true)
+                } else {
+                    Err(PlanError::Stale("a route's link is missing".into()))
+                }
+            }
+            RouteRun::Empty => Err(PlanError::Stale(
+                "the connectivity matrix and the region graph disagree".into(),
+            )),
+        };
+        q.stats = self.stats;
+        if !matches!(result, Ok(false)) {
+            q.sliced.search = None;
+        }
+        if result.is_err() {
+            q.progress.phase = Phase::Done;
+        }
+        result
+    }
+
     /// The checks every call on a query makes first: the hierarchy's
     /// lineage and a grid the hierarchy serves.
     fn check_query(&self, q: &Query, h: &Hierarchy, grid: &Grid) -> Result<(), PlanError> {
@@ -338,7 +535,8 @@ impl CellPlanner {
         q.revision = grid.revision();
         q.repairs += 1;
         q.resumed = false;
-        let quick = self.config.quick_start;
+        q.sliced.search = None;
+        let quick = self.config.quick_start && !self.defer_route;
         let view = h.search_grid(grid);
         let planned = if view.in_bounds(at) && !view.is_passable(at) {
             Err(PlanError::Trapped(at))

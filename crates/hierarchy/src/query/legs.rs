@@ -114,6 +114,12 @@ impl CellPlanner {
             pr.route = Planned::Whole;
             self.progress = Some(pr);
         }
+        if pr.route == Planned::Pending {
+            // A sliced query's route, asked for by `next_leg`: at once.
+            self.plan_route(h, pr.from, pr.to, pr.pos, pr.goal)?;
+            pr.route = Planned::Whole;
+            self.progress = Some(pr);
+        }
         if pr.route == Planned::Partial && !first {
             // The quick first leg is done: plan the rest of the route from
             // where it ended.
@@ -487,7 +493,8 @@ impl CellPlanner {
             self.config.window / 2 + 2
         } else {
             self.config.window.max(2 * h.sector_size())
-        };
+        }
+        .min(self.leg_cap);
         let sector = |m: usize| h.sector_rect(h.regions[self.route[m] as usize].sector());
         let mut bbox = sector(at);
         let mut j = at;

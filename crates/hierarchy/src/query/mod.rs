@@ -35,7 +35,7 @@ use crate::model::Hierarchy;
 use crate::portal::PortalSearch;
 use crate::sector::{Labeler, Rect};
 use crate::ConfigError;
-pub use lazy::Query;
+pub use lazy::{Query, Step};
 use legs::{LegMemo, Memo};
 use regionpath_grid::{octile, Dir, Grid, Point};
 use regionpath_search::{
@@ -578,6 +578,10 @@ enum Planned {
     Partial,
     /// From the start's region to the goal's.
     Whole,
+    /// Not yet, for a sliced query ([`CellPlanner::step`]): the route
+    /// search runs a slice at a time in the query's own nodes. A leg asked
+    /// with [`CellPlanner::next_leg`] plans it at once.
+    Pending,
 }
 
 impl Progress {
@@ -669,6 +673,12 @@ pub struct CellPlanner {
     memo: Memo,
     /// Expansions the next abstract search may make (`u32::MAX`: no limit).
     abstract_budget: u32,
+    /// `begin` leaves the route for a sliced query's steps
+    /// ([`Planned::Pending`]) instead of planning it.
+    defer_route: bool,
+    /// Largest side (cells) of a leg's box, lowered by a step's budget
+    /// ([`CellPlanner::step`]); `u32::MAX` otherwise.
+    leg_cap: u32,
     /// `bmark[t] == bgen`: block-cut tree node `t` is marked for the path
     /// of `marked` (see [`crate::derived::blocks`]); the abstract searches skip
     /// regions outside the marked blocks.
@@ -774,6 +784,8 @@ impl CellPlanner {
             leg_cells: Vec::new(),
             memo: Memo::Off,
             abstract_budget: u32::MAX,
+            defer_route: false,
+            leg_cap: u32::MAX,
             bmark: Vec::new(),
             bgen: 0,
             marked: None,
@@ -961,8 +973,15 @@ impl CellPlanner {
         // window search, usually the optimal path outright (a region route
         // might go round an obstacle on the wrong side), so the abstract
         // route waits until that search fails.
-        let direct = rs != rg && cheb(start, goal) <= self.config.window.saturating_sub(2);
+        let direct = !self.defer_route
+            && rs != rg
+            && cheb(start, goal) <= self.config.window.saturating_sub(2);
         let mut partial = false;
+        if self.defer_route {
+            let pr = Progress::new(start, goal, (rs, rg), Planned::Pending, None, kind);
+            self.progress = Some(pr);
+            return Ok(false);
+        }
         if !direct {
             match kind
                 .is_quick()

@@ -106,7 +106,7 @@ pub(super) fn best_point(run: Run, a: Point, b: Point) -> Point {
 /// times the optimum there (1.0 fixed all six).
 pub(super) const CROSSING_WEIGHT: f32 = 1.0;
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct ANode {
     g: f32,
     stamp: u32,
@@ -153,6 +153,94 @@ pub(super) fn next_generation(nodes: &mut Vec<ANode>, gen: &mut u32, n: usize) -
 #[inline]
 pub(super) fn heap_key(f: f32, id: u32) -> Reverse<u64> {
     Reverse((f.to_bits() as u64) << 32 | id as u64)
+}
+
+/// One abstract search's question (see [`CellPlanner::abstract_route`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RouteSearch {
+    pub from: u32,
+    pub to: u32,
+    pub start: Point,
+    pub goal: Point,
+    pub corridor: Option<[u32; 3]>,
+    pub costs: RouteCosts,
+}
+
+/// How a run of [`CellPlanner::run_route`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RouteRun {
+    /// The search reached this region (the goal's, or the corridor's end).
+    Found(u32),
+    /// The open list ran empty (or the planner's abstract budget out).
+    Empty,
+    /// The expansion limit was reached; the open list is intact.
+    Paused,
+}
+
+/// Where an abstract search keeps its nodes: the planner's arrays (one
+/// per region, stamped per search) or a sliced query's own map (the
+/// regions it touched), so a query paused between frames keeps its search
+/// whatever else the planner does meanwhile.
+pub(super) trait Nodes {
+    /// The node of region `id` (stamped 0 or older when untouched).
+    fn node(&mut self, id: u32) -> &mut ANode;
+    /// The stamp of the current search.
+    fn gen(&self) -> u32;
+}
+
+/// The planner's dense node arrays for one search.
+pub(super) struct Dense<'a> {
+    pub nodes: &'a mut [ANode],
+    pub gen: u32,
+}
+
+impl Nodes for Dense<'_> {
+    #[inline]
+    fn node(&mut self, id: u32) -> &mut ANode {
+        &mut self.nodes[id as usize]
+    }
+    #[inline]
+    fn gen(&self) -> u32 {
+        self.gen
+    }
+}
+
+/// A sliced query's nodes: only the regions its search touched.
+impl Nodes for hashbrown::HashMap<u32, ANode> {
+    #[inline]
+    fn node(&mut self, id: u32) -> &mut ANode {
+        self.entry(id).or_insert(ANode::BLANK)
+    }
+    #[inline]
+    fn gen(&self) -> u32 {
+        1
+    }
+}
+
+/// Puts the start region of `search` on a fresh open list.
+pub(super) fn seed_route<N: Nodes>(
+    h: &Hierarchy,
+    search: &RouteSearch,
+    nodes: &mut N,
+    heap: &mut BinaryHeap<Reverse<u64>>,
+) {
+    // Straight-line distance from the representative, raised by the
+    // landmark bound where walls make the way longer.
+    // (all rows, every 8th: abstract expansions 2-5x fewer, abstract
+    // time per query 25 -> 12 us, median first leg 12.6 -> 8.6 us).
+    let goal_row = h.landmarks.row(search.to);
+    // Link costs are at least the octile length times the cheapest
+    // cost (1 without a profile: `x * 1.0 == x`).
+    let floor = h.cost_floor();
+    let from = search.from;
+    let o = octile(h.regions[from as usize].representative(), search.goal) as f32 * floor;
+    let hf = o.max(h.landmarks.bound_to(from, goal_row));
+    *nodes.node(from) = ANode {
+        g: 0.0,
+        stamp: nodes.gen(),
+        ..ANode::BLANK
+    };
+    heap.push(heap_key(ABSTRACT_WEIGHT * hf, from));
 }
 
 /// Straight-line distance between two cells.
@@ -328,8 +416,57 @@ impl CellPlanner {
         corridor: Option<[u32; 3]>,
         costs: RouteCosts,
     ) -> bool {
-        let crossings = costs == RouteCosts::Crossings;
+        let search = RouteSearch {
+            from,
+            to,
+            start,
+            goal,
+            corridor,
+            costs,
+        };
         let restrict = self.mark_blocks(h, from, to);
+        let mut nodes = std::mem::take(&mut self.anodes);
+        let mut heap = std::mem::take(&mut self.aheap);
+        let gen = next_generation(&mut nodes, &mut self.agen, h.regions.len());
+        let mut store = Dense {
+            nodes: &mut nodes,
+            gen,
+        };
+        heap.clear();
+        seed_route(h, &search, &mut store, &mut heap);
+        let mut limit = u32::MAX;
+        let found = match self.run_route(h, &search, restrict, &mut store, &mut heap, &mut limit) {
+            RouteRun::Found(r) => self.extract_route(h, &search, &mut store, r),
+            RouteRun::Empty | RouteRun::Paused => false,
+        };
+        self.anodes = nodes;
+        self.aheap = heap;
+        found
+    }
+
+    /// Runs the abstract search of [`CellPlanner::abstract_route`] on
+    /// `nodes` and `heap` (seeded by [`seed_route`]) for at most `*limit`
+    /// expansions (decremented as it goes): the goal's region (or the
+    /// corridor's end), no route, or paused with the open list intact, so
+    /// that a sliced query resumes it on a later call.
+    pub(super) fn run_route<N: Nodes>(
+        &mut self,
+        h: &Hierarchy,
+        search: &RouteSearch,
+        restrict: bool,
+        nodes: &mut N,
+        heap: &mut BinaryHeap<Reverse<u64>>,
+        limit: &mut u32,
+    ) -> RouteRun {
+        let RouteSearch {
+            from,
+            to,
+            start,
+            goal,
+            corridor,
+            costs,
+        } = *search;
+        let crossings = costs == RouteCosts::Crossings;
         let cluster_of = &h.connectivity.cluster_of_region;
         let in_corridor = |r: u32| match corridor {
             None => true,
@@ -341,54 +478,40 @@ impl CellPlanner {
             None => false,
             Some(c) => cluster_of.get(r as usize) == Some(&c[2]),
         };
-        let gen = next_generation(&mut self.anodes, &mut self.agen, h.regions.len());
-        self.aheap.clear();
-        // Straight-line distance from the representative, raised by the
-        // landmark bound where walls make the way longer.
-        // (all rows, every 8th: abstract expansions 2-5x fewer, abstract
-        // time per query 25 -> 12 us, median first leg 12.6 -> 8.6 us).
+        let gen = nodes.gen();
         let goal_row = h.landmarks.row(to);
-        // Link costs are at least the octile length times the cheapest
-        // cost (1 without a profile: `x * 1.0 == x`).
         let floor = h.cost_floor();
-        let hf = |r: u32| {
-            let o = octile(h.regions[r as usize].representative(), goal) as f32 * floor;
-            o.max(h.landmarks.bound_to(r, goal_row))
-        };
-        self.anodes[from as usize] = ANode {
-            g: 0.0,
-            stamp: gen,
-            ..ANode::BLANK
-        };
-        self.aheap.push(heap_key(ABSTRACT_WEIGHT * hf(from), from));
         let aw = if crossings {
             CROSSING_WEIGHT
         } else {
             ABSTRACT_WEIGHT
         };
-        let mut found = None;
-        while let Some(Reverse(entry)) = self.aheap.pop() {
+        while let Some(Reverse(entry)) = heap.pop() {
             let id = entry as u32;
-            let node = &mut self.anodes[id as usize];
+            let node = nodes.node(id);
             if node.closed {
                 continue;
             }
+            if *limit == 0 {
+                heap.push(Reverse(entry));
+                return RouteRun::Paused;
+            }
+            *limit -= 1;
             node.closed = true;
             let g = node.g;
             self.stats.abstract_expanded += 1;
             if self.abstract_budget == 0 {
-                break;
+                return RouteRun::Empty;
             }
             self.abstract_budget -= 1;
             if id == to || at_end(id) {
-                found = Some(id);
-                break;
+                return RouteRun::Found(id);
             }
             // Where the route enters this region (crossing costs only).
             let here = if id == from || !crossings {
                 start
             } else {
-                self.anodes[id as usize].at
+                nodes.node(id).at
             };
             let targets = h.graph.neighbors_slice(id);
             let links = h.graph.edges_slice(id);
@@ -407,7 +530,7 @@ impl CellPlanner {
                 } else {
                     (g + link.cost(), start)
                 };
-                let o = &mut self.anodes[other as usize];
+                let o = nodes.node(other);
                 if o.stamp != gen {
                     // Checked on first touch only: an edge between two
                     // regions of marked blocks is itself in a marked block.
@@ -442,26 +565,36 @@ impl CellPlanner {
                         euclid(q, goal).max(CROSSING_LANDMARK_FACTOR * o.lm)
                     };
                     let f = ng + aw * hh;
-                    self.aheap.push(heap_key(f, other));
+                    heap.push(heap_key(f, other));
                 }
             }
         }
-        let Some(mut r) = found else {
-            return false;
-        };
+        RouteRun::Empty
+    }
+
+    /// Writes the route found by [`CellPlanner::run_route`] (ending at
+    /// region `r`) into `self.route` and `self.cross`; `false` if a parent
+    /// link is missing (a search over another hierarchy state).
+    pub(super) fn extract_route<N: Nodes>(
+        &mut self,
+        h: &Hierarchy,
+        search: &RouteSearch,
+        nodes: &mut N,
+        mut r: u32,
+    ) -> bool {
         self.only_crossings = true;
         loop {
             self.route.push(r);
-            if r == from {
+            if r == search.from {
                 let here = Run {
-                    start,
+                    start: search.start,
                     len: 1,
                     vertical: false,
                 };
                 self.cross.push((here, here));
                 break;
             }
-            let node = self.anodes[r as usize];
+            let node = *nodes.node(r);
             // The link from the parent into r, oriented from the parent.
             let Some(link) = h.graph.edges_slice(node.parent).get(node.via as usize) else {
                 return false;
