@@ -117,6 +117,16 @@ pub enum HierarchyError {
         /// Checksum of the grid given.
         expected: u64,
     },
+    /// The file was built for another movement profile (or for none, or
+    /// under one where none was asked): see
+    /// [`Hierarchy::from_bytes_with_profile`].
+    #[error("hierarchy file was built for {found}, not {expected}: rebuild it for this profile")]
+    WrongProfile {
+        /// What the file records.
+        found: String,
+        /// What the caller asked for.
+        expected: String,
+    },
     /// The file is damaged.
     #[error("corrupted hierarchy file: {0}")]
     Corrupt(String),

@@ -12,6 +12,12 @@
 //!   settings it was built with (format 5): sector size u32 (as
 //!     configured), fit memory u32 (0 or 1), portal mode u32 (0 auto,
 //!     1 always, 2 never), parallel u32 (0 or 1)
+//!   movement profile (format 7): u32 0 for the map's own rules, else 1
+//!     and the profile: size u32, name length u32 and its UTF-8 bytes
+//!     padded with zeros to a multiple of 4, priced kinds count u32, then
+//!     per kind its character u32 and cost f64; the grid checksum is then
+//!     the map's terrain checksum ([`Grid::terrain_checksum`]), and the
+//!     tables describe the profile's positions
 //!   region count u32, then per region: sector, rep x, rep y, cells,
 //!     min x, min y, max x, max y (u32 each)
 //!   edge count u32, then per edge: a u32, b u32, cost f32, first
@@ -33,7 +39,13 @@
 //! checked (`Portals::read`: each field a legal, acyclic, shortest-path
 //! field, one pass over its cells instead of a sweep); the region graph,
 //! the connectivity matrix and the block-cut tree are rebuilt from the
-//! checked tables. Files of format 5 and earlier are refused with
+//! checked tables. A file records its movement profile and loads only for
+//! that profile ([`Hierarchy::from_bytes_with_profile`]; a profiled file is
+//! refused by [`Hierarchy::from_bytes`] and the other way round:
+//! [`HierarchyError::WrongProfile`]); under a profile whose costs differ
+//! the links' costs come from the terrain, so they are checked for range
+//! only, while the landmark distances are still checked against them.
+//! Files of format 6 and earlier are refused with
 //! [`HierarchyError::Version`] (rebuild them: a build is at most a few
 //! times a load). Every
 //! length is checked against the bytes that remain before anything is
@@ -48,14 +60,14 @@ use crate::model::Hierarchy;
 use crate::portal::Portals;
 use crate::sector::Layout;
 use crate::{FilePart, HierarchyConfig, HierarchyError, PortalMode};
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::{Grid, Point, Profile};
 use std::io::Write;
 use std::path::Path;
 
 mod check;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -100,7 +112,7 @@ impl<'a> Reader<'a> {
 /// What a `.rph` file says about itself, read without the map it was built
 /// for (see [`read_file_summary`]): for tools that describe or check
 /// hierarchy files.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FileSummary {
     /// Format version ([`FORMAT_VERSION`] for files this build reads).
     pub version: u32,
@@ -121,6 +133,9 @@ pub struct FileSummary {
     pub portal_layer: bool,
     /// The settings it was built with ([`Hierarchy::config`]).
     pub config: HierarchyConfig,
+    /// The movement profile it serves (format 7), `None` for the map's own
+    /// rules.
+    pub profile: Option<Profile>,
     /// Regions.
     pub regions: u32,
     /// Region-graph edges.
@@ -226,6 +241,60 @@ fn read_config(r: &mut Reader<'_>) -> Result<HierarchyConfig, HierarchyError> {
     Ok(config)
 }
 
+/// Writes the movement profile field (see the module's format).
+fn write_profile(profile: Option<&Profile>, p: &mut Vec<u8>) {
+    let Some(profile) = profile else {
+        p.extend_from_slice(&0u32.to_le_bytes());
+        return;
+    };
+    let name = profile.name().as_bytes();
+    for v in [1, profile.size(), name.len() as u32] {
+        p.extend_from_slice(&v.to_le_bytes());
+    }
+    p.extend_from_slice(name);
+    p.resize(p.len() + (4 - name.len() % 4) % 4, 0);
+    p.extend_from_slice(&(profile.costs().count() as u32).to_le_bytes());
+    for (t, cost) in profile.costs() {
+        p.extend_from_slice(&(t.to_char() as u32).to_le_bytes());
+        p.extend_from_slice(&cost.to_le_bytes());
+    }
+}
+
+/// Reads what [`write_profile`] wrote; a profile that does not validate
+/// is [`HierarchyError::Corrupt`].
+fn read_profile(r: &mut Reader<'_>) -> Result<Option<Profile>, HierarchyError> {
+    let corrupt = |what: String| HierarchyError::Corrupt(format!("stored profile: {what}"));
+    match r.u32()? {
+        0 => return Ok(None),
+        1 => {}
+        v => return Err(corrupt(format!("flag {v}"))),
+    }
+    let size = r.u32()?;
+    let len = r.count(1)?;
+    let name = std::str::from_utf8(r.take(len)?)
+        .map_err(|_| corrupt("name is not UTF-8".into()))?
+        .to_owned();
+    r.take((4 - len % 4) % 4)?;
+    let kinds = r.count(12)?;
+    let mut builder = Profile::builder(name).size(size);
+    for _ in 0..kinds {
+        let c = char::from_u32(r.u32()?).ok_or_else(|| corrupt("a kind is no character".into()))?;
+        builder = builder.cost(c, r.f64()?);
+    }
+    builder
+        .build()
+        .map(Some)
+        .map_err(|e| corrupt(e.to_string()))
+}
+
+/// How a profile names itself in [`HierarchyError::WrongProfile`].
+fn describe(profile: Option<&Profile>) -> String {
+    match profile {
+        None => "the map's own rules".into(),
+        Some(p) => format!("profile `{}` (size {})", p.name(), p.size()),
+    }
+}
+
 /// The payload of a `.rph` file after its header checks: the magic, the
 /// format version, the payload length and its CRC.
 fn checked_payload(bytes: &[u8]) -> Result<&[u8], HierarchyError> {
@@ -282,6 +351,7 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         v => return Err(HierarchyError::Corrupt(format!("portal layer flag {v}"))),
     };
     let config = read_config(&mut r)?;
+    let profile = read_profile(&mut r)?;
     if !(4..=256).contains(&sector_size) {
         return Err(HierarchyError::Corrupt(format!(
             "sector size {sector_size}"
@@ -333,6 +403,7 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         landmarks,
         portal_layer,
         config,
+        profile,
         regions: n as u32,
         edges: m as u32,
         header_bytes: HEADER,
@@ -360,6 +431,7 @@ impl Hierarchy {
         p.extend_from_slice(&(self.landmarks.count() as u32).to_le_bytes());
         p.extend_from_slice(&(self.portals.is_some() as u32).to_le_bytes());
         write_config(&self.config, &mut p);
+        write_profile(self.profile(), &mut p);
         p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
         for r in &self.regions {
             let (rep, min, max) = (r.representative(), r.min(), r.max());
@@ -425,14 +497,71 @@ impl Hierarchy {
     }
 
     /// Reads a hierarchy file for `grid`; rejects files of another format
-    /// version, files built for another grid, and damaged files.
+    /// version, files built for another grid or under a movement profile,
+    /// and damaged files.
     pub fn load_file(path: impl AsRef<Path>, grid: &Grid) -> Result<Hierarchy, HierarchyError> {
         let bytes = std::fs::read(path)?;
         Hierarchy::from_bytes(&bytes, grid)
     }
 
-    /// Parses the `.rph` format for `grid`.
+    /// Reads a hierarchy file built with
+    /// [`Hierarchy::build_with_profile`] for `grid` and `profile`; a file
+    /// of another profile (name, size or costs) or of none is
+    /// [`HierarchyError::WrongProfile`].
+    pub fn load_file_with_profile(
+        path: impl AsRef<Path>,
+        grid: &Grid,
+        profile: &Profile,
+    ) -> Result<Hierarchy, HierarchyError> {
+        let bytes = std::fs::read(path)?;
+        Hierarchy::from_bytes_with_profile(&bytes, grid, profile)
+    }
+
+    /// Parses the `.rph` format for `grid` (a file built with
+    /// [`Hierarchy::build`]: one built under a profile is refused with
+    /// [`HierarchyError::WrongProfile`]).
     pub fn from_bytes(bytes: &[u8], grid: &Grid) -> Result<Hierarchy, HierarchyError> {
+        Hierarchy::read(bytes, grid, None)
+    }
+
+    /// Parses the `.rph` format of a hierarchy built with
+    /// [`Hierarchy::build_with_profile`] for `grid` and `profile`: the file
+    /// must record that profile (else [`HierarchyError::WrongProfile`]) and
+    /// the map's terrain (else [`HierarchyError::WrongGrid`]). Costs the
+    /// profile's view of the grid ([`regionpath_grid::ProfileGrid::new`])
+    /// besides the checks of [`Hierarchy::from_bytes`].
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Profile};
+    /// use regionpath_hierarchy::{Hierarchy, HierarchyConfig, HierarchyError};
+    ///
+    /// let grid = Grid::from_rows(&["....SS..", "..@@SS..", "........"])?;
+    /// let walker = Profile::builder("walker").cost('.', 1.0).cost('S', 3.0).build()?;
+    /// let h = Hierarchy::build_with_profile(&grid, &walker, &HierarchyConfig::new())?;
+    /// let bytes = h.to_bytes();
+    /// assert!(Hierarchy::from_bytes_with_profile(&bytes, &grid, &walker).is_ok());
+    /// let runner = Profile::builder("walker").cost('.', 1.0).cost('S', 2.0).build()?;
+    /// assert!(matches!(
+    ///     Hierarchy::from_bytes_with_profile(&bytes, &grid, &runner),
+    ///     Err(HierarchyError::WrongProfile { .. })
+    /// ));
+    /// assert!(matches!(Hierarchy::from_bytes(&bytes, &grid), Err(HierarchyError::WrongProfile { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_bytes_with_profile(
+        bytes: &[u8],
+        grid: &Grid,
+        profile: &Profile,
+    ) -> Result<Hierarchy, HierarchyError> {
+        Hierarchy::read(bytes, grid, Some(profile))
+    }
+
+    /// [`Hierarchy::from_bytes`] and [`Hierarchy::from_bytes_with_profile`].
+    fn read(
+        bytes: &[u8],
+        map: &Grid,
+        profile: Option<&Profile>,
+    ) -> Result<Hierarchy, HierarchyError> {
         let payload = checked_payload(bytes)?;
         let mut r = Reader {
             bytes: payload,
@@ -453,12 +582,28 @@ impl Hierarchy {
             v => return Err(HierarchyError::Corrupt(format!("portal layer flag {v}"))),
         };
         let config = read_config(&mut r)?;
-        if width != grid.width() || height != grid.height() || checksum != grid.checksum() {
-            return Err(HierarchyError::WrongGrid {
-                found: checksum,
-                expected: grid.checksum(),
+        let stored = read_profile(&mut r)?;
+        if stored.as_ref() != profile {
+            return Err(HierarchyError::WrongProfile {
+                found: describe(stored.as_ref()),
+                expected: describe(profile),
             });
         }
+        let expected = match profile {
+            Some(_) => map.terrain_checksum(),
+            None => map.checksum(),
+        };
+        if width != map.width() || height != map.height() || checksum != expected {
+            return Err(HierarchyError::WrongGrid {
+                found: checksum,
+                expected,
+            });
+        }
+        // Under a profile the tables describe its positions: its view of
+        // the map is the grid they are checked against.
+        let data = profile.map(|p| crate::profile::ProfileData::new(map, p));
+        let grid = data.as_ref().map_or(map, |d| d.view.grid());
+        let weighted = data.as_ref().is_some_and(|d| d.table.is_some());
         if !(4..=256).contains(&size) {
             return Err(HierarchyError::Corrupt(format!("sector size {size}")));
         }
@@ -533,7 +678,7 @@ impl Hierarchy {
         // derived from them (see `check`); the region check's pass over
         // the cells also gives the sealed sectors and the digests.
         let (sealed, digests) = check::regions(grid, &layout, &regions, &first_region)?;
-        check::edges(grid, &layout, &regions, &edges)?;
+        check::edges(grid, &layout, &regions, &edges, weighted)?;
         landmarks
             .check(n, &edges)
             .map_err(|reason| HierarchyError::Inconsistent {
@@ -552,7 +697,7 @@ impl Hierarchy {
             })?),
             None => None,
         };
-        Ok(Hierarchy {
+        let mut h = Hierarchy {
             layout,
             grid_checksum: checksum,
             first_region,
@@ -570,7 +715,11 @@ impl Hierarchy {
             lineage: crate::model::next_stamp(),
             grid_revision: grid.revision(),
             profile: None,
-        })
+        };
+        if let Some(data) = data {
+            h.bind_profile(map, data);
+        }
+        Ok(h)
     }
 }
 

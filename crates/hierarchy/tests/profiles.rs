@@ -254,3 +254,86 @@ fn roads_are_followed_when_the_swamp_is_dear() {
     assert!((c - st.cost).abs() < 1e-6 * c);
     assert!(c <= 1.03 * d, "path cost {c}, optimum {d}");
 }
+
+/// `.rph` files record their profile: a profiled hierarchy saved and
+/// loaded for its profile gives the same bytes back and answers like the
+/// oracle; the file is refused for another profile (cost, size or name),
+/// without one, and for a map whose terrain changed; a plain file is
+/// refused under a profile.
+#[test]
+fn files_record_their_profile() {
+    let mut rng = SplitMix64(31);
+    let mut tally = Tally::default();
+    let mut weighted = 0;
+    for trial in 0..24u32 {
+        let (w, h) = (24 + rng.below(60) as u32, 24 + rng.below(60) as u32);
+        let n = 2 + rng.below(5) as usize;
+        let kinds = random_kinds(&mut rng, n);
+        let grid = random_terrain(&mut rng, w, h, &kinds);
+        let k = 1 + trial % 3;
+        let profile = random_profile(&mut rng, &kinds, k, trial % 2 == 0);
+        let config = HierarchyConfig::new().sector_size([8, 16][trial as usize % 2]);
+        let built = Hierarchy::build_with_profile(&grid, &profile, &config).unwrap();
+        weighted += usize::from(!built.profile_view().unwrap().is_uniform());
+        let bytes = built.to_bytes();
+        let loaded = Hierarchy::from_bytes_with_profile(&bytes, &grid, &profile)
+            .unwrap_or_else(|e| panic!("trial {trial}: {e}"));
+        assert_eq!(loaded.profile(), Some(&profile));
+        assert_eq!(
+            loaded.to_bytes(),
+            bytes,
+            "trial {trial}: a load gives the file back"
+        );
+        let what = format!("trial {trial}, loaded");
+        check_queries(&loaded, &grid, &profile, &mut rng, 2, 8, &mut tally, &what);
+        let wrong = |r: Result<Hierarchy, regionpath_hierarchy::HierarchyError>| {
+            matches!(
+                r,
+                Err(regionpath_hierarchy::HierarchyError::WrongProfile { .. })
+            )
+        };
+        // Another profile: one cost changed, another size, another name.
+        let (t, c) = profile.costs().next().unwrap();
+        let mut dearer = Profile::builder(profile.name()).size(k);
+        for (u, d) in profile.costs() {
+            dearer = dearer.cost(u.to_char(), if u == t { c * 2.0 } else { d });
+        }
+        let dearer = dearer.build().unwrap();
+        assert!(wrong(Hierarchy::from_bytes_with_profile(
+            &bytes, &grid, &dearer
+        )));
+        let mut bigger = Profile::builder(profile.name()).size(k + 1);
+        let mut renamed = Profile::builder("another");
+        for (u, d) in profile.costs() {
+            bigger = bigger.cost(u.to_char(), d);
+            renamed = renamed.size(k).cost(u.to_char(), d);
+        }
+        let (bigger, renamed) = (bigger.build().unwrap(), renamed.build().unwrap());
+        assert!(wrong(Hierarchy::from_bytes_with_profile(
+            &bytes, &grid, &bigger
+        )));
+        assert!(wrong(Hierarchy::from_bytes_with_profile(
+            &bytes, &grid, &renamed
+        )));
+        assert!(wrong(Hierarchy::from_bytes(&bytes, &grid)));
+        // The terrain repainted (another kind on one cell): another map.
+        let mut painted = grid.clone();
+        let p = Point::new(rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+        let now = painted.terrain(p).unwrap();
+        let other = kinds.iter().copied().find(|&q| q != now).unwrap();
+        painted.set_terrain(p, other).unwrap();
+        assert!(matches!(
+            Hierarchy::from_bytes_with_profile(&bytes, &painted, &profile),
+            Err(regionpath_hierarchy::HierarchyError::WrongGrid { .. })
+        ));
+        // A plain file under a profile.
+        let plain = Hierarchy::build(&grid, &config).unwrap().to_bytes();
+        assert!(wrong(Hierarchy::from_bytes_with_profile(
+            &plain, &grid, &profile
+        )));
+    }
+    assert!(
+        weighted >= 6 && tally.found > 100,
+        "{weighted} weighted, {tally:?}"
+    );
+}
