@@ -97,6 +97,12 @@ pub struct ReplayArgs {
     /// the lines up to the next edit and 64 random pairs.
     #[arg(long)]
     pub check_fresh: bool,
+    /// Write every unit's walked cells to FILE, one line per `lazy` line:
+    /// `LINE ID x,y x,y ...` (LINE the `lazy` line that started the walk,
+    /// the cells from its start to where the unit stopped), in the order
+    /// the walks ended (restarted or at the end of the trace).
+    #[arg(long, value_name = "FILE")]
+    pub walks: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

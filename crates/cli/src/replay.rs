@@ -184,6 +184,10 @@ struct Unit {
     /// The hierarchy stamp the unit last looked at the map on.
     stamp: u64,
     state: UnitState,
+    /// The `lazy` line that started the walk.
+    line: usize,
+    /// The cells walked, from the start (kept only for `--walks`).
+    walked: Vec<Point>,
 }
 
 /// The counts and times of one replay.
@@ -470,6 +474,8 @@ struct Replay<'a> {
     path: Vec<Point>,
     rng: SplitMix64,
     check_fresh: bool,
+    /// Ended walks for `--walks`: (lazy line, unit, cells).
+    walks: Option<Vec<(usize, u32, Vec<Point>)>>,
 }
 
 impl Replay<'_> {
@@ -732,7 +738,12 @@ impl Replay<'_> {
 
     fn lazy(&mut self, line: usize, id: u32, start: Point, goal: Point) -> Result<(), CliError> {
         self.report.lazy_queries += 1;
-        let mut query = self.units.remove(&id).and_then(|u| u.query);
+        let mut query = self.units.remove(&id).and_then(|u| {
+            if let Some(w) = &mut self.walks {
+                w.push((u.line, id, u.walked));
+            }
+            u.query
+        });
         let r = match &mut query {
             Some(q) => self.planner.restart(q, &self.h, &self.grid, start, goal),
             None => self
@@ -751,6 +762,12 @@ impl Replay<'_> {
             fresh: true,
             stamp: self.h.stamp(),
             state: UnitState::Walking,
+            line,
+            walked: if self.walks.is_some() {
+                vec![start]
+            } else {
+                Vec::new()
+            },
         };
         let usable = self.rules.usable(&self.grid, start) && self.rules.usable(&self.grid, goal);
         match r {
@@ -881,6 +898,9 @@ impl Replay<'_> {
                     break;
                 }
                 unit.pos = to;
+                if self.walks.is_some() {
+                    unit.walked.push(to);
+                }
                 unit.next += 1;
                 left -= 1;
                 self.report.lazy_cells += 1;
@@ -1076,6 +1096,26 @@ pub fn load_trace(path: &Path) -> Result<Vec<Line>, CliError> {
     })
 }
 
+/// Writes `--walks`: `LINE ID x,y x,y ...` per walk.
+fn write_walks(path: &Path, walks: &[(usize, u32, Vec<Point>)]) -> Result<(), CliError> {
+    use std::io::Write;
+    let write = || -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        for (line, id, cells) in walks {
+            write!(f, "{line} {id}")?;
+            for p in cells {
+                write!(f, " {},{}", p.x, p.y)?;
+            }
+            writeln!(f)?;
+        }
+        f.flush()
+    };
+    write().map_err(|source| CliError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Runs `regionpath replay`.
 pub fn run(args: &ReplayArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let profile = match &args.profile {
@@ -1121,6 +1161,7 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> Result<Outcome, CliError> {
         path: Vec::new(),
         rng: SplitMix64::new(0x5eed_f2e5),
         check_fresh: args.check_fresh,
+        walks: args.walks.as_ref().map(|_| Vec::new()),
     };
     let bar = progress::bar(args.quiet, lines.len() as u64, "replaying");
     for (i, l) in lines.iter().enumerate() {
@@ -1139,6 +1180,12 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> Result<Outcome, CliError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let (Some(path), Some(mut walks)) = (&args.walks, r.walks.take()) {
+        for (id, u) in std::mem::take(&mut r.units) {
+            walks.push((u.line, id, u.walked));
+        }
+        write_walks(path, &walks)?;
+    }
     let report = r.report;
     let outcome = if report.failed() {
         Outcome::Failed

@@ -678,12 +678,18 @@ fn door_cells(grid: &Grid) -> Vec<Point> {
 /// (the generator keeps a copy of the map in step). O(cells) for the door
 /// scan plus O(edits · (building area + group area)).
 pub fn generate(grid: &Grid, edits: usize, seed: u64) -> String {
-    let blocked = grid
-        .terrain_kinds()
-        .iter()
-        .copied()
-        .find(|t| !t.is_passable())
-        .unwrap_or(Terrain::OUT_OF_BOUNDS);
+    // `@` where the map has it (a wall under every profile), else the
+    // map's first blocked kind (no new kind for a full palette).
+    let kinds = grid.terrain_kinds();
+    let blocked = if kinds.contains(&Terrain::OUT_OF_BOUNDS) {
+        Terrain::OUT_OF_BOUNDS
+    } else {
+        kinds
+            .iter()
+            .copied()
+            .find(|t| !t.is_passable())
+            .unwrap_or(Terrain::OUT_OF_BOUNDS)
+    };
     let mut g = Gen {
         grid: grid.clone(),
         rng: SplitMix64::new(seed ^ 0x7472_6163_6521),
