@@ -474,6 +474,8 @@ struct Replay<'a> {
     path: Vec<Point>,
     rng: SplitMix64,
     check_fresh: bool,
+    /// The trace file (named by errors).
+    trace: PathBuf,
     /// Ended walks for `--walks`: (lazy line, unit, cells).
     walks: Option<Vec<(usize, u32, Vec<Point>)>>,
 }
@@ -504,7 +506,7 @@ impl Replay<'_> {
                         path: trace.to_path_buf(),
                         source: TraceError {
                             line: l.line,
-                            column: l.columns[5],
+                            column: l.columns.get(5).copied().unwrap_or(1),
                             kind: TraceErrorKind::Grid(e.to_string()),
                         },
                     })?;
@@ -601,7 +603,7 @@ impl Replay<'_> {
             }
             return Ok(());
         }
-        let exact = self.exact_cost(s, g)?;
+        let exact = self.exact_cost(line, s, g)?;
         match (r, exact) {
             (Ok(_), Some(opt)) => match self.rules.check(&self.grid, s, g, &self.path) {
                 Ok(cost) => {
@@ -652,10 +654,17 @@ impl Replay<'_> {
         Ok(())
     }
 
-    fn exact_cost(&mut self, s: Point, g: Point) -> Result<Option<f64>, CliError> {
+    /// The exact cost from `s` to `g` (both usable); a failure of the
+    /// exact search itself is a planning failure of trace line `line`.
+    fn exact_cost(&mut self, line: usize, s: Point, g: Point) -> Result<Option<f64>, CliError> {
         self.exact
             .cost(&self.grid, &self.rules, s, g)
-            .map_err(CliError::Unsupported)
+            .map_err(|message| CliError::Algo {
+                algo: "astar".into(),
+                file: self.trace.clone(),
+                line: Some(line),
+                message,
+            })
     }
 
     fn group(&mut self, line: usize, goal: Point, starts: &[Point]) {
@@ -786,7 +795,7 @@ impl Replay<'_> {
                 }
             }
             Ok(()) => {
-                if self.exact_cost(start, goal)?.is_none() {
+                if self.exact_cost(line, start, goal)?.is_none() {
                     self.report.lazy_invalid += 1;
                     unit.state = UnitState::Stopped;
                     self.report.problem(line, format_args!("lazy {id} {start} -> {goal} started where the exact search finds no path"));
@@ -812,7 +821,7 @@ impl Replay<'_> {
         unit.state = UnitState::Unreachable;
         self.report.lazy_unreachable += 1;
         if self.rules.usable(&self.grid, unit.goal) {
-            if let Some(cost) = self.exact_cost(unit.pos, unit.goal)? {
+            if let Some(cost) = self.exact_cost(line, unit.pos, unit.goal)? {
                 self.report.lazy_invalid += 1;
                 self.report.problem(
                     line,
@@ -1161,6 +1170,7 @@ pub fn run(args: &ReplayArgs, out: &mut Out) -> Result<Outcome, CliError> {
         path: Vec::new(),
         rng: SplitMix64::new(0x5eed_f2e5),
         check_fresh: args.check_fresh,
+        trace: args.trace.clone(),
         walks: args.walks.as_ref().map(|_| Vec::new()),
     };
     let bar = progress::bar(args.quiet, lines.len() as u64, "replaying");

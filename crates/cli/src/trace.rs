@@ -508,7 +508,7 @@ impl Gen {
             }
             let len = (hi - lo + 1) as u32;
             // Blocked at both ends: a wall across the whole corridor.
-            let closed_end = |k: i64| !same(&self.grid, px + k * dx, py + k * dy);
+            let closed_end = |k: i64| !self.grid.is_passable_i(px + k * dx, py + k * dy);
             if len > MAX_WALL || !closed_end(hi + 1) || !closed_end(lo - 1) {
                 continue;
             }
