@@ -178,27 +178,28 @@ pub fn parse(text: &str) -> Result<Vec<Line>, TraceError> {
         if words.is_empty() {
             continue;
         }
-        lines.push(parse_line(i + 1, raw.len(), &words)?);
+        lines.push(parse_line(i + 1, body.trim_end().chars().count(), &words)?);
     }
     Ok(lines)
 }
 
-/// The words of a line with their 1-based columns.
+/// The words of a line with their 1-based columns (in characters).
 fn words(body: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in body.char_indices() {
+    // (byte offset, column) where the current word starts.
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (i, c)) in body.char_indices().enumerate() {
         match (c.is_whitespace(), start) {
-            (true, Some(s)) => {
-                out.push((s + 1, &body[s..i]));
+            (true, Some((s, col))) => {
+                out.push((col + 1, &body[s..i]));
                 start = None;
             }
-            (false, None) => start = Some(i),
+            (false, None) => start = Some((i, column)),
             _ => {}
         }
     }
-    if let Some(s) = start {
-        out.push((s + 1, &body[s..]));
+    if let Some((s, col)) = start {
+        out.push((col + 1, &body[s..]));
     }
     out
 }
@@ -791,6 +792,51 @@ mod tests {
         assert!(matches!(err.kind, TraceErrorKind::Missing { .. }));
         let err = e("query 1 2 3 -4");
         assert_eq!(err.column, 13);
+    }
+
+    #[test]
+    fn random_text_never_panics_and_errors_point_inside_the_line() {
+        let words = [
+            "edit",
+            "query",
+            "lazy",
+            "walk",
+            "group",
+            "0",
+            "1",
+            "7",
+            "-1",
+            "99999999999",
+            "@",
+            ".",
+            "é",
+            "#",
+            "\t",
+            "x",
+            "4294967295",
+        ];
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..3000 {
+            let n = rng.below(9) as usize;
+            let line: Vec<&str> = (0..n)
+                .map(|_| words[rng.below(words.len() as u64) as usize])
+                .collect();
+            let text = line.join(if rng.chance(0.5) { " " } else { "  " });
+            if let Err(e) = parse(&text) {
+                assert_eq!(e.line, 1, "{text:?}");
+                assert!(
+                    e.column >= 1 && e.column <= text.chars().count() + 1,
+                    "{text:?}: {e}"
+                );
+            }
+        }
+        // Columns count characters, not bytes.
+        let err = parse("é query 1 2 3 4").unwrap_err();
+        assert_eq!(err.column, 1);
+        let err = parse("query é 2 3 4").unwrap_err();
+        assert_eq!(err.column, 7);
+        let err = parse("query 1 2 é 4").unwrap_err();
+        assert_eq!(err.column, 11);
     }
 
     #[test]
