@@ -127,6 +127,10 @@ pub struct TraceArgs {
     /// Where to write the trace.
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub out: PathBuf,
+    /// A movement profile (TOML; see the README): query, lazy and group
+    /// endpoints are then usable positions of it (the edits do not change).
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
     /// Print one JSON object (file written, lines, edits) on stdout.
     #[arg(long)]
     pub json: bool,

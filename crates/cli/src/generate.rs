@@ -555,7 +555,7 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
                 .trace_out
                 .clone()
                 .unwrap_or_else(|| args.out.with_extension("trace"));
-            let text = crate::trace::generate(&grid, edits, args.seed);
+            let text = crate::trace::generate(&grid, edits, args.seed, profile.as_ref());
             write_file(&path, text.as_bytes())?;
             Some((path, edits, text.lines().count()))
         }
@@ -617,7 +617,11 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
 /// ([`crate::trace::generate`]).
 pub fn run_trace(args: &TraceArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let grid = crate::input::load_map(&args.map)?;
-    let text = crate::trace::generate(&grid, args.edits, args.seed);
+    let profile = match &args.profile {
+        Some(path) => Some(crate::profile::load(path)?),
+        None => None,
+    };
+    let text = crate::trace::generate(&grid, args.edits, args.seed, profile.as_ref());
     write_file(&args.out, text.as_bytes())?;
     let lines = text.lines().count();
     if args.json {

@@ -19,7 +19,7 @@
 //! line and column of the word.
 
 use crate::rng::SplitMix64;
-use regionpath::grid::{Grid, Point, Terrain};
+use regionpath::grid::{Grid, Point, Profile, Terrain};
 use std::fmt::{self, Write as _};
 use thiserror::Error;
 
@@ -374,6 +374,9 @@ struct Gen {
     walls: Vec<Placed>,
     buildings: Vec<Placed>,
     blocked: Terrain,
+    /// Endpoints are usable positions of this profile (else passable
+    /// cells).
+    profile: Option<Profile>,
     out: String,
 }
 
@@ -419,6 +422,28 @@ impl Gen {
                 self.rng.below(h.into()) as u32,
             );
             self.grid.is_passable(p).then_some(p)
+        })
+    }
+
+    /// Whether a unit may stand on `p` (under the profile, if any).
+    fn usable(&self, p: Point) -> bool {
+        match &self.profile {
+            Some(pr) => {
+                crate::validate::position_cost(&self.grid, pr, p.x.into(), p.y.into()).is_some()
+            }
+            None => self.grid.is_passable(p),
+        }
+    }
+
+    /// A random endpoint: a usable cell (`None` after 4096 misses).
+    fn endpoint(&mut self) -> Option<Point> {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        (0..4096).find_map(|_| {
+            let p = Point::new(
+                self.rng.below(w.into()) as u32,
+                self.rng.below(h.into()) as u32,
+            );
+            self.usable(p).then_some(p)
         })
     }
 
@@ -607,7 +632,7 @@ impl Gen {
     fn group(&mut self) {
         let (w, h) = (self.grid.width(), self.grid.height());
         for _ in 0..32 {
-            let Some(c) = self.passable() else { return };
+            let Some(c) = self.endpoint() else { return };
             let x0 =
                 c.x.saturating_sub(GROUP_AREA / 2)
                     .min(w.saturating_sub(GROUP_AREA));
@@ -616,7 +641,7 @@ impl Gen {
                     .min(h.saturating_sub(GROUP_AREA));
             let mut cells: Vec<Point> = (y0..(y0 + GROUP_AREA).min(h))
                 .flat_map(|y| (x0..(x0 + GROUP_AREA).min(w)).map(move |x| Point::new(x, y)))
-                .filter(|&p| self.grid.is_passable(p))
+                .filter(|&p| self.usable(p))
                 .collect();
             if cells.len() < GROUP_UNITS / 4 {
                 continue;
@@ -626,7 +651,7 @@ impl Gen {
             let mut goal = None;
             let mut far = -1.0;
             for _ in 0..64 {
-                if let Some(g) = self.passable() {
+                if let Some(g) = self.endpoint() {
                     let d = regionpath::grid::octile(c, g);
                     if d > far {
                         far = d;
@@ -676,9 +701,10 @@ fn door_cells(grid: &Grid) -> Vec<Point> {
 /// walk 4–40 cells after every edit (each restarted with a new goal every
 /// 25 edits or so), and every 100 edits a group of up to 100 units from a
 /// 20 × 20 area to a far goal. Endpoints are passable when their line runs
-/// (the generator keeps a copy of the map in step). O(cells) for the door
+/// (the generator keeps a copy of the map in step); under `profile` they
+/// are usable positions of it. O(cells) for the door
 /// scan plus O(edits · (building area + group area)).
-pub fn generate(grid: &Grid, edits: usize, seed: u64) -> String {
+pub fn generate(grid: &Grid, edits: usize, seed: u64, profile: Option<&Profile>) -> String {
     // `@` where the map has it (a wall under every profile), else the
     // map's first blocked kind (no new kind for a full palette).
     let kinds = grid.terrain_kinds();
@@ -699,6 +725,7 @@ pub fn generate(grid: &Grid, edits: usize, seed: u64) -> String {
         walls: Vec::new(),
         buildings: Vec::new(),
         blocked,
+        profile: profile.cloned(),
         out: String::new(),
     };
     let _ = writeln!(
@@ -715,7 +742,7 @@ pub fn generate(grid: &Grid, edits: usize, seed: u64) -> String {
     for e in 0..edits {
         for id in 0..UNITS {
             if !started[id as usize] || g.rng.chance(0.04) {
-                if let (Some(start), Some(goal)) = (g.passable(), g.passable()) {
+                if let (Some(start), Some(goal)) = (g.endpoint(), g.endpoint()) {
                     g.emit(&Command::Lazy { id, start, goal });
                     started[id as usize] = true;
                 }
@@ -729,7 +756,7 @@ pub fn generate(grid: &Grid, edits: usize, seed: u64) -> String {
             }
         }
         if g.rng.chance(0.5) {
-            if let (Some(start), Some(goal)) = (g.passable(), g.passable()) {
+            if let (Some(start), Some(goal)) = (g.endpoint(), g.endpoint()) {
                 g.emit(&Command::Query { start, goal });
             }
         }
@@ -849,9 +876,9 @@ mod tests {
             })
             .collect();
         let grid = Grid::from_rows(&rows).unwrap();
-        let a = generate(&grid, 200, 5);
-        assert_eq!(a, generate(&grid, 200, 5));
-        assert_ne!(a, generate(&grid, 200, 6));
+        let a = generate(&grid, 200, 5, None);
+        assert_eq!(a, generate(&grid, 200, 5, None));
+        assert_ne!(a, generate(&grid, 200, 6, None));
         let lines = parse(&a).unwrap();
         let edits = lines
             .iter()
