@@ -346,3 +346,42 @@ fn generated_traces_are_seeded_and_replay_without_a_wrong_answer() {
     );
     assert!(text.contains("status ok"));
 }
+
+#[test]
+fn under_a_profile_the_edits_terrain_is_priced_by_it() {
+    let dir = scratch("profile");
+    let map = write_map(&dir, &DOORS);
+    let profile = dir.join("wader.toml");
+    std::fs::write(
+        &profile,
+        "name = \"wader\"\nsize = 1\n\n[cost]\n\".\" = 1\nW = 3\n",
+    )
+    .unwrap();
+    // The top door becomes water, the bottom one a wall: blocked for the
+    // map's own rules, a costly ford for the wader.
+    let trace = write_trace(
+        &dir,
+        "ford.trace",
+        "edit 10 0 1 1 W\n\
+         edit 10 8 1 1 @\n\
+         query 2 4 18 4\n\
+         lazy 0 2 4 18 4\n\
+         walk 0 100\n",
+    );
+    let (code, plain) = replay_json(&map, &trace, &[]);
+    assert_eq!(code, 0, "{plain}");
+    assert_eq!(n(&plain, "unreachable"), 1);
+    assert_eq!(n(&plain, "lazy_unreachable"), 1);
+    let (code, wader) = replay_json(
+        &map,
+        &trace,
+        &["--profile", profile.to_str().unwrap(), "--check-fresh"],
+    );
+    assert_eq!(code, 0, "{wader}");
+    assert_eq!(wader["profile"], "wader");
+    assert_eq!(n(&wader, "found"), 1);
+    assert_eq!(n(&wader, "invalid"), 0);
+    assert_eq!(n(&wader, "lazy_arrived"), 1);
+    assert_eq!(n(&wader, "lazy_invalid"), 0);
+    assert_eq!(n(&wader, "reachability_mismatch"), 0);
+}
