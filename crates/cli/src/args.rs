@@ -49,6 +49,14 @@ pub enum Command {
     /// smoothed paths into a PNG.
     #[command(after_help = EXIT_CODES)]
     Render(RenderArgs),
+    /// Replay a game trace (map edits, queries, lazy walks, groups) through
+    /// the incremental update and check every answer against an exact
+    /// search on the map as it is at that moment.
+    #[command(after_help = EXIT_CODES)]
+    Replay(ReplayArgs),
+    /// Write a seeded game trace for an existing map (for `replay`).
+    #[command(after_help = EXIT_CODES)]
+    Trace(TraceArgs),
 }
 
 impl Command {
@@ -61,8 +69,71 @@ impl Command {
             Command::Path(a) => a.json,
             Command::Inspect(a) => a.json,
             Command::Render(a) => a.json,
+            Command::Replay(a) => a.json,
+            Command::Trace(a) => a.json,
         }
     }
+}
+
+/// Arguments of `regionpath replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The map (`.map`) the trace starts from.
+    #[arg(value_name = "MAP.map")]
+    pub map: PathBuf,
+    /// The trace: one command per line, `edit X Y W H C`, `query SX SY GX
+    /// GY`, `lazy ID SX SY GX GY`, `walk ID N`, `group GX GY SX SY SX SY
+    /// ...`; `#` comments and blank lines are skipped. A bad line exits 2
+    /// naming its line and column.
+    #[arg(long, value_name = "FILE")]
+    pub trace: PathBuf,
+    /// A movement profile (TOML; see the README): the hierarchy, the exact
+    /// search and every check follow its positions and costs, and edits'
+    /// terrain characters are priced by it.
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
+    /// After every edit, also build the hierarchy afresh and compare the
+    /// two hierarchies' reachability on the units' pairs, the endpoints of
+    /// the lines up to the next edit and 64 random pairs.
+    #[arg(long)]
+    pub check_fresh: bool,
+    /// Write every unit's walked cells to FILE, one line per `lazy` line:
+    /// `LINE ID x,y x,y ...` (LINE the `lazy` line that started the walk,
+    /// the cells from its start to where the unit stopped), in the order
+    /// the walks ended (restarted or at the end of the trace).
+    #[arg(long, value_name = "FILE")]
+    pub walks: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Arguments of `regionpath trace`.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The map (`.map`).
+    #[arg(value_name = "MAP.map")]
+    pub map: PathBuf,
+    /// Map edits in the trace (doors, walls across corridors, 16x16
+    /// buildings; queries, lazy walks and groups between them).
+    #[arg(long, value_name = "N")]
+    pub edits: usize,
+    /// Seed of the generator; the same map and seed give the same file.
+    #[arg(long)]
+    pub seed: u64,
+    /// Where to write the trace.
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub out: PathBuf,
+    /// A movement profile (TOML; see the README): query, lazy and group
+    /// endpoints are then usable positions of it (the edits do not change).
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
+    /// Print one JSON object (file written, lines, edits) on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `regionpath inspect`.
@@ -430,6 +501,14 @@ pub struct GenerateArgs {
     /// Number of scenario rows (with `--scen`).
     #[arg(long, value_name = "N", default_value_t = 500, requires = "scen")]
     pub rows: usize,
+    /// Also write a game trace for the map with this many edits (see
+    /// `regionpath trace`), seeded by `--seed`.
+    #[arg(long, value_name = "N")]
+    pub trace: Option<usize>,
+    /// Where to write the trace (default: the map's path with extension
+    /// `.trace`).
+    #[arg(long, value_name = "FILE", requires = "trace")]
+    pub trace_out: Option<PathBuf>,
     /// Print one JSON object (files written, sizes) on stdout.
     #[arg(long)]
     pub json: bool,

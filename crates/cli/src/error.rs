@@ -180,6 +180,15 @@ pub enum CliError {
         /// What is wrong, and where.
         source: ProfileError,
     },
+    /// A malformed trace line, or one the map cannot take (a point or
+    /// rectangle off the map, a walk for a unit never started).
+    #[error("{}:{}:{}: bad trace line: {}", path.display(), source.line, source.column, source.kind)]
+    Trace {
+        /// The trace file.
+        path: PathBuf,
+        /// The line, column and what is wrong.
+        source: crate::trace::TraceError,
+    },
     /// A combination of options the chosen planner does not support.
     #[error("not supported: {0}")]
     Unsupported(String),
@@ -260,6 +269,9 @@ impl CliError {
         match self {
             CliError::Map { path, source } => (Some(path), Some(source.line), Some(source.column)),
             CliError::Scen { path, source } => (Some(path), Some(source.line), Some(source.column)),
+            CliError::Trace { path, source } => {
+                (Some(path), Some(source.line), Some(source.column))
+            }
             CliError::MapNotFound { scen, line, .. }
             | CliError::SizeMismatch { scen, line, .. }
             | CliError::BlockedEndpoint { scen, line, .. }

@@ -27,7 +27,7 @@
 //! optimal length is the exact A*'s cost under the profile
 //! (`AStar::find_path_weighted`), checked against that Dijkstra.
 
-use crate::args::{GenerateArgs, MapKind};
+use crate::args::{GenerateArgs, MapKind, TraceArgs};
 use crate::dijkstra;
 use crate::error::{CliError, Outcome};
 use crate::out::Out;
@@ -549,6 +549,18 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
         source,
     })?;
     write_file(&args.out, &map)?;
+    let trace = match args.trace {
+        Some(edits) => {
+            let path = args
+                .trace_out
+                .clone()
+                .unwrap_or_else(|| args.out.with_extension("trace"));
+            let text = crate::trace::generate(&grid, edits, args.seed, profile.as_ref());
+            write_file(&path, text.as_bytes())?;
+            Some((path, edits, text.lines().count()))
+        }
+        None => None,
+    };
     let longest = scen_rows.iter().map(|r| r.length).fold(0.0, f64::max);
     if let Some(scen) = &args.scen {
         let name = args
@@ -572,6 +584,9 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "scen": args.scen.as_ref().map(|p| p.display().to_string()),
             "rows": scen_rows.len(),
             "longest": args.scen.as_ref().map(|_| longest),
+            "trace": trace.as_ref().map(|t| t.0.display().to_string()),
+            "trace_edits": trace.as_ref().map(|t| t.1),
+            "trace_lines": trace.as_ref().map(|t| t.2),
         }))?;
         return Ok(Outcome::Ok);
     }
@@ -587,6 +602,44 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "wrote {} ({} rows, longest {longest:.2})",
             scen.display(),
             scen_rows.len()
+        ))?;
+    }
+    if let Some((path, edits, lines)) = &trace {
+        out.line(format_args!(
+            "wrote {} ({edits} edits, {lines} lines)",
+            path.display()
+        ))?;
+    }
+    Ok(Outcome::Ok)
+}
+
+/// Runs `regionpath trace`: a seeded game trace for an existing map
+/// ([`crate::trace::generate`]).
+pub fn run_trace(args: &TraceArgs, out: &mut Out) -> Result<Outcome, CliError> {
+    let grid = crate::input::load_map(&args.map)?;
+    let profile = match &args.profile {
+        Some(path) => Some(crate::profile::load(path)?),
+        None => None,
+    };
+    let text = crate::trace::generate(&grid, args.edits, args.seed, profile.as_ref());
+    write_file(&args.out, text.as_bytes())?;
+    let lines = text.lines().count();
+    if args.json {
+        out.line(json!({
+            "status": Outcome::Ok.status(),
+            "exit_code": Outcome::Ok.code(),
+            "map": args.map.display().to_string(),
+            "trace": args.out.display().to_string(),
+            "edits": args.edits,
+            "lines": lines,
+            "bytes": text.len(),
+        }))?;
+    } else {
+        out.line(format_args!(
+            "wrote {} ({} edits, {lines} lines) for {}",
+            args.out.display(),
+            args.edits,
+            args.map.display()
         ))?;
     }
     Ok(Outcome::Ok)

@@ -13,7 +13,12 @@
 //!   regions, routes and paths.
 //! * `regionpath generate` writes the project's own seeded maps (rooms or
 //!   caves) and, optionally, a scenario file whose optimal lengths come from
-//!   a plain Dijkstra.
+//!   a plain Dijkstra, and with `--trace N` a game trace for it.
+//! * `regionpath replay MAP.map --trace FILE` replays a game trace (map
+//!   edits, queries, lazy walks, groups) through the incremental update and
+//!   checks every answer against an exact search on the map of the moment.
+//! * `regionpath trace MAP.map --edits N --seed S -o FILE` writes a seeded
+//!   game trace for an existing map.
 //!
 //! Exit codes and the `--json` error form: see [`error`]. Everything
 //! written to stdout goes through [`out::Out`], so a closed or full stdout
@@ -35,10 +40,12 @@ mod path;
 mod profile;
 mod progress;
 mod render;
+mod replay;
 mod report;
 mod rng;
 mod scen;
 mod terrain;
+mod trace;
 mod validate;
 
 use clap::Parser;
@@ -54,6 +61,8 @@ fn run(command: &args::Command, out: &mut Out) -> Result<Outcome, CliError> {
         args::Command::Path(a) => path::run(a, out),
         args::Command::Inspect(a) => inspect::run(a, out),
         args::Command::Render(a) => render::run(a, out),
+        args::Command::Replay(a) => replay::run(a, out),
+        args::Command::Trace(a) => generate::run_trace(a, out),
     }
 }
 

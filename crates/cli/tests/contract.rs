@@ -98,6 +98,12 @@ fn commands(dir: &Path) -> Vec<Vec<String>> {
         "version 1\n1\tsmall.map\t5\t4\t0\t1\t4\t1\t6.00000000\n",
     )
     .unwrap();
+    let trace = dir.join("small.trace");
+    std::fs::write(
+        &trace,
+        "query 0 1 4 1\nedit 2 2 1 1 @\nlazy 0 0 0 4 3\nwalk 0 5\n",
+    )
+    .unwrap();
     let mut v = Vec::new();
     for json in [false, true] {
         let mut cmds: Vec<Vec<String>> = vec![
@@ -132,6 +138,23 @@ fn commands(dir: &Path) -> Vec<Vec<String>> {
                 "0,1,4,1".into(),
                 "-o".into(),
                 s(&dir.join("r.png")),
+            ],
+            vec![
+                "replay".into(),
+                s(&small),
+                "--trace".into(),
+                s(&trace),
+                "-q".into(),
+            ],
+            vec![
+                "trace".into(),
+                s(&small),
+                "--edits".into(),
+                "3".into(),
+                "--seed".into(),
+                "1".into(),
+                "-o".into(),
+                s(&dir.join("t.trace")),
             ],
         ];
         if json {
