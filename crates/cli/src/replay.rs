@@ -178,9 +178,11 @@ struct Unit {
     /// Cells handed out and not walked yet: `ahead[next..]`.
     ahead: Vec<Point>,
     next: usize,
-    /// Whether the next leg is the first of a (re)started query (it then
-    /// repeats the unit's cell).
+    /// Whether the next leg is the query's first (it then repeats the
+    /// unit's cell).
     fresh: bool,
+    /// [`Query::repairs`] when last counted.
+    repairs: u32,
     /// The hierarchy stamp the unit last looked at the map on.
     stamp: u64,
     state: UnitState,
@@ -440,23 +442,31 @@ enum Repaired {
 }
 
 /// Puts a unit's lazy query back on the current map from the cell the unit
-/// stands on, dropping the cells handed out ahead of it. The one place a
-/// repair happens: with today's API the query starts again from the unit's
-/// cell ([`CellPlanner::restart`], keeping its buffers), so its next leg
-/// repeats that cell.
+/// stands on, dropping the cells handed out ahead of it
+/// ([`CellPlanner::replan_from`]; the next leg continues from that cell).
+/// A query whose way ahead is still clear is not touched here: its next
+/// leg repairs itself ([`CellPlanner::next_leg`]). Both are counted by
+/// [`Query::repairs`] ([`count_repairs`]).
 fn repair(planner: &mut CellPlanner, unit: &mut Unit, h: &Hierarchy, grid: &Grid) -> Repaired {
     unit.ahead.clear();
     unit.next = 0;
-    unit.fresh = true;
     unit.stamp = h.stamp();
     let Some(q) = unit.query.as_mut() else {
         return Repaired::Unreachable;
     };
-    match planner.restart(q, h, grid, unit.pos, unit.goal) {
+    match planner.replan_from(q, h, grid, unit.pos) {
         Ok(()) => Repaired::Replanned,
-        Err(PlanError::StartBlocked(_)) => Repaired::Trapped,
+        Err(PlanError::Trapped(_)) => Repaired::Trapped,
         Err(PlanError::Unreachable { .. } | PlanError::GoalBlocked(_)) => Repaired::Unreachable,
         Err(e) => Repaired::Failed(e),
+    }
+}
+
+/// Adds the repairs `unit`'s query made since last counted to `report`.
+fn count_repairs(report: &mut Report, unit: &mut Unit) {
+    if let Some(q) = &unit.query {
+        report.lazy_repairs += q.repairs().saturating_sub(unit.repairs) as usize;
+        unit.repairs = q.repairs();
     }
 }
 
@@ -769,6 +779,7 @@ impl Replay<'_> {
             ahead: Vec::new(),
             next: 0,
             fresh: true,
+            repairs: 0,
             stamp: self.h.stamp(),
             state: UnitState::Walking,
             line,
@@ -837,8 +848,10 @@ impl Replay<'_> {
 
     /// Handles [`repair`]'s outcome for unit `id`.
     fn repaired(&mut self, line: usize, id: u32, unit: &mut Unit) -> Result<(), CliError> {
-        match repair(&mut self.planner, unit, &self.h, &self.grid) {
-            Repaired::Replanned => self.report.lazy_repairs += 1,
+        let repaired = repair(&mut self.planner, unit, &self.h, &self.grid);
+        count_repairs(&mut self.report, unit);
+        match repaired {
+            Repaired::Replanned => {}
             Repaired::Trapped => {
                 self.report.lazy_trapped += 1;
                 unit.state = UnitState::Trapped;
@@ -942,7 +955,9 @@ impl Replay<'_> {
                 break;
             }
             self.leg.clear();
-            match self.planner.next_leg(q, &self.h, &self.grid, &mut self.leg) {
+            let answer = self.planner.next_leg(q, &self.h, &self.grid, &mut self.leg);
+            count_repairs(&mut self.report, unit);
+            match answer {
                 Ok(_) => {
                     if self.leg.is_empty() {
                         continue;
@@ -968,8 +983,14 @@ impl Replay<'_> {
                     unit.next = 0;
                     unit.fresh = false;
                 }
-                Err(PlanError::QueryMismatch { .. } | PlanError::StaleGrid { .. }) => {
-                    self.repaired(line, id, unit)?;
+                // The leg's self-repair after a map change found the unit
+                // walled in or the goal gone.
+                Err(PlanError::Trapped(_)) => {
+                    self.report.lazy_trapped += 1;
+                    unit.state = UnitState::Trapped;
+                }
+                Err(PlanError::Unreachable { .. } | PlanError::GoalBlocked(_)) => {
+                    self.unreachable_unit(line, id, unit)?;
                 }
                 Err(e) => {
                     self.report.lazy_errors += 1;
