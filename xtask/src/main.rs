@@ -3,6 +3,7 @@
 //! SUBCOMMAND [ARGS...]`; the subcommands are listed in `xtask/README.md`.
 
 mod astar;
+mod group;
 mod probe;
 mod profiles;
 mod quality;
@@ -13,6 +14,7 @@ mod updates;
 
 const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
 subcommands:
+  group    group paths beside independent queries (time and length ratios)
   probe    per-file hierarchical planner counters on scenario files
   profiles hierarchical planning under movement profiles beside exact weighted A*
   quick    hierarchical planner quality and speed beside A* on scenario files
@@ -25,6 +27,7 @@ fn main() {
     let command = args.next().unwrap_or_default();
     let rest: Vec<String> = args.collect();
     match command.as_str() {
+        "group" => group::run(rest),
         "probe" => probe::run(rest),
         "profiles" => profiles::run(rest),
         "quick" => quick::run(rest),

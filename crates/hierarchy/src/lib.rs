@@ -54,7 +54,7 @@ pub use model::{BuildStats, Hierarchy};
 pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};
 pub use query::{
     CellPlanner, GroupPaths, GroupStats, PlanError, PlanStats, PlannerConfig, Query, Reached,
-    MAX_RECHECK_WINDOW, MAX_WINDOW,
+    MAX_FIELD_SIDE, MAX_RECHECK_WINDOW, MAX_ROUNDS, MAX_WINDOW,
 };
 
 use thiserror::Error;

@@ -1,45 +1,63 @@
-//! Group paths: many units from nearby starts to one goal share one planned
-//! path and each searches only its own way onto it.
+//! Group paths: many units from nearby starts to one goal share planned
+//! paths and each finds only its own way onto one.
 //!
-//! One full query plans the *shared path* from the start nearest the
-//! group's centre (the leader). Every other unit runs one windowed A* (the
-//! planner's leg window, centred on the unit) whose goals are the shared
-//! path's cells inside the window, each priced at its remaining cost along
-//! the shared path: the search ends at the join cell that minimises the
-//! cost to reach it plus the rest of the shared path, and the unit's path is
-//! its search path spliced onto the shared path from there. A unit whose
-//! window holds no shared cell, or none it can reach inside the window, is
-//! planned by its own full query (so a unit in another component gets its
-//! own error).
+//! A round plans one full path, the *shared path*, from the waiting unit
+//! nearest the waiting units' centre (the round's leader). Then one search
+//! serves every waiting unit near it: a Dijkstra over a box around them
+//! (their bounding box widened by a third of the leg window on each side,
+//! at most [`MAX_FIELD_SIDE`] a side around the leader) from all the shared
+//! path's cells in the box at once, each seeded with its remaining cost
+//! along the shared path: a small flow field towards the goal. A unit it
+//! reaches follows its parents to the join cell that minimises its cost to
+//! get there plus the shared path's rest, then the shared path. Units it
+//! does not reach (walled off from the shared path inside the box, or
+//! outside the box) wait for the next round, whose leader is one of them.
+//! After [`MAX_ROUNDS`] rounds the rest get a full query each. A unit the
+//! connectivity matrix cuts off from the goal gets its own
+//! [`PlanError::Unreachable`] in O(1).
 
 use super::{CellPlanner, PlanError};
 use crate::model::Hierarchy;
-use regionpath_grid::{Grid, Point};
-use regionpath_search::{
-    octile_cost, weighted_path_cost, Cost, Status, Window, COST_DIAGONAL, COST_ONE,
-};
+use regionpath_grid::{Dir, Grid, Point};
+use regionpath_search::{octile_cost, weighted_path_cost, Cost, Window, COST_DIAGONAL, COST_ONE};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Largest side of a round's search box, in cells (centred on the
+/// leader): about 16 bytes a cell of scratch (1 MB), a few milliseconds of
+/// search at most.
+pub const MAX_FIELD_SIDE: u32 = 256;
+
+/// Rounds (shared paths) a group query plans at most; the units still
+/// waiting after them get a full query each.
+pub const MAX_ROUNDS: u32 = 8;
+
+/// How much dearer than a lower bound on its optimum a unit's path onto a
+/// round's shared path may be (see [`GroupPaths::follow_field`]).
+const ACCEPT: f64 = 1.03;
+
+/// No parent: a cell of the shared path, or not reached.
+const NO_PARENT: u32 = u32::MAX;
 
 /// Figures about one group query ([`CellPlanner::find_group_paths`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GroupStats {
     /// Units in the group.
     pub units: u32,
-    /// The unit whose full query gave the shared path (`None`: no unit's
-    /// query succeeded, or the group is empty).
-    pub leader: Option<u32>,
-    /// Cells of the shared path (0 without a leader).
-    pub shared_len: u32,
-    /// Units whose path joins the shared path (the leader not counted).
+    /// Rounds whose leader's full query gave a shared path.
+    pub leaders: u32,
+    /// Units whose path joins a shared path (leaders not counted).
     pub joined: u32,
-    /// Units planned by a full query of their own (the leader and failed
-    /// leader candidates not counted): no shared cell in their window, or
-    /// none reachable inside it.
+    /// Units planned by a full query of their own after the last round,
+    /// or because their start is off the grid or blocked.
     pub independent: u32,
     /// Units whose result is an error.
     pub failed: u32,
-    /// Nodes expanded by every search of the group query: the leader's and
-    /// the independent queries' ([`crate::PlanStats::expanded`]) and the
-    /// join searches.
+    /// Cells of the boxes the rounds' searches covered, summed.
+    pub field_cells: u64,
+    /// Nodes expanded by every search of the group query: the full
+    /// queries' ([`crate::PlanStats::expanded`]) and the rounds' searches
+    /// (cells).
     pub expanded: u64,
 }
 
@@ -53,15 +71,28 @@ pub struct GroupPaths {
     cells: Vec<Point>,
     /// Per unit: its cells' range in `cells`, or its error.
     spans: Vec<Result<(usize, usize), PlanError>>,
-    /// The shared path (the leader's).
+    /// The units still waiting for a path.
+    todo: Vec<u32>,
+    /// The current round's shared path (the leader's).
     shared: Vec<Point>,
     /// `rem[j]`: the cost of `shared[j..]` in the search's fixed point.
     rem: Vec<Cost>,
-    /// Per cell of a unit's window: 1 + the index of the shared cell
-    /// there, or 0.
-    local: Vec<u32>,
-    /// One search's path.
+    /// One unit's path.
     leg: Vec<Point>,
+    /// The current round's search box (`None`: no search this round).
+    field: Option<Window>,
+    /// Per box cell: the cost to the goal through the shared path
+    /// (`Cost::MAX`: not reached).
+    field_cost: Vec<Cost>,
+    /// Per box cell: the box index of the next cell towards the shared
+    /// path, or [`NO_PARENT`].
+    field_parent: Vec<u32>,
+    /// Per box cell: 1 + the index of the shared cell there, or 0.
+    field_shared: Vec<u32>,
+    /// Per box cell: the cost from the round's leader inside the box
+    /// (`Cost::MAX`: not reached).
+    lead_cost: Vec<Cost>,
+    heap: BinaryHeap<Reverse<(Cost, u32)>>,
     stats: GroupStats,
 }
 
@@ -98,30 +129,66 @@ impl GroupPaths {
         })
     }
 
-    /// The shared path of the last group query (the leader's; empty
-    /// without one).
-    pub fn shared(&self) -> &[Point] {
-        &self.shared
-    }
-
     /// Figures about the last group query.
     pub fn stats(&self) -> GroupStats {
         self.stats
     }
 
+    /// Writes `u`'s path into `self.leg` when the round's search reached
+    /// it and its cost passes the check below: its parents to the shared
+    /// path, then the shared path's rest. The parents never pass a shared
+    /// cell after the join (those cost less to the goal than the join
+    /// itself), so no cell repeats.
+    ///
+    /// The check: the path's cost `F` must be at most [`ACCEPT`] times a
+    /// bound below the unit's optimum `d(u)`: the octile distance to the
+    /// goal priced at `floor`, or the shared path's cost `C` less the
+    /// leader's cost to `u` inside the box, `d_box(L, u)` (by the triangle
+    /// inequality `d(u) ≥ d(L) − d(L, u)`, and `C` is `d(L)` up to the
+    /// leader path's own suboptimality). A unit whose best way onto the
+    /// shared path is a detour (the shared path runs the other way round
+    /// a wall from it) fails the check and waits for the next round.
+    fn follow_field(&mut self, u: Point, goal: Point, floor: f64) -> bool {
+        let Some(b) = self.field.filter(|b| b.contains(u)) else {
+            return false;
+        };
+        let mut i = ((u.y - b.y) * b.width + (u.x - b.x)) as usize;
+        let f = self.field_cost[i];
+        if f == Cost::MAX {
+            return false;
+        }
+        let by_leader = self.rem[0].saturating_sub(self.lead_cost[i]) as f64;
+        let by_octile = octile_cost(u, goal) as f64 * floor;
+        if f as f64 > ACCEPT * by_leader.max(by_octile) {
+            return false;
+        }
+        self.leg.clear();
+        loop {
+            let (x, y) = (i as u32 % b.width, i as u32 / b.width);
+            self.leg.push(Point::new(b.x + x, b.y + y));
+            match self.field_parent[i] {
+                NO_PARENT => break,
+                p => i = p as usize,
+            }
+        }
+        let j = self.field_shared[i] as usize - 1;
+        self.leg.extend_from_slice(&self.shared[j + 1..]);
+        true
+    }
+
     /// Records unit `i`'s result: the cells in `self.leg`, or an error.
-    fn push_leg(&mut self, r: Result<(), PlanError>) {
-        match r {
+    fn set(&mut self, i: usize, r: Result<(), PlanError>) {
+        self.spans[i] = match r {
             Ok(()) => {
                 let a = self.cells.len();
                 self.cells.extend_from_slice(&self.leg);
-                self.spans.push(Ok((a, self.cells.len())));
+                Ok((a, self.cells.len()))
             }
             Err(e) => {
                 self.stats.failed += 1;
-                self.spans.push(Err(e));
+                Err(e)
             }
-        }
+        };
     }
 }
 
@@ -133,29 +200,27 @@ fn is_unit_error(e: &PlanError) -> bool {
     )
 }
 
-/// How many units in turn may try to be the leader before the rest are
-/// planned one by one (each failed try is one O(1) unreachable answer).
-const LEADER_TRIES: usize = 4;
-
 impl CellPlanner {
     /// Plans paths from each of `starts` to `goal` (units close together,
     /// heading for one place), into `out`: unit `i`'s result is
     /// [`GroupPaths::path`]`(i)`, its own `Result`.
     ///
-    /// One full query from the start nearest the starts' centre gives the
-    /// shared path; each other unit runs one windowed A* in a
-    /// [`PlannerConfig::get_window`](super::PlannerConfig::get_window)
-    /// square around itself to the shared cell that minimises its cost to
-    /// get there plus the shared path's rest, and follows the shared path
-    /// from there. A unit whose window holds no reachable shared cell gets
-    /// its own full query (its error, such as [`PlanError::Unreachable`]
-    /// for a unit in another component, is its result). For 100 units in
-    /// a 20 × 20 area and a goal 800 cells away this costs one full query
-    /// and 99 window searches instead of 100 full queries; paths are at
-    /// most as long as the unit's best way onto the shared path within its
-    /// window plus the shared path's rest. Every path is legal, starts at
-    /// its unit and ends at `goal`, and repeats no cell. Under a movement
-    /// profile the windows are searched with the profile's costs.
+    /// In rounds: one full query from the waiting unit nearest the waiting
+    /// units' centre gives a shared path, and one Dijkstra over a box
+    /// around the waiting units (at most [`MAX_FIELD_SIDE`] a side), seeded
+    /// from the shared path's cells with their remaining costs, gives each
+    /// unit it reaches the best way onto the shared path within the box
+    /// (see the module documentation). For 100 units in a 20 × 20 area,
+    /// one round usually serves all: one full query and one search of
+    /// about 60 × 60 cells instead of 100 full queries. Units still
+    /// waiting after [`MAX_ROUNDS`] rounds get a full query each; a unit
+    /// the connectivity matrix cuts off from the goal gets
+    /// [`PlanError::Unreachable`], one off the grid or blocked its own
+    /// error. Every path is legal, starts at its unit, ends at `goal` and
+    /// repeats no cell; it costs at most its best way onto the shared
+    /// path within the box plus the shared path's rest. Under a movement
+    /// profile the cells are the profile's positions and the box search
+    /// uses the profile's costs.
     ///
     /// Errors for the whole group (then `out` holds no results): the grid's
     /// size or revision ([`PlanError::GridMismatch`],
@@ -166,17 +231,19 @@ impl CellPlanner {
     /// use regionpath_grid::{Grid, Point};
     /// use regionpath_hierarchy::{CellPlanner, GroupPaths, Hierarchy};
     ///
-    /// let grid = Grid::from_rows(&[
-    ///     "..........",
-    ///     "..@@@@@@..",
-    ///     "..........",
-    /// ])?;
+    /// // Open ground with a wall across the middle, a door at its foot.
+    /// let mut grid = Grid::new(200, 40, true)?;
+    /// for y in 0..36 {
+    ///     grid.set_passable(Point::new(100, y), false)?;
+    /// }
     /// let h = Hierarchy::build(&grid, &Default::default())?;
     /// let mut planner = CellPlanner::new();
     /// let mut paths = GroupPaths::new();
-    /// let starts = [Point::new(0, 0), Point::new(1, 1), Point::new(0, 2)];
-    /// let goal = Point::new(9, 1);
-    /// planner.find_group_paths(&h, &grid, &starts, goal, &mut paths)?;
+    /// let starts = [Point::new(4, 10), Point::new(6, 12), Point::new(5, 14)];
+    /// let goal = Point::new(190, 10);
+    /// let stats = planner.find_group_paths(&h, &grid, &starts, goal, &mut paths)?;
+    /// // One full query; the two others join its path.
+    /// assert_eq!((stats.leaders, stats.joined), (1, 2));
     /// for (i, path) in paths.iter().enumerate() {
     ///     let path = path.map_err(Clone::clone)?;
     ///     assert_eq!((path.first(), path.last()), (Some(&starts[i]), Some(&goal)));
@@ -191,56 +258,108 @@ impl CellPlanner {
         goal: Point,
         out: &mut GroupPaths,
     ) -> Result<GroupStats, PlanError> {
+        let r = self.group_paths(h, grid, starts, goal, out);
+        if r.is_err() {
+            out.cells.clear();
+            out.spans.clear();
+        }
+        r
+    }
+
+    fn group_paths(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        starts: &[Point],
+        goal: Point,
+        out: &mut GroupPaths,
+    ) -> Result<GroupStats, PlanError> {
         out.cells.clear();
         out.spans.clear();
-        out.shared.clear();
-        out.rem.clear();
+        out.todo.clear();
         out.stats = GroupStats {
             units: starts.len() as u32,
             ..GroupStats::default()
         };
         self.check_group_input(h, grid, goal)?;
+        out.spans.resize(starts.len(), Ok((0, 0)));
         let sg = h.search_grid(grid);
-        let usable = |p: Point| sg.in_bounds(p) && sg.is_passable(p);
-        let leader = self.plan_leader(h, grid, starts, goal, &usable, out)?;
-        // The leader's region, to send units the connectivity matrix cuts
-        // off from it straight to their own query (no window search).
-        let mut leader_region = None;
-        if let Some(l) = leader {
-            out.stats.leader = Some(l as u32);
-            out.stats.shared_len = out.shared.len() as u32;
-            self.remaining_costs(h, out);
-            leader_region = h.region_of_with(sg, starts[l], &mut self.lab);
-        }
+        let goal_region = h.region_of_with(sg, goal, &mut self.lab);
         for (i, &u) in starts.iter().enumerate() {
-            if Some(i) == leader {
-                out.leg.clear();
-                out.leg.extend_from_slice(&out.shared);
-                out.push_leg(Ok(()));
+            if !(sg.in_bounds(u) && sg.is_passable(u)) {
+                // The full query names the defect.
+                self.independent(h, grid, i, u, goal, out)?;
                 continue;
             }
-            let cut_off = usable(u)
-                && match (h.region_of_with(sg, u, &mut self.lab), leader_region) {
-                    (Some(a), Some(b)) => !h.connectivity.connected(a, b),
-                    _ => false,
-                };
-            if leader.is_some() && usable(u) && !cut_off && self.join_shared(h, sg, u, goal, out)? {
-                out.stats.joined += 1;
-                out.push_leg(Ok(()));
-                continue;
-            }
-            out.stats.independent += 1;
-            let r = self.find_path_into(h, grid, u, goal, &mut out.leg);
-            match r {
-                Ok(st) => {
-                    out.stats.expanded += u64::from(st.expanded);
-                    out.push_leg(Ok(()));
+            let ru = h.region_of_with(sg, u, &mut self.lab);
+            if let (Some(a), Some(b)) = (ru, goal_region) {
+                if !h.connectivity.connected(a, b) {
+                    out.set(i, Err(PlanError::Unreachable { start: u, goal }));
+                    continue;
                 }
-                Err(e) if is_unit_error(&e) => out.push_leg(Err(e)),
-                Err(e) => return Err(self.group_failed(out, e)),
             }
+            out.todo.push(i as u32);
+        }
+        let margin = self.config.window / 3;
+        let floor = f64::from(h.cost_floor());
+        for _ in 0..MAX_ROUNDS {
+            let Some(k) = leader_of(starts, &out.todo) else {
+                break;
+            };
+            let i = out.todo.swap_remove(k) as usize;
+            match self.find_path_into(h, grid, starts[i], goal, &mut out.shared) {
+                Ok(st) => out.stats.expanded += u64::from(st.expanded),
+                Err(e) if is_unit_error(&e) => {
+                    out.set(i, Err(e));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+            out.stats.leaders += 1;
+            std::mem::swap(&mut out.leg, &mut out.shared);
+            out.set(i, Ok(()));
+            std::mem::swap(&mut out.leg, &mut out.shared);
+            remaining_costs(h, out);
+            round_field(h, sg, starts, starts[i], margin, out);
+            let mut k = 0;
+            while k < out.todo.len() {
+                let i = out.todo[k] as usize;
+                if out.follow_field(starts[i], goal, floor) {
+                    out.stats.joined += 1;
+                    out.set(i, Ok(()));
+                    out.todo.swap_remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        while let Some(i) = out.todo.pop() {
+            let i = i as usize;
+            self.independent(h, grid, i, starts[i], goal, out)?;
         }
         Ok(out.stats)
+    }
+
+    /// Unit `i`'s own full query; a whole-group error is returned.
+    fn independent(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        i: usize,
+        u: Point,
+        goal: Point,
+        out: &mut GroupPaths,
+    ) -> Result<(), PlanError> {
+        out.stats.independent += 1;
+        match self.find_path_into(h, grid, u, goal, &mut out.leg) {
+            Ok(st) => {
+                out.stats.expanded += u64::from(st.expanded);
+                out.set(i, Ok(()));
+            }
+            Err(e) if is_unit_error(&e) => out.set(i, Err(e)),
+            Err(e) => return Err(e),
+        }
+        Ok(())
     }
 
     /// The checks that concern the whole group: the grid and the goal.
@@ -268,155 +387,172 @@ impl CellPlanner {
         }
         Ok(())
     }
+}
 
-    /// Clears `out`'s results and returns `e` (a whole-group error).
-    fn group_failed(&self, out: &mut GroupPaths, e: PlanError) -> PlanError {
-        out.cells.clear();
-        out.spans.clear();
-        e
+/// The position in `todo` of the unit nearest the centre of the units in
+/// `todo` (ties: the earlier unit), or `None` when `todo` is empty.
+fn leader_of(starts: &[Point], todo: &[u32]) -> Option<usize> {
+    if todo.is_empty() {
+        return None;
     }
+    let n = todo.len() as u64;
+    let (sx, sy) = todo.iter().fold((0u64, 0u64), |(x, y), &i| {
+        let p = starts[i as usize];
+        (x + u64::from(p.x), y + u64::from(p.y))
+    });
+    // The centre, doubled to stay in integers.
+    let (cx, cy) = (2 * sx / n, 2 * sy / n);
+    let dist = |p: Point| {
+        let dx = (2 * u64::from(p.x)).abs_diff(cx);
+        let dy = (2 * u64::from(p.y)).abs_diff(cy);
+        dx * dx + dy * dy
+    };
+    (0..todo.len()).min_by_key(|&k| (dist(starts[todo[k] as usize]), todo[k]))
+}
 
-    /// Plans the shared path into `out.shared` from the usable start nearest
-    /// the usable starts' centre, trying the next nearest when that one
-    /// cannot reach the goal (up to [`LEADER_TRIES`] in all). Returns the
-    /// leader's index.
-    fn plan_leader(
-        &mut self,
-        h: &Hierarchy,
-        grid: &Grid,
-        starts: &[Point],
-        goal: Point,
-        usable: &impl Fn(Point) -> bool,
-        out: &mut GroupPaths,
-    ) -> Result<Option<usize>, PlanError> {
-        let (mut sx, mut sy, mut n) = (0u64, 0u64, 0u64);
-        for &p in starts.iter().filter(|&&p| usable(p)) {
-            sx += u64::from(p.x);
-            sy += u64::from(p.y);
-            n += 1;
+/// Fills `out.rem` for `out.shared`: the cost from each cell to the goal
+/// along it, in fixed point (under a profile's costs, each step's cost
+/// rounded to fixed point).
+fn remaining_costs(h: &Hierarchy, out: &mut GroupPaths) {
+    let n = out.shared.len();
+    out.rem.clear();
+    out.rem.resize(n, 0);
+    for j in (0..n.saturating_sub(1)).rev() {
+        let step = step_cost(h, out.shared[j], out.shared[j + 1]);
+        out.rem[j] = out.rem[j + 1] + step;
+    }
+}
+
+/// The fixed-point cost of one legal step from `a` to `b` (the same both
+/// ways).
+fn step_cost(h: &Hierarchy, a: Point, b: Point) -> Cost {
+    match h.weights() {
+        Some((view, _)) => (weighted_path_cost(view, &[a, b]) * COST_ONE as f64).round() as Cost,
+        None if a.x != b.x && a.y != b.y => COST_DIAGONAL,
+        None => COST_ONE,
+    }
+}
+
+/// A round's searches over the box around the waiting units (their
+/// bounding box widened by `margin` on each side, cut to
+/// [`MAX_FIELD_SIDE`] a side around `leader` and to the grid): a Dijkstra
+/// from every shared cell in the box, seeded with its remaining cost, into
+/// `out.field_*`, and one from the leader into `out.lead_cost`. Moves and
+/// costs are symmetric (the corner rule, and a step's cost under a profile
+/// is its length times the mean of its two positions' costs), so a cell's
+/// parents lead forwards to the shared path. `out.field` stays `None` when
+/// the box holds no shared cell.
+fn round_field(
+    h: &Hierarchy,
+    sg: &Grid,
+    starts: &[Point],
+    leader: Point,
+    margin: u32,
+    out: &mut GroupPaths,
+) {
+    out.field = None;
+    let (mut lo, mut hi) = (leader, leader);
+    for &i in &out.todo {
+        let p = starts[i as usize];
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    let half = MAX_FIELD_SIDE / 2;
+    let x0 =
+        lo.x.saturating_sub(margin)
+            .max(leader.x.saturating_sub(half));
+    let y0 =
+        lo.y.saturating_sub(margin)
+            .max(leader.y.saturating_sub(half));
+    let x1 =
+        hi.x.saturating_add(margin)
+            .min(leader.x + half - 1)
+            .min(sg.width() - 1);
+    let y1 =
+        hi.y.saturating_add(margin)
+            .min(leader.y + half - 1)
+            .min(sg.height() - 1);
+    let b = Window {
+        x: x0,
+        y: y0,
+        width: x1 - x0 + 1,
+        height: y1 - y0 + 1,
+    };
+    let at = |p: Point| ((p.y - b.y) * b.width + (p.x - b.x)) as usize;
+    out.field_cost.clear();
+    out.field_cost.resize(b.area(), Cost::MAX);
+    out.field_parent.clear();
+    out.field_parent.resize(b.area(), NO_PARENT);
+    out.field_shared.clear();
+    out.field_shared.resize(b.area(), 0);
+    out.heap.clear();
+    for (j, &c) in out.shared.iter().enumerate() {
+        if b.contains(c) {
+            let i = at(c);
+            out.field_cost[i] = out.rem[j];
+            out.field_shared[i] = j as u32 + 1;
+            out.heap.push(Reverse((out.rem[j], i as u32)));
         }
-        if n == 0 {
-            return Ok(None);
+    }
+    if out.heap.is_empty() {
+        return;
+    }
+    let mut expanded = box_dijkstra(
+        h,
+        sg,
+        b,
+        &mut out.heap,
+        &mut out.field_cost,
+        Some(&mut out.field_parent),
+    );
+    out.lead_cost.clear();
+    out.lead_cost.resize(b.area(), Cost::MAX);
+    out.lead_cost[at(leader)] = 0;
+    out.heap.push(Reverse((0, at(leader) as u32)));
+    expanded += box_dijkstra(h, sg, b, &mut out.heap, &mut out.lead_cost, None);
+    out.field = Some(b);
+    out.stats.field_cells += b.area() as u64;
+    out.stats.expanded += expanded;
+}
+
+/// Dijkstra inside box `b` from the cells already in `heap` (with their
+/// costs in `cost`, every other cell `Cost::MAX`), writing each cell's
+/// cost and, when given, the box index of the cell it was reached from.
+/// Returns the cells expanded.
+fn box_dijkstra(
+    h: &Hierarchy,
+    sg: &Grid,
+    b: Window,
+    heap: &mut BinaryHeap<Reverse<(Cost, u32)>>,
+    cost: &mut [Cost],
+    mut parent: Option<&mut Vec<u32>>,
+) -> u64 {
+    let mut expanded = 0u64;
+    while let Some(Reverse((g, i))) = heap.pop() {
+        if g > cost[i as usize] {
+            continue;
         }
-        // The centre, doubled to stay in integers.
-        let (cx, cy) = (2 * sx / n, 2 * sy / n);
-        let dist = |p: Point| {
-            let dx = (2 * u64::from(p.x)).abs_diff(cx);
-            let dy = (2 * u64::from(p.y)).abs_diff(cy);
-            dx * dx + dy * dy
-        };
-        // Candidates in order of distance, without sorting: each try takes
-        // the nearest start farther (in (distance, index) order) than the
-        // last one tried.
-        let mut last: Option<(u64, usize)> = None;
-        for _ in 0..LEADER_TRIES {
-            let next = starts
-                .iter()
-                .enumerate()
-                .filter(|&(_, &p)| usable(p))
-                .map(|(i, &p)| (dist(p), i))
-                .filter(|&k| last.is_none_or(|l| k > l))
-                .min();
-            let Some((d, i)) = next else {
-                return Ok(None);
-            };
-            last = Some((d, i));
-            match self.find_path_into(h, grid, starts[i], goal, &mut out.shared) {
-                Ok(st) => {
-                    out.stats.expanded += u64::from(st.expanded);
-                    return Ok(Some(i));
+        expanded += 1;
+        let p = Point::new(b.x + i % b.width, b.y + i / b.width);
+        for d in Dir::ALL {
+            if !sg.can_step(p, d) {
+                continue;
+            }
+            let (dx, dy) = d.delta();
+            let q = Point::new(p.x.wrapping_add_signed(dx), p.y.wrapping_add_signed(dy));
+            if !b.contains(q) {
+                continue;
+            }
+            let j = ((q.y - b.y) * b.width + (q.x - b.x)) as usize;
+            let ng = g.saturating_add(step_cost(h, q, p));
+            if ng < cost[j] {
+                cost[j] = ng;
+                if let Some(parent) = parent.as_deref_mut() {
+                    parent[j] = i;
                 }
-                Err(e) if is_unit_error(&e) => continue,
-                Err(e) => return Err(e),
+                heap.push(Reverse((ng, j as u32)));
             }
         }
-        Ok(None)
     }
-
-    /// Fills `out.rem` for `out.shared`: the cost from each cell to the
-    /// goal along it, in the window searches' fixed point (under a
-    /// profile's costs, each step's cost rounded to fixed point).
-    fn remaining_costs(&self, h: &Hierarchy, out: &mut GroupPaths) {
-        let n = out.shared.len();
-        out.rem.clear();
-        out.rem.resize(n, 0);
-        for j in (0..n.saturating_sub(1)).rev() {
-            let (a, b) = (out.shared[j], out.shared[j + 1]);
-            let step = match h.weights() {
-                Some((view, _)) => (weighted_path_cost(view, &out.shared[j..j + 2])
-                    * COST_ONE as f64)
-                    .round() as Cost,
-                None if a.x != b.x && a.y != b.y => COST_DIAGONAL,
-                None => COST_ONE,
-            };
-            out.rem[j] = out.rem[j + 1] + step;
-        }
-    }
-
-    /// Searches `u`'s window for the best join onto the shared path and,
-    /// when it finds one, writes `u`'s whole path into `out.leg`. `Ok(false)`:
-    /// no shared cell in the window, or none reachable inside it.
-    fn join_shared(
-        &mut self,
-        h: &Hierarchy,
-        sg: &Grid,
-        u: Point,
-        goal: Point,
-        out: &mut GroupPaths,
-    ) -> Result<bool, PlanError> {
-        let side = self.config.window;
-        let win = Window::around(sg, u, u, side, side);
-        out.local.clear();
-        out.local.resize(win.area(), 0);
-        let at = |p: Point| ((p.y - win.y) * win.width + (p.x - win.x)) as usize;
-        let mut any = false;
-        for (j, &c) in out.shared.iter().enumerate() {
-            if win.contains(c) {
-                out.local[at(c)] = j as u32 + 1;
-                any = true;
-            }
-        }
-        if !any {
-            return Ok(false);
-        }
-        let (local, rem) = (&out.local, &out.rem);
-        let is_goal = |p: Point| local[at(p)] != 0;
-        let s = match h.weights() {
-            Some((view, table)) => self.window.find_path_to_any_weighted_into(
-                view,
-                table,
-                win,
-                u,
-                is_goal,
-                |p| match local[at(p)] {
-                    0 => table.octile(p, goal),
-                    j => rem[j as usize - 1],
-                },
-                None,
-                &mut out.leg,
-            )?,
-            None => self.window.find_path_to_any_into(
-                sg,
-                win,
-                u,
-                is_goal,
-                |p| match local[at(p)] {
-                    0 => octile_cost(p, goal),
-                    j => rem[j as usize - 1],
-                },
-                None,
-                &mut out.leg,
-            )?,
-        };
-        out.stats.expanded += u64::from(s.expanded);
-        let Some(&join) = out.leg.last().filter(|_| s.status == Status::Found) else {
-            return Ok(false);
-        };
-        // The search stops at the first shared cell it expands, so no
-        // other cell of its path is on the shared path: the splice repeats
-        // no cell.
-        let j = out.local[at(join)] as usize - 1;
-        out.leg.extend_from_slice(&out.shared[j + 1..]);
-        Ok(true)
-    }
+    expanded
 }

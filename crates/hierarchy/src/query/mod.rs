@@ -37,7 +37,7 @@ use crate::model::Hierarchy;
 use crate::portal::PortalSearch;
 use crate::sector::{Labeler, Rect};
 use crate::ConfigError;
-pub use group::{GroupPaths, GroupStats};
+pub use group::{GroupPaths, GroupStats, MAX_FIELD_SIDE, MAX_ROUNDS};
 pub use lazy::Query;
 use legs::{LegMemo, Memo};
 pub use partial::Reached;
