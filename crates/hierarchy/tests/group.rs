@@ -7,6 +7,7 @@ use regionpath_grid::{Grid, Point, Profile};
 use regionpath_hierarchy::{
     CellPlanner, GroupPaths, Hierarchy, HierarchyConfig, PlanError, PortalMode,
 };
+use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 use regionpath_testkit::check::{check_path, repeated_cell};
 use regionpath_testkit::maps;
 use regionpath_testkit::oracle::distances;
@@ -15,6 +16,9 @@ use regionpath_testkit::profiled::{
     weighted_distances,
 };
 use regionpath_testkit::{Area, Moves, Rng64, SplitMix64};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
 
 /// The octile distance as the pair (straight steps, diagonal steps), which
 /// orders exactly like `straight + diagonal · √2` for the same total.
@@ -487,4 +491,39 @@ fn spread_groups_take_several_rounds() {
     }
     eprintln!("spread groups: {rounds} rounds, {joined} joined, {own} own queries");
     assert!(rounds >= 3 * 6 && own > 0 && joined > 0);
+}
+
+/// Once warm (the same group again), a group query and a partial query
+/// allocate nothing: every buffer lives in the planner or the caller's
+/// `GroupPaths` and path.
+#[test]
+fn warm_group_and_partial_queries_allocate_nothing() {
+    let mut rng = SplitMix64(3206);
+    let grid = maps::rooms(300, 200, 9, 50, &mut |n| rng.below(n));
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let open = regionpath_testkit::passable_cells(&grid);
+    let mut planner = CellPlanner::new();
+    let mut paths = GroupPaths::new();
+    let mut path = Vec::new();
+    let starts: Vec<Point> = open
+        .iter()
+        .copied()
+        .filter(|p| p.x < 20 && p.y < 20)
+        .collect();
+    let goal = *open.last().unwrap();
+    let walled = Point::new(9, 9);
+    assert!(!grid.is_passable(walled));
+    for round in 0..2 {
+        let ((group, partial), used) = measure_thread(|| {
+            let g = planner.find_group_paths(&hier, &grid, &starts, goal, &mut paths);
+            let p = planner.find_path_or_nearest_into(&hier, &grid, starts[0], walled, &mut path);
+            (g, p)
+        });
+        let group = group.unwrap();
+        assert!(partial.unwrap().partial);
+        assert_eq!(group.failed, 0);
+        if round == 1 {
+            assert_eq!(used.allocations, 0, "{group:?}");
+        }
+    }
 }

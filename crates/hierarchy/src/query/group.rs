@@ -69,8 +69,8 @@ pub struct GroupStats {
 pub struct GroupPaths {
     /// Every unit's cells, one after the other.
     cells: Vec<Point>,
-    /// Per unit: its cells' range in `cells`, or its error.
-    spans: Vec<Result<(usize, usize), PlanError>>,
+    /// Per unit: its cells' range in `cells` and their cost, or its error.
+    spans: Vec<Result<(usize, usize, f64), PlanError>>,
     /// The units still waiting for a path.
     todo: Vec<u32>,
     /// The current round's shared path (the leader's).
@@ -116,15 +116,25 @@ impl GroupPaths {
     /// has none. `None` when `i` is not a unit of the last group query.
     pub fn path(&self, i: usize) -> Option<Result<&[Point], &PlanError>> {
         self.spans.get(i).map(|r| match r {
-            Ok((a, b)) => Ok(&self.cells[*a..*b]),
+            Ok((a, b, _)) => Ok(&self.cells[*a..*b]),
             Err(e) => Err(e),
         })
+    }
+
+    /// The cost of unit `i`'s path (as [`crate::PlanStats::cost`]: 1 per
+    /// straight step and √2 per diagonal, or the profile's costs); `None`
+    /// when it has none or `i` is not a unit of the last group query.
+    pub fn cost(&self, i: usize) -> Option<f64> {
+        match self.spans.get(i) {
+            Some(Ok((_, _, c))) => Some(*c),
+            _ => None,
+        }
     }
 
     /// Every unit's result, in the order of the starts.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Result<&[Point], &PlanError>> + '_ {
         self.spans.iter().map(|r| match r {
-            Ok((a, b)) => Ok(&self.cells[*a..*b]),
+            Ok((a, b, _)) => Ok(&self.cells[*a..*b]),
             Err(e) => Err(e),
         })
     }
@@ -176,13 +186,14 @@ impl GroupPaths {
         true
     }
 
-    /// Records unit `i`'s result: the cells in `self.leg`, or an error.
-    fn set(&mut self, i: usize, r: Result<(), PlanError>) {
+    /// Records unit `i`'s result: the cells in `self.leg` (priced by `h`),
+    /// or an error.
+    fn set(&mut self, h: &Hierarchy, i: usize, r: Result<(), PlanError>) {
         self.spans[i] = match r {
             Ok(()) => {
                 let a = self.cells.len();
                 self.cells.extend_from_slice(&self.leg);
-                Ok((a, self.cells.len()))
+                Ok((a, self.cells.len(), h.path_cost(&self.leg)))
             }
             Err(e) => {
                 self.stats.failed += 1;
@@ -282,7 +293,7 @@ impl CellPlanner {
             ..GroupStats::default()
         };
         self.check_group_input(h, grid, goal)?;
-        out.spans.resize(starts.len(), Ok((0, 0)));
+        out.spans.resize(starts.len(), Ok((0, 0, 0.0)));
         let sg = h.search_grid(grid);
         let goal_region = h.region_of_with(sg, goal, &mut self.lab);
         for (i, &u) in starts.iter().enumerate() {
@@ -294,7 +305,7 @@ impl CellPlanner {
             let ru = h.region_of_with(sg, u, &mut self.lab);
             if let (Some(a), Some(b)) = (ru, goal_region) {
                 if !h.connectivity.connected(a, b) {
-                    out.set(i, Err(PlanError::Unreachable { start: u, goal }));
+                    out.set(h, i, Err(PlanError::Unreachable { start: u, goal }));
                     continue;
                 }
             }
@@ -310,14 +321,14 @@ impl CellPlanner {
             match self.find_path_into(h, grid, starts[i], goal, &mut out.shared) {
                 Ok(st) => out.stats.expanded += u64::from(st.expanded),
                 Err(e) if is_unit_error(&e) => {
-                    out.set(i, Err(e));
+                    out.set(h, i, Err(e));
                     continue;
                 }
                 Err(e) => return Err(e),
             }
             out.stats.leaders += 1;
             std::mem::swap(&mut out.leg, &mut out.shared);
-            out.set(i, Ok(()));
+            out.set(h, i, Ok(()));
             std::mem::swap(&mut out.leg, &mut out.shared);
             remaining_costs(h, out);
             round_field(h, sg, starts, starts[i], margin, out);
@@ -326,7 +337,7 @@ impl CellPlanner {
                 let i = out.todo[k] as usize;
                 if out.follow_field(starts[i], goal, floor) {
                     out.stats.joined += 1;
-                    out.set(i, Ok(()));
+                    out.set(h, i, Ok(()));
                     out.todo.swap_remove(k);
                 } else {
                     k += 1;
@@ -354,9 +365,9 @@ impl CellPlanner {
         match self.find_path_into(h, grid, u, goal, &mut out.leg) {
             Ok(st) => {
                 out.stats.expanded += u64::from(st.expanded);
-                out.set(i, Ok(()));
+                out.set(h, i, Ok(()));
             }
-            Err(e) if is_unit_error(&e) => out.set(i, Err(e)),
+            Err(e) if is_unit_error(&e) => out.set(h, i, Err(e)),
             Err(e) => return Err(e),
         }
         Ok(())
