@@ -147,3 +147,63 @@ pub fn run(args: Vec<String>) {
         t_own / t_group.max(1e-12),
     );
 }
+
+/// `partial MAP.map [--queries N] [--seed S]`: partial paths to random
+/// blocked or unreachable goals from random open starts; prints the time
+/// of `find_path_or_nearest_into` beside that of the plain query to the
+/// cell it ended at (the difference is the nearest-cell lookup).
+pub fn run_partial(args: Vec<String>) {
+    let mut files = Vec::new();
+    let (mut queries, mut seed) = (200usize, 7u64);
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--queries" => queries = it.next().and_then(|v| v.parse().ok()).unwrap_or(queries),
+            "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
+            _ => files.push(a),
+        }
+    }
+    let Some(map) = files.first() else {
+        eprintln!("usage: partial MAP.map [--queries N] [--seed S]");
+        std::process::exit(2);
+    };
+    let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).expect("build");
+    let (w, hgt) = (grid.width(), grid.height());
+    let mut rng = Rng(seed | 1);
+    let mut planner = CellPlanner::new();
+    let mut cells = Vec::new();
+    let (mut t_partial, mut t_plain, mut done, mut tries) = (0.0f64, 0.0f64, 0usize, 0usize);
+    let mut worst = 0.0f64;
+    while done < queries && tries < queries * 1000 {
+        tries += 1;
+        let s = Point::new(rng.below(w.into()) as u32, rng.below(hgt.into()) as u32);
+        let g = Point::new(rng.below(w.into()) as u32, rng.below(hgt.into()) as u32);
+        if !grid.is_passable(s) {
+            continue;
+        }
+        let t = Instant::now();
+        let Ok(r) = planner.find_path_or_nearest_into(&h, &grid, s, g, &mut cells) else {
+            continue;
+        };
+        let partial = t.elapsed().as_secs_f64();
+        if !r.partial {
+            continue;
+        }
+        let t = Instant::now();
+        planner
+            .find_path_into(&h, &grid, s, r.end, &mut cells)
+            .expect("plain query to the end");
+        let plain = t.elapsed().as_secs_f64();
+        t_partial += partial;
+        t_plain += plain;
+        worst = worst.max(partial - plain);
+        done += 1;
+    }
+    println!(
+        "{map}: {done} partial queries: {:.1} us each, of which the nearest-cell lookup {:.1} us (worst {:.1} us)",
+        t_partial * 1e6 / done.max(1) as f64,
+        (t_partial - t_plain) * 1e6 / done.max(1) as f64,
+        worst * 1e6
+    );
+}

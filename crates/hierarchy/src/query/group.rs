@@ -65,7 +65,7 @@ pub struct GroupStats {
 /// starts given, plus reusable scratch: keep one and pass it to every
 /// [`CellPlanner::find_group_paths`]; once its buffers have grown, a group
 /// query allocates nothing.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct GroupPaths {
     /// Every unit's cells, one after the other.
     cells: Vec<Point>,
@@ -94,6 +94,17 @@ pub struct GroupPaths {
     lead_cost: Vec<Cost>,
     heap: BinaryHeap<Reverse<(Cost, u32)>>,
     stats: GroupStats,
+}
+
+impl std::fmt::Debug for GroupPaths {
+    /// The figures and how many cells are held (not the cells).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupPaths")
+            .field("units", &self.spans.len())
+            .field("cells", &self.cells.len())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
 }
 
 impl GroupPaths {
