@@ -120,6 +120,7 @@ fn partial_paths_end_at_the_nearest_reachable_cell() {
                         .find_path_into(&hier, &grid, s, g, &mut plain)
                         .unwrap();
                     assert_eq!(path, plain, "{what}: not the ordinary path");
+                    assert_eq!(planner.nearest_reachable(&hier, &grid, s, g), Ok(g));
                     whole += 1;
                     continue;
                 }
@@ -128,6 +129,7 @@ fn partial_paths_end_at_the_nearest_reachable_cell() {
                 let cells = (0..h).flat_map(|y| (0..w).map(move |x| Point::new(x, y)));
                 let want = expected_end(cells.filter(|&p| reach(p)), s, g);
                 assert_eq!(got.end, want, "{what}: not the nearest reachable cell");
+                assert_eq!(planner.nearest_reachable(&hier, &grid, s, g), Ok(want));
                 let len =
                     check_path(&grid, &path, s, want).unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert!((len - got.stats.cost).abs() < 1e-6, "{what}: cost");

@@ -7,7 +7,9 @@
 //! connectivity matrix joins to the start's region (O(1) each) are looked
 //! at, by labelling that sector's runs and taking each run's cell nearest
 //! the goal; the rings stop once their lower bound exceeds the best cell
-//! found. A normal query then plans the path to that cell.
+//! found. When the start's cluster is closed (its whole component lies in
+//! one super-sector of the connectivity matrix) only that super-sector's
+//! sectors are looked at. A normal query then plans the path to that cell.
 
 use super::{CellPlanner, PlanError, PlanStats};
 use crate::model::Hierarchy;
@@ -101,7 +103,7 @@ impl CellPlanner {
             Err(PlanError::Unreachable { .. } | PlanError::GoalBlocked(_)) => {}
             Err(e) => return Err(e),
         }
-        let end = self.nearest_reachable(h, h.search_grid(grid), start, goal)?;
+        let end = self.nearest_on(h, h.search_grid(grid), start, goal)?;
         let stats = self.find_path_into(h, grid, start, end, out)?;
         Ok(Reached {
             partial: true,
@@ -110,10 +112,62 @@ impl CellPlanner {
         })
     }
 
-    /// The cell reachable from `start` nearest to `goal` (see
-    /// [`CellPlanner::find_path_or_nearest_into`] for the order). `start`
-    /// is in bounds and passable on `grid` (the search grid).
-    pub(super) fn nearest_reachable(
+    /// The cell reachable from `start` nearest to `goal` by octile
+    /// distance, ties as in [`CellPlanner::find_path_or_nearest_into`]
+    /// (where a partial path would end): `goal` itself when it can be
+    /// reached. No path is planned; the cost is the sectors looked at
+    /// (see [`CellPlanner::find_path_or_nearest_into`]). Errors: the grid's
+    /// size or revision, a start off the grid or blocked, a goal off the
+    /// grid.
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Point};
+    /// use regionpath_hierarchy::{CellPlanner, Hierarchy};
+    ///
+    /// let grid = Grid::from_rows(&["..@....", "..@....", "..@...."])?;
+    /// let h = Hierarchy::build(&grid, &Default::default())?;
+    /// let mut planner = CellPlanner::new();
+    /// let near = planner.nearest_reachable(&h, &grid, Point::new(0, 0), Point::new(6, 1))?;
+    /// assert_eq!(near, Point::new(1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn nearest_reachable(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Point, PlanError> {
+        if grid.width() != h.width() || grid.height() != h.height() {
+            return Err(PlanError::GridMismatch {
+                grid_width: grid.width(),
+                grid_height: grid.height(),
+                width: h.width(),
+                height: h.height(),
+            });
+        }
+        if !h.is_current_for(grid) {
+            return Err(PlanError::StaleGrid {
+                grid: grid.revision(),
+                hierarchy: h.grid_revision,
+            });
+        }
+        let sg = h.search_grid(grid);
+        if !sg.in_bounds(start) {
+            return Err(PlanError::StartOutOfBounds(start));
+        }
+        if !sg.in_bounds(goal) {
+            return Err(PlanError::GoalOutOfBounds(goal));
+        }
+        if !sg.is_passable(start) {
+            return Err(PlanError::StartBlocked(start));
+        }
+        self.nearest_on(h, sg, start, goal)
+    }
+
+    /// [`CellPlanner::nearest_reachable`] after its checks: `start` is in
+    /// bounds and passable on `grid` (the search grid), `goal` in bounds.
+    fn nearest_on(
         &mut self,
         h: &Hierarchy,
         grid: &Grid,
@@ -129,13 +183,39 @@ impl CellPlanner {
             ));
         }
         let layout = h.layout;
+        // The start's region's cluster is closed: its whole
+        // component lies in that cluster's super-sector, so only that
+        // super-sector's sectors are looked at (a small island far from
+        // the goal costs its super-sector, not every sector in between).
+        let mut best = key(start, goal, start);
+        let mut best_cell = start;
+        let conn = &h.connectivity;
+        let cluster = conn.cluster_of_region[rs as usize] as usize;
+        if conn.open_index[cluster] == u32::MAX {
+            let m = conn.super_size;
+            let (sx, sy) = layout.coords(h.regions[rs as usize].sector());
+            let (x0, y0) = (sx / m * m, sy / m * m);
+            for y in y0..(y0 + m).min(layout.sectors_y) {
+                for x in x0..(x0 + m).min(layout.sectors_x) {
+                    let s = y * layout.sectors_x + x;
+                    self.nearest_in_sector(
+                        h,
+                        grid,
+                        s,
+                        rs,
+                        (start, goal),
+                        &mut best,
+                        &mut best_cell,
+                    );
+                }
+            }
+            return Ok(best_cell);
+        }
         let (gx, gy) = layout.coords(layout.sector_of(goal));
         let (nx, ny) = (layout.sectors_x as i64, layout.sectors_y as i64);
         let (gx, gy) = (gx as i64, gy as i64);
         let rings = gx.max(nx - 1 - gx).max(gy).max(ny - 1 - gy);
         // The start itself is reachable: the answer is never worse.
-        let mut best = key(start, goal, start);
-        let mut best_cell = start;
         for k in 0..=rings {
             // Every cell of a sector `k` sectors away (Chebyshev) is at
             // least `(k - 1) · size + 1` cells from the goal.
