@@ -3,6 +3,7 @@
 //! SUBCOMMAND [ARGS...]`; the subcommands are listed in `xtask/README.md`.
 
 mod astar;
+mod group;
 mod probe;
 mod profiles;
 mod quality;
@@ -14,6 +15,8 @@ mod updates;
 
 const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
 subcommands:
+  group    group paths beside independent queries (time and length ratios)
+  partial  partial paths to unreachable goals: time of the nearest-cell lookup
   probe    per-file hierarchical planner counters on scenario files
   profiles hierarchical planning under movement profiles beside exact weighted A*
   quick    hierarchical planner quality and speed beside A* on scenario files
@@ -27,6 +30,8 @@ fn main() {
     let command = args.next().unwrap_or_default();
     let rest: Vec<String> = args.collect();
     match command.as_str() {
+        "group" => group::run(rest),
+        "partial" => group::run_partial(rest),
         "probe" => probe::run(rest),
         "profiles" => profiles::run(rest),
         "quick" => quick::run(rest),

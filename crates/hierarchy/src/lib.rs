@@ -53,7 +53,8 @@ pub use graph::{Link, Region, RegionId, Run};
 pub use model::{BuildStats, Hierarchy};
 pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};
 pub use query::{
-    CellPlanner, PlanError, PlanStats, PlannerConfig, Query, Step, MAX_RECHECK_WINDOW, MAX_WINDOW,
+    CellPlanner, GroupPaths, GroupStats, PlanError, PlanStats, PlannerConfig, Query, Reached, Step,
+    MAX_FIELD_SIDE, MAX_RECHECK_WINDOW, MAX_ROUNDS, MAX_WINDOW,
 };
 
 use thiserror::Error;

@@ -12,6 +12,10 @@
 //! * [`Planner`] + [`Config`]: per-thread query scratch and its settings;
 //!   [`Planner::find_path`] for a whole [`Path`], [`Planner::start`] and
 //!   [`Planner::next_leg`] for a lazy [`Query`] the caller owns;
+//!   [`Planner::find_path_or_nearest`] for a [`Path::partial`] path to the
+//!   reachable cell nearest an unreachable goal;
+//!   [`Planner::find_group_paths`] for many units to one goal
+//!   ([`GroupPlan`]);
 //! * [`Error`]: every failure, flat, with structured fields.
 //!
 //! The crates underneath ([`grid`], [`search`], [`hierarchy`],
@@ -33,6 +37,7 @@
 
 mod config;
 mod error;
+mod group;
 mod planner;
 
 pub use regionpath_grid as grid;
@@ -42,14 +47,15 @@ pub use regionpath_smoothing as smoothing;
 
 pub use config::{Config, MAX_TURNING_RADIUS, MAX_UNIT_RADIUS};
 pub use error::{Endpoint, Error};
+pub use group::GroupPlan;
 pub use planner::{Path, Planner};
 pub use regionpath_grid::{
     read_map, read_scen, write_map, Grid, MapError, Point, Profile, ProfileError, ProfileGrid,
     Terrain,
 };
 pub use regionpath_hierarchy::{
-    BuildStats, Hierarchy, HierarchyConfig, HierarchyError, Link, PlanStats, PortalMode, Query,
-    Region, RegionId, Run, Step,
+    BuildStats, GroupStats, Hierarchy, HierarchyConfig, HierarchyError, Link, PlanStats,
+    PortalMode, Query, Region, RegionId, Run, Step,
 };
 pub use regionpath_smoothing::{CurveSegment, CurvedPath, TurnPolicy, Vec2};
 
@@ -63,6 +69,7 @@ const _: fn() = || {
     send_sync::<Planner>();
     send_sync::<Query>();
     send_sync::<Path>();
+    send_sync::<GroupPlan>();
     send_sync::<Config>();
     send_sync::<Error>();
 };

@@ -37,6 +37,11 @@ pub struct Path {
     pub curve: Option<CurvedPath>,
     /// Figures about the query.
     pub stats: PlanStats,
+    /// Whether the goal could not be reached and the path ends at the
+    /// reachable cell nearest to it instead
+    /// ([`Planner::find_path_or_nearest`]); always `false` from the other
+    /// queries.
+    pub partial: bool,
 }
 
 /// Per-thread query state: the hierarchical planner and the smoother with
@@ -47,7 +52,7 @@ pub struct Path {
 /// caller owns, one per unit; any planner refines any of them.
 #[derive(Debug)]
 pub struct Planner {
-    inner: CellPlanner,
+    pub(crate) inner: CellPlanner,
     smoother: Smoother,
     config: Config,
 }
@@ -113,6 +118,7 @@ impl Planner {
         goal: Point,
         path: &mut Path,
     ) -> Result<(), Error> {
+        path.partial = false;
         path.waypoints.clear();
         path.smoothed_length = 0.0;
         path.curve = None;
@@ -128,6 +134,82 @@ impl Planner {
             .inspect_err(|_| path.cells.clear())?;
         path.cost = stats.cost;
         path.stats = stats;
+        self.finish_into(hierarchy, grid, path)
+    }
+
+    /// [`Planner::find_path`], except that a goal that is blocked or cannot
+    /// be reached from `start` gives a path to the reachable cell nearest
+    /// to it by octile distance, with [`Path::partial`] set (see
+    /// [`CellPlanner::find_path_or_nearest_into`] for the tie rule and the
+    /// cost: the nearest cell is found from the hierarchy, sector by sector
+    /// around the goal, not by searching the start's whole area). A
+    /// reachable goal gets [`Planner::find_path`]'s path. Other bad input
+    /// (an end off the map, a blocked start, a stale grid) is still an
+    /// error. Smoothed as the configuration asks.
+    ///
+    /// ```
+    /// use regionpath::{Grid, Hierarchy, Planner, Point};
+    ///
+    /// // The goal is behind a wall with no gap.
+    /// let grid = Grid::from_rows(&["...@..", "...@..", "...@.."])?;
+    /// let hierarchy = Hierarchy::build(&grid, &Default::default())?;
+    /// let mut planner = Planner::default();
+    /// let path = planner.find_path_or_nearest(&hierarchy, &grid, Point::new(0, 0), Point::new(5, 2))?;
+    /// assert!(path.partial);
+    /// assert_eq!(path.cells.last(), Some(&Point::new(2, 2)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn find_path_or_nearest(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+    ) -> Result<Path, Error> {
+        let mut path = Path::default();
+        self.find_path_or_nearest_into(hierarchy, grid, start, goal, &mut path)?;
+        Ok(path)
+    }
+
+    /// [`Planner::find_path_or_nearest`] into a reused [`Path`] (no
+    /// allocation once its vectors have grown). On error the path is left
+    /// empty.
+    pub fn find_path_or_nearest_into(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        start: Point,
+        goal: Point,
+        path: &mut Path,
+    ) -> Result<(), Error> {
+        path.partial = false;
+        path.waypoints.clear();
+        path.smoothed_length = 0.0;
+        path.curve = None;
+        path.cost = 0.0;
+        path.narrow_segments = 0;
+        if let Err(e) = self.check_radius(hierarchy) {
+            path.cells.clear();
+            return Err(e);
+        }
+        let reached = self
+            .inner
+            .find_path_or_nearest_into(hierarchy, grid, start, goal, &mut path.cells)
+            .inspect_err(|_| path.cells.clear())?;
+        path.cost = reached.stats.cost;
+        path.stats = reached.stats;
+        path.partial = reached.partial;
+        self.finish_into(hierarchy, grid, path)
+    }
+
+    /// Smooths a planned `path` as the configuration asks; on failure
+    /// empties it and returns the error.
+    pub(crate) fn finish_into(
+        &mut self,
+        hierarchy: &Hierarchy,
+        grid: &Grid,
+        path: &mut Path,
+    ) -> Result<(), Error> {
         let smoothed = self.smooth_into(hierarchy, grid, path);
         if smoothed.is_err() {
             path.cells.clear();
@@ -136,6 +218,7 @@ impl Planner {
             path.cost = 0.0;
             path.smoothed_length = 0.0;
             path.narrow_segments = 0;
+            path.partial = false;
         }
         smoothed
     }
@@ -189,7 +272,7 @@ impl Planner {
     /// Refuses a unit radius over half the hierarchy's profile size (see
     /// [`Error::RadiusOverSize`]), and a turning radius for units of size
     /// above 1 (curves are checked cell by cell, not by footprint). O(1).
-    fn check_radius(&self, hierarchy: &Hierarchy) -> Result<(), Error> {
+    pub(crate) fn check_radius(&self, hierarchy: &Hierarchy) -> Result<(), Error> {
         let Some(profile) = hierarchy.profile() else {
             return Ok(());
         };

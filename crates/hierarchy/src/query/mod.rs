@@ -24,8 +24,10 @@
 //! sector.
 //! (P-ids: `benches/PROFILES.md`.)
 
+mod group;
 mod lazy;
 mod legs;
+mod partial;
 mod polish;
 mod route;
 mod straight;
@@ -35,8 +37,10 @@ use crate::model::Hierarchy;
 use crate::portal::PortalSearch;
 use crate::sector::{Labeler, Rect};
 use crate::ConfigError;
+pub use group::{GroupPaths, GroupStats, MAX_FIELD_SIDE, MAX_ROUNDS};
 pub use lazy::{Query, Step};
 use legs::{LegMemo, Memo};
+pub use partial::Reached;
 use regionpath_grid::{octile, Dir, Grid, Point};
 use regionpath_search::{
     octile_cost, Cost, SearchError, SearchStats, Status, Window, WindowedAStar, WindowedJps,
