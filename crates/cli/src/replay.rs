@@ -40,19 +40,20 @@ use crate::rng::SplitMix64;
 use crate::trace::{self, Command, Line, TraceError, TraceErrorKind};
 use crate::validate::{self, Defect};
 use regionpath::grid::{Grid, Point, Profile, ProfileGrid};
-use regionpath::hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, Query};
+use regionpath::hierarchy::{
+    CellPlanner, GroupPaths, Hierarchy, HierarchyConfig, PlanError, Query,
+};
 use regionpath::search::{AStar, Status};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Whether [`plan_group`] runs a group planner of its own. While it plans
-/// each unit with an independent query, the group's time *is* the
-/// independent queries' time, so the speedup is reported as 1.0 without
-/// timing the same work twice; with a group planner the independent
-/// queries are timed as well and `group_speedup` is their ratio.
-const GROUP_PLANNER: bool = false;
+/// Whether [`plan_group`] runs the group planner
+/// ([`CellPlanner::find_group_paths`]): the independent queries are then
+/// timed as well and `group_speedup` is their ratio (with `false`, every
+/// unit is planned on its own and the speedup is 1.0).
+const GROUP_PLANNER: bool = true;
 
 /// Random pairs compared by `--check-fresh` after each edit (besides the
 /// units' own pairs and the endpoints of the lines up to the next edit).
@@ -394,10 +395,9 @@ fn percentile(v: &[f64], q: f64) -> f64 {
 }
 
 /// Plans a path from every start to `goal` on the current map, one result
-/// per start in order. Today each unit gets an independent hierarchical
-/// query; a group planner (shared route, each unit refining its own ends)
-/// takes its place here, and [`GROUP_PLANNER`] then times the independent
-/// queries against it.
+/// per start in order: the group planner (a shared path, each unit
+/// joining it), an error of the whole group (the goal blocked, say) given
+/// to every unit.
 fn plan_group(
     planner: &mut CellPlanner,
     h: &Hierarchy,
@@ -405,7 +405,17 @@ fn plan_group(
     starts: &[Point],
     goal: Point,
 ) -> Vec<Result<Vec<Point>, PlanError>> {
-    independent_paths(planner, h, grid, starts, goal)
+    if !GROUP_PLANNER {
+        return independent_paths(planner, h, grid, starts, goal);
+    }
+    let mut paths = GroupPaths::new();
+    match planner.find_group_paths(h, grid, starts, goal, &mut paths) {
+        Ok(_) => paths
+            .iter()
+            .map(|r| r.map(<[Point]>::to_vec).map_err(Clone::clone))
+            .collect(),
+        Err(e) => starts.iter().map(|_| Err(e.clone())).collect(),
+    }
 }
 
 /// One independent hierarchical query per start (the baseline a group
