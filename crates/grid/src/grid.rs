@@ -34,6 +34,59 @@ impl PartialEq for Revision {
     }
 }
 
+/// The edit journal: the cell of every edit since revision `from`, with
+/// the revision each edit made, oldest first, bounded by [`JOURNAL_CAP`]
+/// (the older half is dropped when full). A clone starts an empty journal
+/// (its revision is new).
+#[derive(Debug, Default)]
+struct Journal {
+    /// The revision before the first edit held (0: none held yet).
+    from: u64,
+    /// The revision after each edit.
+    revs: Vec<u64>,
+    cells: Vec<Point>,
+}
+
+/// The most edits a grid's journal holds (16 bytes each).
+pub const JOURNAL_CAP: usize = 1 << 16;
+
+impl Clone for Journal {
+    fn clone(&self) -> Journal {
+        Journal::default()
+    }
+}
+
+impl Journal {
+    fn record(&mut self, before: u64, after: u64, p: Point) {
+        if self.revs.is_empty() {
+            self.from = before;
+        }
+        if self.revs.len() == JOURNAL_CAP {
+            let half = JOURNAL_CAP / 2;
+            self.from = self.revs[half - 1];
+            self.revs.drain(..half);
+            self.cells.drain(..half);
+        }
+        self.revs.push(after);
+        self.cells.push(p);
+    }
+
+    /// The cells edited after revision `r` (see [`Grid::edits_since`]).
+    fn since(&self, r: u64, now: u64) -> Option<&[Point]> {
+        if r == now {
+            return Some(&[]);
+        }
+        if self.revs.is_empty() {
+            return None;
+        }
+        if r == self.from {
+            return Some(&self.cells);
+        }
+        let i = self.revs.binary_search(&r).ok()?;
+        Some(&self.cells[i + 1..])
+    }
+}
+
 /// The largest width or height a [`Grid`] accepts.
 pub const MAX_DIMENSION: u32 = 65_535;
 
@@ -218,6 +271,7 @@ pub struct Grid {
     /// present only for mixed maps.
     terrain: Option<Vec<u8>>,
     revision: Revision,
+    journal: Journal,
 }
 
 impl PartialEq for Grid {
@@ -271,6 +325,7 @@ impl Grid {
             }]),
             terrain: None,
             revision: Revision::fresh(),
+            journal: Journal::default(),
         };
         if passable {
             for y in 0..height {
@@ -398,6 +453,18 @@ impl Grid {
     #[inline]
     pub fn revision(&self) -> u64 {
         self.revision.0
+    }
+
+    /// The cells edited (by [`Grid::set_passable`] or [`Grid::set_terrain`],
+    /// oldest first, repeats kept) since this grid had revision `r`:
+    /// empty when `r` is the current revision; `None` when `r` is not a
+    /// revision this grid value passed through since it was made or
+    /// cloned, or one older than its journal reaches (it holds the last
+    /// [`JOURNAL_CAP`] to half of that many edits). O(log edits). Lets a
+    /// cache built for revision `r` (a hierarchy) find every edit since,
+    /// without a list from the caller and without a pass over the cells.
+    pub fn edits_since(&self, r: u64) -> Option<&[Point]> {
+        self.journal.since(r, self.revision.0)
     }
 
     /// Row length of the padded bit array (`width + 2`). Padded index of
@@ -730,7 +797,9 @@ impl Grid {
     }
 
     fn set_bit(&mut self, p: Point, passable: bool) {
+        let before = self.revision.0;
         self.revision = Revision::fresh();
+        self.journal.record(before, self.revision.0, p);
         let i = self.padded_index(p);
         let was = self.passable_padded(i);
         let j = self.padded_column_index(p);
@@ -1361,5 +1430,53 @@ mod tests {
         assert_eq!(a, b);
         let m = Grid::from_rows(&["..", "@."]).unwrap();
         assert!(![r0, r1, c.revision(), a.revision(), b.revision()].contains(&m.revision()));
+    }
+    /// The journal names every edited cell since any revision the grid
+    /// passed through (checked against a list kept here), nothing for the
+    /// current one, and `None` for revisions of other grids, of the grid
+    /// before a clone, or older than it reaches.
+    #[test]
+    fn edits_since_lists_every_edit_after_a_revision() {
+        let mut g = Grid::new(20, 10, true).unwrap();
+        let mut seen = vec![(g.revision(), Vec::new())];
+        let mut state = 12345u64;
+        for i in 0..300u32 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = Point::new((state % 20) as u32, (state >> 8) as u32 % 10);
+            if i % 3 == 0 {
+                g.set_terrain(p, Terrain::SWAMP).unwrap();
+            } else {
+                g.set_passable(p, i % 2 == 0).unwrap();
+            }
+            for (_, cells) in &mut seen {
+                cells.push(p);
+            }
+            seen.push((g.revision(), Vec::new()));
+        }
+        for (r, cells) in &seen {
+            assert_eq!(g.edits_since(*r), Some(&cells[..]));
+        }
+        let other = Grid::new(20, 10, true).unwrap();
+        assert_eq!(g.edits_since(other.revision()), None);
+        let mut c = g.clone();
+        assert_eq!(c.edits_since(g.revision()), None);
+        let r = c.revision();
+        assert_eq!(c.edits_since(r), Some(&[][..]));
+        c.set_passable(Point::new(1, 1), false).unwrap();
+        assert_eq!(c.edits_since(r), Some(&[Point::new(1, 1)][..]));
+        // Past the cap the oldest edits are forgotten: `None`, never a
+        // short list.
+        let mut big = Grid::new(8, 8, true).unwrap();
+        let r0 = big.revision();
+        for i in 0..JOURNAL_CAP + 1 {
+            big.set_passable(Point::new(i as u32 % 8, 0), i % 2 == 0)
+                .unwrap();
+        }
+        assert_eq!(big.edits_since(r0), None);
+        let r1 = big.revision();
+        big.set_passable(Point::new(7, 7), false).unwrap();
+        assert_eq!(big.edits_since(r1), Some(&[Point::new(7, 7)][..]));
     }
 }
