@@ -49,9 +49,21 @@ pub struct BuildStats {
 pub struct Hierarchy {
     pub(crate) layout: Layout,
     pub(crate) grid_checksum: u64,
-    /// `first_region[s] .. first_region[s + 1]` are sector `s`'s regions,
-    /// in the order of their first cells (sealed pieces have none).
+    /// `first_region[s]` is the first of sector `s`'s regions, which are
+    /// contiguous and in the order of their first cells (sealed pieces have
+    /// none); they end at `first_region[s + 1]` while `region_end` is empty
+    /// (a build, a load, [`Hierarchy::refresh`]), else at `region_end[s]`
+    /// (see [`Hierarchy::sector_regions`]).
     pub(crate) first_region: Vec<u32>,
+    /// Per sector, the end of its regions, once a local update has moved a
+    /// sector's regions to the end of the table or shortened them; empty
+    /// while the table is in sector order with no gaps.
+    pub(crate) region_end: Vec<u32>,
+    /// Set by a local update ([`Hierarchy::update`]): ids may have gaps
+    /// (retired regions, with no cells and no edges) and the route
+    /// accelerators are off (no landmarks, no block-cut tree) until
+    /// [`Hierarchy::refresh`].
+    pub(crate) loose: bool,
     pub(crate) regions: Vec<Region>,
     pub(crate) graph: RegionGraph,
     pub(crate) connectivity: Connectivity,
@@ -266,10 +278,8 @@ impl Hierarchy {
             return None;
         }
         let s = self.layout.sector_of(p);
-        let (lo, hi) = (
-            self.first_region[s as usize],
-            self.first_region[s as usize + 1],
-        );
+        let range = self.sector_regions(s);
+        let (lo, hi) = (range.start, range.end);
         let inside = |r: &u32| {
             let (a, b) = (self.regions[*r as usize].min, self.regions[*r as usize].max);
             (a[0] as u32..=b[0] as u32).contains(&p.x) && (a[1] as u32..=b[1] as u32).contains(&p.y)
@@ -316,6 +326,22 @@ impl Hierarchy {
         })
     }
 
+    /// The ids of sector `s`'s regions, in the order of their first cells.
+    /// O(1).
+    #[inline]
+    pub(crate) fn sector_regions(&self, s: u32) -> std::ops::Range<u32> {
+        let s = s as usize;
+        let lo = self.first_region.get(s).copied().unwrap_or(0);
+        let hi = match self.region_end.get(s) {
+            Some(&e) => e,
+            None if self.region_end.is_empty() => {
+                self.first_region.get(s + 1).copied().unwrap_or(lo)
+            }
+            None => lo,
+        };
+        lo..hi.max(lo)
+    }
+
     pub(crate) fn sector_rect(&self, s: u32) -> Rect {
         self.layout.rect(s)
     }
@@ -331,13 +357,12 @@ impl Hierarchy {
     /// Build statistics, including bytes held.
     pub fn stats(&self) -> BuildStats {
         let n = self.graph.node_count();
-        let directed = (0..n as u32)
-            .map(|a| self.graph.out_degree(a))
-            .sum::<usize>();
+        let directed = 2 * self.graph.edge_count() + self.graph.dead();
         let graph_bytes = (n + 1) * std::mem::size_of::<usize>()
             + directed * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
         let bytes = std::mem::size_of::<Self>()
             + self.first_region.len() * 4
+            + self.region_end.len() * 4
             + self.digests.len() * 8
             + self.regions.len() * std::mem::size_of::<Region>()
             + graph_bytes
@@ -353,7 +378,7 @@ impl Hierarchy {
             sector_size: self.layout.size,
             sectors: self.layout.count(),
             regions: self.regions.len(),
-            edges: directed / 2,
+            edges: self.graph.edge_count(),
             clusters: self.connectivity.cluster_count(),
             landmarks: self.landmarks.count(),
             bytes: bytes + portal_bytes,

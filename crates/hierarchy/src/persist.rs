@@ -345,8 +345,16 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
 }
 
 impl Hierarchy {
-    /// Serialises to the versioned `.rph` format.
+    /// Serialises to the versioned `.rph` format. A hierarchy left loose
+    /// by local updates ([`Hierarchy::is_loose`]) is written as its
+    /// [`Hierarchy::refresh`] would be (on a copy: O(a refresh)).
     pub fn to_bytes(&self) -> Vec<u8> {
+        if self.loose {
+            let mut whole = self.clone();
+            whole.refresh();
+            whole.build_ms = self.build_ms;
+            return whole.to_bytes();
+        }
         let mut edges = Vec::new();
         self.each_edge(|a, b, l| edges.push((a, b, *l)));
         let mut p = Vec::with_capacity(
@@ -556,6 +564,8 @@ impl Hierarchy {
             layout,
             grid_checksum: checksum,
             first_region,
+            region_end: Vec::new(),
+            loose: false,
             regions,
             graph,
             connectivity,
