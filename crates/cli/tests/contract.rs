@@ -394,7 +394,7 @@ fn inspect_describes_good_files_and_refuses_bad_ones() {
     let (code, out, _) = run(bin().arg("inspect").arg(&rph));
     assert_eq!(code, 0);
     assert!(
-        out.contains("format version 6") && out.contains("portal layer:"),
+        out.contains("format version 7") && out.contains("portal layer:"),
         "{out}"
     );
 

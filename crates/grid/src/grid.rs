@@ -272,6 +272,9 @@ pub struct Grid {
     terrain: Option<Vec<u8>>,
     revision: Revision,
     journal: Journal,
+    /// The sum of [`word_digest`] over the bit words, once
+    /// [`Grid::checksum`] has been asked for; kept by every edit after.
+    digest_sum: std::sync::OnceLock<u64>,
 }
 
 impl PartialEq for Grid {
@@ -326,6 +329,7 @@ impl Grid {
             terrain: None,
             revision: Revision::fresh(),
             journal: Journal::default(),
+            digest_sum: std::sync::OnceLock::new(),
         };
         if passable {
             for y in 0..height {
@@ -803,12 +807,19 @@ impl Grid {
         let i = self.padded_index(p);
         let was = self.passable_padded(i);
         let j = self.padded_column_index(p);
+        let old = self.bits[i >> 6];
         if passable {
             self.bits[i >> 6] |= 1u64 << (i & 63);
             self.cols[j >> 6] |= 1u64 << (j & 63);
         } else {
             self.bits[i >> 6] &= !(1u64 << (i & 63));
             self.cols[j >> 6] &= !(1u64 << (j & 63));
+        }
+        if let Some(sum) = self.digest_sum.get_mut() {
+            let new = self.bits[i >> 6];
+            *sum = sum
+                .wrapping_sub(word_digest(i >> 6, old))
+                .wrapping_add(word_digest(i >> 6, new));
         }
         match (was, passable) {
             (false, true) => self.passable_cells += 1,
@@ -997,29 +1008,25 @@ impl Grid {
         clear
     }
 
-    /// A 64-bit FNV-1a digest of the size and the passability of every cell
-    /// (terrain kinds that do not change passability do not count). Files
-    /// derived from a grid's passability (the `.rph` hierarchies of the
-    /// default profile) store it to detect that they belong to another map;
-    /// it stays the digest those files were written with. O(cells / 64).
-    /// For data that depends on the kinds, see [`Grid::terrain_checksum`].
+    /// A 64-bit digest of the size and the passability of every cell
+    /// (terrain kinds that do not change passability do not count): a mix
+    /// of the size and the wrapping sum, over the grid's 64-cell bit words,
+    /// of a 64-bit mix of each word's index and bits (zero words add
+    /// nothing). Two grids of different cells share it with a chance of
+    /// about 2^-64. Files derived from a grid's passability (the `.rph`
+    /// hierarchies of the default profile, format 7 on) store it to detect
+    /// that they belong to another map. O(cells / 64) the first time, then
+    /// O(1): every edit after keeps the sum (two mixes), so a hierarchy
+    /// updated after an edit reads it for free. For data that depends on
+    /// the kinds, see [`Grid::terrain_checksum`].
     pub fn checksum(&self) -> u64 {
-        const PRIME: u64 = 0x0000_0100_0000_01b3;
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |v: u64| {
-            for b in v.to_le_bytes() {
-                h ^= b as u64;
-                h = h.wrapping_mul(PRIME);
-            }
-        };
-        mix(self.width as u64);
-        mix(self.height as u64);
-        // Not the spare word at the end (always 0), so checksums stay
-        // those of files written before it was added.
-        for w in &self.bits[..self.bits.len() - 1] {
-            mix(*w);
-        }
-        h
+        let sum = *self.digest_sum.get_or_init(|| {
+            self.bits
+                .iter()
+                .enumerate()
+                .fold(0u64, |s, (k, &w)| s.wrapping_add(word_digest(k, w)))
+        });
+        mix64(sum ^ mix64((self.width as u64) << 32 | self.height as u64))
     }
 
     /// A 64-bit FNV-1a digest of [`Grid::checksum`] and every cell's kind
@@ -1044,6 +1051,26 @@ impl Grid {
             }
         }
         h
+    }
+}
+
+/// The splitmix64 finaliser: a bijection of 64-bit words that spreads
+/// every input bit over the output.
+#[inline]
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One bit word's share of [`Grid::checksum`]: 0 for an empty word, else a
+/// mix of its index and its bits.
+#[inline]
+fn word_digest(k: usize, w: u64) -> u64 {
+    if w == 0 {
+        0
+    } else {
+        mix64(mix64(k as u64 ^ 0x6772_6964_5f63_6b73) ^ w)
     }
 }
 
@@ -1350,6 +1377,21 @@ mod tests {
         g.set_passable(Point::new(3, 3), true).unwrap();
         assert_eq!(c, g.checksum());
         assert_ne!(c, Grid::new(10, 11, true).unwrap().checksum());
+        // Kept through edits, it equals the sum taken afresh over the same
+        // cells (a grid edited without asking for it first).
+        let mut fresh = Grid::new(10, 10, true).unwrap();
+        let mut state = 99u64;
+        for _ in 0..500 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = Point::new((state % 10) as u32, (state >> 8) as u32 % 10);
+            let open = state >> 20 & 1 == 0;
+            g.set_passable(p, open).unwrap();
+            fresh.set_passable(p, open).unwrap();
+        }
+        assert_eq!(g.checksum(), fresh.checksum());
+        assert_eq!(g.checksum(), g.clone().checksum());
     }
 
     /// The palette holds 16 kinds; a 17th fails typed and changes nothing,

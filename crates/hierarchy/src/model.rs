@@ -223,7 +223,8 @@ impl Hierarchy {
 
     /// Binds the hierarchy to `grid`, another `Grid` value with the same
     /// cells (for example the same map read again): checks the size and
-    /// checksum (O(cells)) and records `grid`'s revision, so that queries
+    /// checksum (O(1) once the grid's checksum is known, else O(cells /
+    /// 64)) and records `grid`'s revision, so that queries
     /// with it are served. Fails with [`crate::HierarchyError::WrongGrid`]
     /// when the cells differ (then [`Hierarchy::update`] or a rebuild is
     /// needed).
@@ -239,8 +240,9 @@ impl Hierarchy {
     }
 
     /// Whether `grid` is the grid this hierarchy was built for (size and
-    /// checksum; O(cells)). With a profile the checksum covers the terrain
-    /// kinds ([`Grid::terrain_checksum`]).
+    /// checksum: [`Grid::checksum`], O(1) once known). With a profile the
+    /// checksum covers the terrain kinds ([`Grid::terrain_checksum`],
+    /// O(cells)).
     pub fn matches(&self, grid: &Grid) -> bool {
         let checksum = if self.profile.is_some() {
             grid.terrain_checksum()

@@ -6,7 +6,7 @@
 //! payload_len  u64
 //! payload_crc  u32      CRC-32 of the payload
 //! payload:
-//!   grid checksum u64, width u32, height u32, sector size u32, build ms f64,
+//!   grid checksum u64 (format 7: the incremental `Grid::checksum`), width u32, height u32, sector size u32, build ms f64,
 //!   landmark count u32 (format 2)
 //!   portal layer u32: 1 when built, else 0 (format 3)
 //!   settings it was built with (format 5): sector size u32 (as
@@ -55,7 +55,7 @@ use std::path::Path;
 mod check;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -803,7 +803,7 @@ mod summary_tests {
         let mut old = Hierarchy::build(&g, &HierarchyConfig::default())
             .unwrap()
             .to_bytes();
-        for version in [4u32, 5] {
+        for version in [4u32, 5, 6] {
             old[8..12].copy_from_slice(&version.to_le_bytes());
             assert!(matches!(
                 Hierarchy::from_bytes(&old, &g),
