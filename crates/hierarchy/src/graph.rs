@@ -298,6 +298,14 @@ impl RegionGraph {
         self.dead
     }
 
+    /// Reserves room for `nodes` more nodes and `entries` more row
+    /// entries.
+    pub(crate) fn reserve(&mut self, nodes: usize, entries: usize) {
+        self.rows.reserve(nodes);
+        self.targets.reserve(entries);
+        self.links.reserve(entries);
+    }
+
     /// Grows the graph to `n` nodes (new ones without edges).
     pub(crate) fn grow(&mut self, n: usize) {
         if self.rows.len() < n {
