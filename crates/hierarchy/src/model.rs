@@ -21,11 +21,12 @@ pub struct BuildStats {
     /// Sectors.
     pub sectors: usize,
     /// Regions (only those with a move out of their sector: see
-    /// [`Hierarchy::region_of`]).
+    /// [`Hierarchy::region_of`]); region ids, retired ones included, after
+    /// a local update.
     pub regions: usize,
     /// Region-graph edges.
     pub edges: usize,
-    /// Top-level clusters the connectivity matrix is built over.
+    /// Top-level clusters of the quick start's cluster graph.
     pub clusters: usize,
     /// Landmarks of the abstract search's heuristic (see
     /// [`crate::HierarchyConfig::get_fit_memory`]).
@@ -79,8 +80,9 @@ pub struct Hierarchy {
     /// The settings it was built with: kept by update, save and load (the
     /// sector size chosen is `layout.size`).
     pub(crate) config: HierarchyConfig,
-    /// [`crate::sector::digests`] of the grid it was built for: how
-    /// [`Hierarchy::update`] finds edited cells missing from its list.
+    /// [`crate::sector::digests`] of the grid it was built or updated for
+    /// (an update renews the edited sectors'): how [`Hierarchy::update`]
+    /// finds edited cells where the grid's journal does not reach back.
     /// Rebuilt on load, never stored.
     pub(crate) digests: Vec<u64>,
     /// Names this state of the hierarchy: fresh on every build, load and
@@ -177,7 +179,9 @@ impl Hierarchy {
         &self.config
     }
 
-    /// The regions, by id.
+    /// The regions, by id. After a local [`Hierarchy::update`] some ids
+    /// may be retired (a region with no cells and no edges) until
+    /// [`Hierarchy::refresh`].
     pub fn regions(&self) -> &[Region] {
         &self.regions
     }
@@ -254,8 +258,9 @@ impl Hierarchy {
             && checksum == self.grid_checksum
     }
 
-    /// Whether two regions are connected, from the connectivity matrix in
-    /// O(1).
+    /// Whether two regions are connected: their component labels are
+    /// equal. O(1); exact after every [`Hierarchy::update`]. False for a
+    /// retired id.
     pub fn regions_connected(&self, a: RegionId, b: RegionId) -> bool {
         self.connectivity.connected(a.get(), b.get())
     }

@@ -56,6 +56,11 @@ impl Hierarchy {
     /// [`Hierarchy::to_bytes`] writes the refreshed hierarchy. The stamp is
     /// new (lazy queries of the old state are refused).
     ///
+    /// Retired ids and the graph's dead space are bounded: when the dead
+    /// space exceeds twice the live edges (plus a constant), the update
+    /// ends with a [`Hierarchy::refresh`] (amortised over the thousands of
+    /// edits it takes on a large map).
+    ///
     /// Edits cannot be forgotten: the cells edited since the revision the
     /// hierarchy was last built, loaded or updated for are read from the
     /// grid's journal ([`Grid::edits_since`], O(edits)), so `changed` may
@@ -341,6 +346,12 @@ impl Hierarchy {
         self.grid_checksum = grid.checksum();
         self.stamp = crate::model::next_stamp();
         self.grid_revision = grid.revision();
+        // Grown rows leave dead space (and changed sectors retired ids):
+        // once it outweighs the live graph, the tables are laid out afresh
+        // (a refresh: rare, after thousands of local edits on large maps).
+        if self.graph.dead() > 2 * self.graph.edge_count() + 4096 {
+            self.refresh();
+        }
         self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(self.stats())
     }
@@ -1036,6 +1047,63 @@ mod tests {
         far.set_passable(Point::new(1, 14), false).unwrap();
         h.update(&far, &[]).unwrap();
         assert_local_equals_fresh(&h, &far, "clone");
+    }
+
+    /// A local update keeps every region away from the edit: same id, same
+    /// region, same edges; and a wall across a corridor splits the map
+    /// (reachability across it false at once, by the grid's BFS), opening
+    /// it joins it again, each step equal to a fresh build once ids are
+    /// made dense.
+    #[test]
+    fn updates_stay_local_and_split_and_join() {
+        let (w, hgt) = (160u32, 48u32);
+        let mut g = Grid::new(w, hgt, false).unwrap();
+        // A corridor 4 cells high along the middle, rooms above and below.
+        for y in 4..44 {
+            for x in 2..158 {
+                let corridor = (22..26).contains(&y);
+                let room = (x / 20) % 2 == 0 && !(20..28).contains(&y);
+                if corridor || room || (x % 20 == 5 && (8..40).contains(&y)) {
+                    g.set_passable(Point::new(x, y), true).unwrap();
+                }
+            }
+        }
+        let config = HierarchyConfig::default().sector_size(8).fit_memory(false);
+        let mut h = Hierarchy::build(&g, &config).unwrap();
+        let (left, right) = (Point::new(3, 23), Point::new(156, 23));
+        let wall: Vec<Point> = (4..44).map(|y| Point::new(81, y)).collect();
+        for round in 0..4 {
+            let before = h.clone();
+            let block = round % 2 == 0;
+            for &p in &wall {
+                g.set_passable(p, !block).unwrap();
+            }
+            h.update(&g, &[]).unwrap();
+            let what = format!("round {round}");
+            assert_local_equals_fresh(&h, &g, &what);
+            let reach = oracle::distances(&g, left)[(right.y * w + right.x) as usize].is_finite();
+            assert_eq!(reach, !block, "{what}");
+            let (a, b) = (
+                h.region_of(&g, left).unwrap(),
+                h.region_of(&g, right).unwrap(),
+            );
+            assert_eq!(h.regions_connected(a, b), reach, "{what}");
+            // Regions of sectors two or more away from the wall's column
+            // keep ids, contents and edges.
+            let far = |r: &crate::Region| r.cells() > 0 && r.min().x.abs_diff(81) > 24;
+            let mut kept = 0;
+            for (id, r) in before.regions().iter().enumerate().filter(|(_, r)| far(r)) {
+                let id = id as u32;
+                assert_eq!(h.regions[id as usize], *r, "{what}");
+                assert_eq!(
+                    h.graph.neighbors_slice(id),
+                    before.graph.neighbors_slice(id),
+                    "{what}"
+                );
+                kept += 1;
+            }
+            assert!(kept > before.regions().len() / 2, "{what}: {kept}");
+        }
     }
 
     /// Errors leave the hierarchy as it was: same stamp, same answers.
