@@ -36,15 +36,7 @@ fn threads(serial: bool) -> usize {
 /// Runs `regionpath build`.
 pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let profile = match &args.profile {
-        Some(path) => {
-            let profile = crate::profile::load(path)?;
-            if args.out.is_some() {
-                return Err(crate::profile::profile_files_unsupported(
-                    "build", &profile, path,
-                ));
-            }
-            Some(profile)
-        }
+        Some(path) => Some(crate::profile::load(path)?),
         None => None,
     };
     let grid = load_map(&args.map)?;

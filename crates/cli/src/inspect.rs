@@ -64,6 +64,11 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "landmarks": s.landmarks,
             "portal_layer": s.portal_layer,
             "portal_layer_reason": reason,
+            "profile": s.profile.as_ref().map(|p| json!({
+                "name": p.name(),
+                "size": p.size(),
+                "costs": p.costs().map(|(t, c)| (t.to_char().to_string(), json!(c))).collect::<serde_json::Map<_, _>>(),
+            })),
             "build_ms": s.build_ms,
             "file_bytes": bytes.len(),
             "parts": {
@@ -122,6 +127,21 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
         None => out.line("clusters: not stored (rebuilt on load; give --map to count them)")?,
     }
     out.line(format_args!("portal layer: {reason}"))?;
+    match &s.profile {
+        None => out.line("profile: none (the map's own rules)")?,
+        Some(p) => {
+            let costs: Vec<String> = p
+                .costs()
+                .map(|(t, c)| format!("{} {c}", t.to_char()))
+                .collect();
+            out.line(format_args!(
+                "profile: `{}`, size {}, costs {} (loads only for this profile)",
+                p.name(),
+                p.size(),
+                costs.join(", ")
+            ))?
+        }
+    }
     out.line(format_args!("built in {:.2} ms", s.build_ms))?;
     out.line(format_args!(
         "file: {} bytes = header {} + fixed fields {} + regions {} + edges {} + landmarks {} + portal layer {}",

@@ -20,15 +20,36 @@ pub fn hierarchy_for(
     file: Option<&Path>,
     config: &HierarchyConfig,
 ) -> Result<Hierarchy, CliError> {
+    hierarchy_with(map, grid, file, config, None)
+}
+
+/// [`hierarchy_for`] under a movement profile: a file must record that
+/// profile (else `HierarchyError::WrongProfile`, exit 2), a build is made
+/// with it.
+pub fn hierarchy_with(
+    map: &Path,
+    grid: &Grid,
+    file: Option<&Path>,
+    config: &HierarchyConfig,
+    profile: Option<&Profile>,
+) -> Result<Hierarchy, CliError> {
     match file {
         Some(file) => {
             let bytes = crate::input::read_bytes(file)?;
-            Hierarchy::from_bytes(&bytes, grid).map_err(|source| CliError::Hierarchy {
+            match profile {
+                Some(p) => Hierarchy::from_bytes_with_profile(&bytes, grid, p),
+                None => Hierarchy::from_bytes(&bytes, grid),
+            }
+            .map_err(|source| CliError::Hierarchy {
                 path: file.to_path_buf(),
                 source,
             })
         }
-        None => Hierarchy::build(grid, config).map_err(|source| CliError::Hierarchy {
+        None => match profile {
+            Some(p) => Hierarchy::build_with_profile(grid, p, config),
+            None => Hierarchy::build(grid, config),
+        }
+        .map_err(|source| CliError::Hierarchy {
             path: map.to_path_buf(),
             source,
         }),
@@ -137,23 +158,17 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
         None => None,
     };
     let grid = load_map(&args.map)?;
-    match (args.algo, &profile, &args.profile) {
-        (PathAlgo::Astar, _, _) => return run_astar(args, &grid, profile.as_ref(), out),
-        (PathAlgo::Hierarchical, Some(p), Some(path)) if args.hierarchy.is_some() => {
-            return Err(crate::profile::profile_files_unsupported("path", p, path))
-        }
-        _ => {}
+    if args.algo == PathAlgo::Astar {
+        return run_astar(args, &grid, profile.as_ref(), out);
     }
     let config = HierarchyConfig::new().portals(args.portals.mode());
-    let h = match &profile {
-        Some(p) => Hierarchy::build_with_profile(&grid, p, &config).map_err(|source| {
-            CliError::Hierarchy {
-                path: args.map.clone(),
-                source,
-            }
-        })?,
-        None => hierarchy_for(&args.map, &grid, args.hierarchy.as_deref(), &config)?,
-    };
+    let h = hierarchy_with(
+        &args.map,
+        &grid,
+        args.hierarchy.as_deref(),
+        &config,
+        profile.as_ref(),
+    )?;
     let config = Config::new()
         .smooth(args.smooth)
         .unit_radius(args.radius)

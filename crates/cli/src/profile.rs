@@ -4,8 +4,9 @@
 //! A profile (`regionpath::grid::Profile`) prices terrain characters and
 //! gives the unit's size `k`; positions, usability and step costs follow
 //! the rules in [`crate::validate::position_cost`]. The exact A* and the
-//! hierarchical planner run under any profile; hierarchy files do not
-//! record one yet ([`profile_files_unsupported`]).
+//! hierarchical planner run under any profile; `build --profile -o` writes
+//! a hierarchy file that records the profile, and `path --profile
+//! --hierarchy` loads it only for that profile.
 
 use crate::error::CliError;
 use regionpath::grid::Profile;
@@ -18,17 +19,4 @@ pub fn load(path: &Path) -> Result<Profile, CliError> {
         path: path.to_path_buf(),
         source,
     })
-}
-
-/// The error of a hierarchy file used with a profile (`build --profile
-/// -o`, `path --profile --hierarchy`): `.rph` files do not record a
-/// movement profile, so the hierarchy is built in place. `command` names
-/// the subcommand, `path` the profile file.
-pub fn profile_files_unsupported(command: &str, profile: &Profile, path: &Path) -> CliError {
-    CliError::Unsupported(format!(
-        "`{command} --profile {}` (profile `{}`): hierarchy files do not record a movement \
-         profile yet; build the hierarchy in place (without -o or --hierarchy)",
-        path.display(),
-        profile.name()
-    ))
 }

@@ -138,8 +138,8 @@ fn bad_profiles_name_the_file_line_and_field_and_exit_2() {
     assert!(err.contains("missing.toml"), "{err}");
 }
 
-/// The hierarchical planner takes a profile in place; hierarchy files,
-/// which do not record one, are refused with one message.
+/// The hierarchical planner takes a profile in place or from a hierarchy
+/// file, which records it: the file is refused without it or for another.
 #[test]
 fn hierarchical_uses_of_a_profile_build_in_place_and_refuse_files() {
     let map = maps().join("terrain/terrain-caves-256.map");
@@ -182,27 +182,45 @@ fn hierarchical_uses_of_a_profile_build_in_place_and_refuse_files() {
         "{cost} below {}",
         row.optimal
     );
+    // A hierarchy file records its profile: written by `build -o`, read
+    // by `path --hierarchy` for that profile only.
     let rph = scratch("profile-files").join("caves.rph");
     let r = rph.to_str().unwrap();
-    for args in [
-        vec!["build", m, "--profile", t, "-o", r],
-        vec![
+    let (code, _, err) = run(bin().args(["build", m, "--profile", t, "-o", r, "-q"]));
+    assert_eq!(code, 0, "{err}");
+    let path_args = |profile: Option<&str>| {
+        let mut a = vec![
             "path",
             m,
+            "--json",
             "--from",
             &from,
             "--to",
             &to,
-            "--profile",
-            t,
             "--hierarchy",
             r,
-        ],
-    ] {
+        ];
+        if let Some(p) = profile {
+            a.extend(["--profile", p]);
+        }
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let (code, out, err) = run(bin().args(path_args(Some(t))));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let loaded: Vec<Point> = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| Point::new(c[0].as_u64().unwrap() as u32, c[1].as_u64().unwrap() as u32))
+        .collect();
+    check_weighted_path(&grid, &profile, &loaded, row.start, row.goal).unwrap();
+    let infantry = maps().join("profiles/infantry.toml");
+    for args in [path_args(None), path_args(Some(infantry.to_str().unwrap()))] {
         let (code, _, err) = run(bin().args(&args));
         assert_eq!(code, 2, "{args:?}");
         assert!(
-            err.contains("do not record a movement profile"),
+            err.contains("hierarchy file was built for"),
             "{args:?}: {err}"
         );
     }

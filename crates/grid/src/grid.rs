@@ -34,6 +34,59 @@ impl PartialEq for Revision {
     }
 }
 
+/// The edit journal: the cell of every edit since revision `from`, with
+/// the revision each edit made, oldest first, bounded by [`JOURNAL_CAP`]
+/// (the older half is dropped when full). A clone starts an empty journal
+/// (its revision is new).
+#[derive(Debug, Default)]
+struct Journal {
+    /// The revision before the first edit held (0: none held yet).
+    from: u64,
+    /// The revision after each edit.
+    revs: Vec<u64>,
+    cells: Vec<Point>,
+}
+
+/// The most edits a grid's journal holds (16 bytes each).
+pub const JOURNAL_CAP: usize = 1 << 16;
+
+impl Clone for Journal {
+    fn clone(&self) -> Journal {
+        Journal::default()
+    }
+}
+
+impl Journal {
+    fn record(&mut self, before: u64, after: u64, p: Point) {
+        if self.revs.is_empty() {
+            self.from = before;
+        }
+        if self.revs.len() == JOURNAL_CAP {
+            let half = JOURNAL_CAP / 2;
+            self.from = self.revs[half - 1];
+            self.revs.drain(..half);
+            self.cells.drain(..half);
+        }
+        self.revs.push(after);
+        self.cells.push(p);
+    }
+
+    /// The cells edited after revision `r` (see [`Grid::edits_since`]).
+    fn since(&self, r: u64, now: u64) -> Option<&[Point]> {
+        if r == now {
+            return Some(&[]);
+        }
+        if self.revs.is_empty() {
+            return None;
+        }
+        if r == self.from {
+            return Some(&self.cells);
+        }
+        let i = self.revs.binary_search(&r).ok()?;
+        Some(&self.cells[i + 1..])
+    }
+}
+
 /// The largest width or height a [`Grid`] accepts.
 pub const MAX_DIMENSION: u32 = 65_535;
 
@@ -218,6 +271,10 @@ pub struct Grid {
     /// present only for mixed maps.
     terrain: Option<Vec<u8>>,
     revision: Revision,
+    journal: Journal,
+    /// The sum of [`word_digest`] over the bit words, once
+    /// [`Grid::checksum`] has been asked for; kept by every edit after.
+    digest_sum: std::sync::OnceLock<u64>,
 }
 
 impl PartialEq for Grid {
@@ -271,6 +328,8 @@ impl Grid {
             }]),
             terrain: None,
             revision: Revision::fresh(),
+            journal: Journal::default(),
+            digest_sum: std::sync::OnceLock::new(),
         };
         if passable {
             for y in 0..height {
@@ -398,6 +457,18 @@ impl Grid {
     #[inline]
     pub fn revision(&self) -> u64 {
         self.revision.0
+    }
+
+    /// The cells edited (by [`Grid::set_passable`] or [`Grid::set_terrain`],
+    /// oldest first, repeats kept) since this grid had revision `r`:
+    /// empty when `r` is the current revision; `None` when `r` is not a
+    /// revision this grid value passed through since it was made or
+    /// cloned, or one older than its journal reaches (it holds the last
+    /// [`JOURNAL_CAP`] to half of that many edits). O(log edits). Lets a
+    /// cache built for revision `r` (a hierarchy) find every edit since,
+    /// without a list from the caller and without a pass over the cells.
+    pub fn edits_since(&self, r: u64) -> Option<&[Point]> {
+        self.journal.since(r, self.revision.0)
     }
 
     /// Row length of the padded bit array (`width + 2`). Padded index of
@@ -730,16 +801,25 @@ impl Grid {
     }
 
     fn set_bit(&mut self, p: Point, passable: bool) {
+        let before = self.revision.0;
         self.revision = Revision::fresh();
+        self.journal.record(before, self.revision.0, p);
         let i = self.padded_index(p);
         let was = self.passable_padded(i);
         let j = self.padded_column_index(p);
+        let old = self.bits[i >> 6];
         if passable {
             self.bits[i >> 6] |= 1u64 << (i & 63);
             self.cols[j >> 6] |= 1u64 << (j & 63);
         } else {
             self.bits[i >> 6] &= !(1u64 << (i & 63));
             self.cols[j >> 6] &= !(1u64 << (j & 63));
+        }
+        if let Some(sum) = self.digest_sum.get_mut() {
+            let new = self.bits[i >> 6];
+            *sum = sum
+                .wrapping_sub(word_digest(i >> 6, old))
+                .wrapping_add(word_digest(i >> 6, new));
         }
         match (was, passable) {
             (false, true) => self.passable_cells += 1,
@@ -928,29 +1008,25 @@ impl Grid {
         clear
     }
 
-    /// A 64-bit FNV-1a digest of the size and the passability of every cell
-    /// (terrain kinds that do not change passability do not count). Files
-    /// derived from a grid's passability (the `.rph` hierarchies of the
-    /// default profile) store it to detect that they belong to another map;
-    /// it stays the digest those files were written with. O(cells / 64).
-    /// For data that depends on the kinds, see [`Grid::terrain_checksum`].
+    /// A 64-bit digest of the size and the passability of every cell
+    /// (terrain kinds that do not change passability do not count): a mix
+    /// of the size and the wrapping sum, over the grid's 64-cell bit words,
+    /// of a 64-bit mix of each word's index and bits (zero words add
+    /// nothing). Two grids of different cells share it with a chance of
+    /// about 2^-64. Files derived from a grid's passability (the `.rph`
+    /// hierarchies of the default profile, format 7 on) store it to detect
+    /// that they belong to another map. O(cells / 64) the first time, then
+    /// O(1): every edit after keeps the sum (two mixes), so a hierarchy
+    /// updated after an edit reads it for free. For data that depends on
+    /// the kinds, see [`Grid::terrain_checksum`].
     pub fn checksum(&self) -> u64 {
-        const PRIME: u64 = 0x0000_0100_0000_01b3;
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |v: u64| {
-            for b in v.to_le_bytes() {
-                h ^= b as u64;
-                h = h.wrapping_mul(PRIME);
-            }
-        };
-        mix(self.width as u64);
-        mix(self.height as u64);
-        // Not the spare word at the end (always 0), so checksums stay
-        // those of files written before it was added.
-        for w in &self.bits[..self.bits.len() - 1] {
-            mix(*w);
-        }
-        h
+        let sum = *self.digest_sum.get_or_init(|| {
+            self.bits
+                .iter()
+                .enumerate()
+                .fold(0u64, |s, (k, &w)| s.wrapping_add(word_digest(k, w)))
+        });
+        mix64(sum ^ mix64((self.width as u64) << 32 | self.height as u64))
     }
 
     /// A 64-bit FNV-1a digest of [`Grid::checksum`] and every cell's kind
@@ -975,6 +1051,26 @@ impl Grid {
             }
         }
         h
+    }
+}
+
+/// The splitmix64 finaliser: a bijection of 64-bit words that spreads
+/// every input bit over the output.
+#[inline]
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One bit word's share of [`Grid::checksum`]: 0 for an empty word, else a
+/// mix of its index and its bits.
+#[inline]
+fn word_digest(k: usize, w: u64) -> u64 {
+    if w == 0 {
+        0
+    } else {
+        mix64(mix64(k as u64 ^ 0x6772_6964_5f63_6b73) ^ w)
     }
 }
 
@@ -1281,6 +1377,21 @@ mod tests {
         g.set_passable(Point::new(3, 3), true).unwrap();
         assert_eq!(c, g.checksum());
         assert_ne!(c, Grid::new(10, 11, true).unwrap().checksum());
+        // Kept through edits, it equals the sum taken afresh over the same
+        // cells (a grid edited without asking for it first).
+        let mut fresh = Grid::new(10, 10, true).unwrap();
+        let mut state = 99u64;
+        for _ in 0..500 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = Point::new((state % 10) as u32, (state >> 8) as u32 % 10);
+            let open = state >> 20 & 1 == 0;
+            g.set_passable(p, open).unwrap();
+            fresh.set_passable(p, open).unwrap();
+        }
+        assert_eq!(g.checksum(), fresh.checksum());
+        assert_eq!(g.checksum(), g.clone().checksum());
     }
 
     /// The palette holds 16 kinds; a 17th fails typed and changes nothing,
@@ -1361,5 +1472,53 @@ mod tests {
         assert_eq!(a, b);
         let m = Grid::from_rows(&["..", "@."]).unwrap();
         assert!(![r0, r1, c.revision(), a.revision(), b.revision()].contains(&m.revision()));
+    }
+    /// The journal names every edited cell since any revision the grid
+    /// passed through (checked against a list kept here), nothing for the
+    /// current one, and `None` for revisions of other grids, of the grid
+    /// before a clone, or older than it reaches.
+    #[test]
+    fn edits_since_lists_every_edit_after_a_revision() {
+        let mut g = Grid::new(20, 10, true).unwrap();
+        let mut seen = vec![(g.revision(), Vec::new())];
+        let mut state = 12345u64;
+        for i in 0..300u32 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = Point::new((state % 20) as u32, (state >> 8) as u32 % 10);
+            if i % 3 == 0 {
+                g.set_terrain(p, Terrain::SWAMP).unwrap();
+            } else {
+                g.set_passable(p, i % 2 == 0).unwrap();
+            }
+            for (_, cells) in &mut seen {
+                cells.push(p);
+            }
+            seen.push((g.revision(), Vec::new()));
+        }
+        for (r, cells) in &seen {
+            assert_eq!(g.edits_since(*r), Some(&cells[..]));
+        }
+        let other = Grid::new(20, 10, true).unwrap();
+        assert_eq!(g.edits_since(other.revision()), None);
+        let mut c = g.clone();
+        assert_eq!(c.edits_since(g.revision()), None);
+        let r = c.revision();
+        assert_eq!(c.edits_since(r), Some(&[][..]));
+        c.set_passable(Point::new(1, 1), false).unwrap();
+        assert_eq!(c.edits_since(r), Some(&[Point::new(1, 1)][..]));
+        // Past the cap the oldest edits are forgotten: `None`, never a
+        // short list.
+        let mut big = Grid::new(8, 8, true).unwrap();
+        let r0 = big.revision();
+        for i in 0..JOURNAL_CAP + 1 {
+            big.set_passable(Point::new(i as u32 % 8, 0), i % 2 == 0)
+                .unwrap();
+        }
+        assert_eq!(big.edits_since(r0), None);
+        let r1 = big.revision();
+        big.set_passable(Point::new(7, 7), false).unwrap();
+        assert_eq!(big.edits_since(r1), Some(&[Point::new(7, 7)][..]));
     }
 }

@@ -1,8 +1,6 @@
 //! The region graph's data: [`Region`], [`Link`], [`Run`], and the
 //! compressed-sparse-row graph that holds them.
 
-use petgraph::csr::Csr;
-use petgraph::Undirected;
 use regionpath_grid::{Dir, Point};
 
 /// A region's id: its index in [`crate::Hierarchy::regions`]. Ids are
@@ -74,6 +72,12 @@ impl Region {
             min: pack(min),
             max: pack(max),
         }
+    }
+
+    /// The same region retired by a local update: no cells (its id is a
+    /// gap until [`crate::Hierarchy::refresh`]).
+    pub(crate) fn retired(&self) -> Region {
+        Region { cells: 0, ..*self }
     }
 
     /// The sector it lies in.
@@ -238,10 +242,108 @@ impl Link {
     }
 }
 
-/// The region graph: a petgraph compressed-sparse-row graph; node `i` is
-/// region `i`, and every undirected edge is stored once from each end with
-/// its [`Link`] oriented away from that end.
-pub(crate) type RegionGraph = Csr<(), Link, Undirected, u32>;
+/// The region graph: node `i` is region `i`; every undirected edge is
+/// stored once from each end with its [`Link`] oriented away from that
+/// end. Each node's row (its neighbours by ascending id, and their links)
+/// is a slice of two shared arrays. A build lays the rows out back to back
+/// (compressed sparse rows); a local update rewrites a row in place when it
+/// does not grow and appends it at the end otherwise, leaving the old slots
+/// as dead space ([`RegionGraph::dead`]) until the graph is built again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct RegionGraph {
+    /// Per node: the start of its row in `targets`/`links` and its length.
+    rows: Vec<[u32; 2]>,
+    targets: Vec<u32>,
+    links: Vec<Link>,
+    /// Undirected edges.
+    edges: usize,
+    /// Entries of `targets` in no row.
+    dead: usize,
+}
+
+impl RegionGraph {
+    /// Nodes (regions, live or retired).
+    #[inline]
+    pub(crate) fn node_count(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Undirected edges.
+    #[inline]
+    pub(crate) fn edge_count(&self) -> usize {
+        self.edges
+    }
+
+    /// The neighbours of `a`, by ascending id (empty for a node out of
+    /// range).
+    #[inline]
+    pub(crate) fn neighbors_slice(&self, a: u32) -> &[u32] {
+        match self.rows.get(a as usize) {
+            Some(&[s, l]) => &self.targets[s as usize..(s + l) as usize],
+            None => &[],
+        }
+    }
+
+    /// The links from `a` to each of [`RegionGraph::neighbors_slice`].
+    #[inline]
+    pub(crate) fn edges_slice(&self, a: u32) -> &[Link] {
+        match self.rows.get(a as usize) {
+            Some(&[s, l]) => &self.links[s as usize..(s + l) as usize],
+            None => &[],
+        }
+    }
+
+    /// Entries held by no row (left by rows that grew in an update).
+    pub(crate) fn dead(&self) -> usize {
+        self.dead
+    }
+
+    /// Reserves room for `nodes` more nodes and `entries` more row
+    /// entries.
+    pub(crate) fn reserve(&mut self, nodes: usize, entries: usize) {
+        self.rows.reserve(nodes);
+        self.targets.reserve(entries);
+        self.links.reserve(entries);
+    }
+
+    /// Grows the graph to `n` nodes (new ones without edges).
+    pub(crate) fn grow(&mut self, n: usize) {
+        if self.rows.len() < n {
+            self.rows.resize(n, [0, 0]);
+        }
+    }
+
+    /// Replaces the row of `a` (grown to hold it) with `row`: pairs of
+    /// neighbour and link from `a`, sorted by neighbour, no repeats. The
+    /// caller keeps the two ends of every edge in agreement and the edge
+    /// count with [`RegionGraph::set_edge_count`]. O(row).
+    pub(crate) fn set_row(&mut self, a: u32, row: &[(u32, Link)]) {
+        self.grow(a as usize + 1);
+        let [s, l] = self.rows[a as usize];
+        let start = if row.len() <= l as usize {
+            self.dead += l as usize - row.len();
+            s as usize
+        } else {
+            self.dead += l as usize;
+            self.targets.len()
+        };
+        for (i, &(b, link)) in row.iter().enumerate() {
+            if start + i < self.targets.len() {
+                self.targets[start + i] = b;
+                self.links[start + i] = link;
+            } else {
+                self.targets.push(b);
+                self.links.push(link);
+            }
+        }
+        self.rows[a as usize] = [start as u32, row.len() as u32];
+    }
+
+    /// Sets the undirected edge count (after [`RegionGraph::set_row`]s).
+    pub(crate) fn set_edge_count(&mut self, edges: usize) {
+        self.edges = edges;
+    }
+}
 
 /// A straight run of cells on one side of a region border.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,7 +379,8 @@ impl Run {
     }
 }
 
-/// Builds the region graph from undirected edges `(a, b, link from a)`.
+/// Builds the region graph from undirected edges `(a, b, link from a)`
+/// over `n` nodes, rows back to back.
 pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph {
     // Both directions of each edge, placed by source (a counting sort:
     // no comparison sort of the whole list), then each row (a region's few
@@ -290,33 +393,38 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
     for i in 0..n {
         start[i + 1] += start[i];
     }
-    let mut directed: Vec<(u32, u32, Link)> = match edges.first() {
-        Some(&(_, _, l)) => vec![(0, 0, l); start[n]],
+    let mut directed: Vec<(u32, Link)> = match edges.first() {
+        Some(&(_, _, l)) => vec![(0, l); start[n]],
         None => Vec::new(),
     };
     let mut next = start.clone();
     for &(a, b, l) in edges {
-        directed[next[a as usize]] = (a, b, l);
+        directed[next[a as usize]] = (b, l);
         next[a as usize] += 1;
-        directed[next[b as usize]] = (b, a, l.reversed());
+        directed[next[b as usize]] = (a, l.reversed());
         next[b as usize] += 1;
     }
-    for row in start.windows(2) {
-        directed[row[0]..row[1]].sort_unstable_by_key(|e| e.1);
-    }
-    directed.dedup_by_key(|e| (e.0, e.1));
-    let mut g = if directed.is_empty() {
-        RegionGraph::new()
-    } else {
-        // Sorted and unique by construction, so this cannot fail.
-        RegionGraph::from_sorted_edges(&directed).unwrap_or_default()
+    let mut g = RegionGraph {
+        rows: Vec::with_capacity(n),
+        targets: Vec::with_capacity(directed.len()),
+        links: Vec::with_capacity(directed.len()),
+        edges: 0,
+        dead: 0,
     };
-    // Regions after the last one with an edge have no row yet.
-    while g.node_count() < n {
-        g.add_node(());
+    for row in start.windows(2) {
+        let r = &mut directed[row[0]..row[1]];
+        r.sort_unstable_by_key(|e| e.0);
+        let s = g.targets.len() as u32;
+        let mut last = u32::MAX;
+        for &(b, l) in r.iter() {
+            if b != last {
+                g.targets.push(b);
+                g.links.push(l);
+                last = b;
+            }
+        }
+        g.rows.push([s, g.targets.len() as u32 - s]);
     }
-    // The CSR grew its arrays by doubling; a clone holds exactly what is
-    // used (up to a third less memory, measured by the bench's counting
-    // allocator).
-    g.clone()
+    g.edges = g.targets.len() / 2;
+    g
 }

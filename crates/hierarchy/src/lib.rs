@@ -3,8 +3,10 @@
 //! Offline, [`Hierarchy::build`] cuts the grid into square sectors, splits
 //! each sector's passable cells into regions (its connected pieces under the
 //! grid's move rules), links regions of neighbouring sectors in a region
-//! graph (petgraph) and builds a connectivity bit-matrix (fixedbitset) over
-//! a coarser top level, so "can B be reached from A?" costs O(1).
+//! graph and labels its connected components, so "can B be reached from
+//! A?" costs O(1). After map edits, [`Hierarchy::update`] repairs it
+//! locally (reachability exact at once) and [`Hierarchy::refresh`] rebuilds
+//! the route accelerators it switched off.
 //!
 //! Per query, a [`CellPlanner`] plans the region route with A* on the graph,
 //! then refines it leg by leg with window-bounded jump point search (60×60 by default),

@@ -21,11 +21,12 @@ pub struct BuildStats {
     /// Sectors.
     pub sectors: usize,
     /// Regions (only those with a move out of their sector: see
-    /// [`Hierarchy::region_of`]).
+    /// [`Hierarchy::region_of`]); region ids, retired ones included, after
+    /// a local update.
     pub regions: usize,
     /// Region-graph edges.
     pub edges: usize,
-    /// Top-level clusters the connectivity matrix is built over.
+    /// Top-level clusters of the quick start's cluster graph.
     pub clusters: usize,
     /// Landmarks of the abstract search's heuristic (see
     /// [`crate::HierarchyConfig::get_fit_memory`]).
@@ -49,9 +50,21 @@ pub struct BuildStats {
 pub struct Hierarchy {
     pub(crate) layout: Layout,
     pub(crate) grid_checksum: u64,
-    /// `first_region[s] .. first_region[s + 1]` are sector `s`'s regions,
-    /// in the order of their first cells (sealed pieces have none).
+    /// `first_region[s]` is the first of sector `s`'s regions, which are
+    /// contiguous and in the order of their first cells (sealed pieces have
+    /// none); they end at `first_region[s + 1]` while `region_end` is empty
+    /// (a build, a load, [`Hierarchy::refresh`]), else at `region_end[s]`
+    /// (see [`Hierarchy::sector_regions`]).
     pub(crate) first_region: Vec<u32>,
+    /// Per sector, the end of its regions, once a local update has moved a
+    /// sector's regions to the end of the table or shortened them; empty
+    /// while the table is in sector order with no gaps.
+    pub(crate) region_end: Vec<u32>,
+    /// Set by a local update ([`Hierarchy::update`]): ids may have gaps
+    /// (retired regions, with no cells and no edges) and the route
+    /// accelerators are off (no landmarks, no block-cut tree) until
+    /// [`Hierarchy::refresh`].
+    pub(crate) loose: bool,
     pub(crate) regions: Vec<Region>,
     pub(crate) graph: RegionGraph,
     pub(crate) connectivity: Connectivity,
@@ -67,8 +80,9 @@ pub struct Hierarchy {
     /// The settings it was built with: kept by update, save and load (the
     /// sector size chosen is `layout.size`).
     pub(crate) config: HierarchyConfig,
-    /// [`crate::sector::digests`] of the grid it was built for: how
-    /// [`Hierarchy::update`] finds edited cells missing from its list.
+    /// [`crate::sector::digests`] of the grid it was built or updated for
+    /// (an update renews the edited sectors'): how [`Hierarchy::update`]
+    /// finds edited cells where the grid's journal does not reach back.
     /// Rebuilt on load, never stored.
     pub(crate) digests: Vec<u64>,
     /// Names this state of the hierarchy: fresh on every build, load and
@@ -170,7 +184,9 @@ impl Hierarchy {
         &self.config
     }
 
-    /// The regions, by id.
+    /// The regions, by id. After a local [`Hierarchy::update`] some ids
+    /// may be retired (a region with no cells and no edges) until
+    /// [`Hierarchy::refresh`].
     pub fn regions(&self) -> &[Region] {
         &self.regions
     }
@@ -226,7 +242,8 @@ impl Hierarchy {
 
     /// Binds the hierarchy to `grid`, another `Grid` value with the same
     /// cells (for example the same map read again): checks the size and
-    /// checksum (O(cells)) and records `grid`'s revision, so that queries
+    /// checksum (O(1) once the grid's checksum is known, else O(cells /
+    /// 64)) and records `grid`'s revision, so that queries
     /// with it are served. Fails with [`crate::HierarchyError::WrongGrid`]
     /// when the cells differ (then [`Hierarchy::update`] or a rebuild is
     /// needed).
@@ -242,8 +259,9 @@ impl Hierarchy {
     }
 
     /// Whether `grid` is the grid this hierarchy was built for (size and
-    /// checksum; O(cells)). With a profile the checksum covers the terrain
-    /// kinds ([`Grid::terrain_checksum`]).
+    /// checksum: [`Grid::checksum`], O(1) once known). With a profile the
+    /// checksum covers the terrain kinds ([`Grid::terrain_checksum`],
+    /// O(cells)).
     pub fn matches(&self, grid: &Grid) -> bool {
         let checksum = if self.profile.is_some() {
             grid.terrain_checksum()
@@ -255,8 +273,9 @@ impl Hierarchy {
             && checksum == self.grid_checksum
     }
 
-    /// Whether two regions are connected, from the connectivity matrix in
-    /// O(1).
+    /// Whether two regions are connected: their component labels are
+    /// equal. O(1); exact after every [`Hierarchy::update`]. False for a
+    /// retired id.
     pub fn regions_connected(&self, a: RegionId, b: RegionId) -> bool {
         self.connectivity.connected(a.get(), b.get())
     }
@@ -281,10 +300,8 @@ impl Hierarchy {
             return None;
         }
         let s = self.layout.sector_of(p);
-        let (lo, hi) = (
-            self.first_region[s as usize],
-            self.first_region[s as usize + 1],
-        );
+        let range = self.sector_regions(s);
+        let (lo, hi) = (range.start, range.end);
         let inside = |r: &u32| {
             let (a, b) = (self.regions[*r as usize].min, self.regions[*r as usize].max);
             (a[0] as u32..=b[0] as u32).contains(&p.x) && (a[1] as u32..=b[1] as u32).contains(&p.y)
@@ -331,6 +348,22 @@ impl Hierarchy {
         })
     }
 
+    /// The ids of sector `s`'s regions, in the order of their first cells.
+    /// O(1).
+    #[inline]
+    pub(crate) fn sector_regions(&self, s: u32) -> std::ops::Range<u32> {
+        let s = s as usize;
+        let lo = self.first_region.get(s).copied().unwrap_or(0);
+        let hi = match self.region_end.get(s) {
+            Some(&e) => e,
+            None if self.region_end.is_empty() => {
+                self.first_region.get(s + 1).copied().unwrap_or(lo)
+            }
+            None => lo,
+        };
+        lo..hi.max(lo)
+    }
+
     pub(crate) fn sector_rect(&self, s: u32) -> Rect {
         self.layout.rect(s)
     }
@@ -346,13 +379,12 @@ impl Hierarchy {
     /// Build statistics, including bytes held.
     pub fn stats(&self) -> BuildStats {
         let n = self.graph.node_count();
-        let directed = (0..n as u32)
-            .map(|a| self.graph.out_degree(a))
-            .sum::<usize>();
+        let directed = 2 * self.graph.edge_count() + self.graph.dead();
         let graph_bytes = (n + 1) * std::mem::size_of::<usize>()
             + directed * (std::mem::size_of::<u32>() + std::mem::size_of::<Link>());
         let bytes = std::mem::size_of::<Self>()
             + self.first_region.len() * 4
+            + self.region_end.len() * 4
             + self.digests.len() * 8
             + self.regions.len() * std::mem::size_of::<Region>()
             + graph_bytes
@@ -368,7 +400,7 @@ impl Hierarchy {
             sector_size: self.layout.size,
             sectors: self.layout.count(),
             regions: self.regions.len(),
-            edges: directed / 2,
+            edges: self.graph.edge_count(),
             clusters: self.connectivity.cluster_count(),
             landmarks: self.landmarks.count(),
             bytes: bytes + portal_bytes,

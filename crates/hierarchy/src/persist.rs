@@ -6,7 +6,7 @@
 //! payload_len  u64
 //! payload_crc  u32      CRC-32 of the payload
 //! payload:
-//!   grid checksum u64, width u32, height u32, sector size u32, build ms f64,
+//!   grid checksum u64 (format 7: the incremental `Grid::checksum`), width u32, height u32, sector size u32, build ms f64,
 //!   landmark count u32 (format 2)
 //!   portal layer u32: 1 when built, else 0 (format 3)
 //!   settings it was built with (format 5): sector size u32 (as
@@ -416,8 +416,16 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
 }
 
 impl Hierarchy {
-    /// Serialises to the versioned `.rph` format.
+    /// Serialises to the versioned `.rph` format. A hierarchy left loose
+    /// by local updates ([`Hierarchy::is_loose`]) is written as its
+    /// [`Hierarchy::refresh`] would be (on a copy: O(a refresh)).
     pub fn to_bytes(&self) -> Vec<u8> {
+        if self.loose {
+            let mut whole = self.clone();
+            whole.refresh();
+            whole.build_ms = self.build_ms;
+            return whole.to_bytes();
+        }
         let mut edges = Vec::new();
         self.each_edge(|a, b, l| edges.push((a, b, *l)));
         let mut p = Vec::with_capacity(
@@ -701,6 +709,8 @@ impl Hierarchy {
             layout,
             grid_checksum: checksum,
             first_region,
+            region_end: Vec::new(),
+            loose: false,
             regions,
             graph,
             connectivity,
@@ -943,7 +953,7 @@ mod summary_tests {
         let mut old = Hierarchy::build(&g, &HierarchyConfig::default())
             .unwrap()
             .to_bytes();
-        for version in [4u32, 5] {
+        for version in [4u32, 5, 6] {
             old[8..12].copy_from_slice(&version.to_le_bytes());
             assert!(matches!(
                 Hierarchy::from_bytes(&old, &g),

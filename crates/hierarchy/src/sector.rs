@@ -122,6 +122,22 @@ pub(crate) fn digests(grid: &Grid, layout: &Layout) -> Vec<u64> {
     d
 }
 
+/// The digest of sector `s` alone (its entry of [`digests`]). O(sector
+/// cells / 64).
+pub(crate) fn sector_digest(grid: &Grid, layout: &Layout, s: u32) -> u64 {
+    let r = layout.rect(s);
+    let mut h = digest_seed(s);
+    for y in r.y0..r.y1 {
+        let mut x = r.x0;
+        while x < r.x1 {
+            let len = (r.x1 - x).min(64);
+            h = digest_step(h, grid.row_bits(x, y, len));
+            x += len;
+        }
+    }
+    h
+}
+
 /// The digest of sector `s` before any of its cells ([`digests`]).
 #[inline]
 pub(crate) fn digest_seed(s: u32) -> u64 {

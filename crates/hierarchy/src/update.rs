@@ -1,42 +1,75 @@
-//! Incremental update after cells change.
+//! Local update after cells change ([`Hierarchy::update`]) and the
+//! rebuild of what it leaves loose ([`Hierarchy::refresh`]).
+//!
+//! An update relabels the sectors holding edited cells, recomputes the
+//! edges produced by those sectors and the ones around them, and keeps
+//! every other region's id and edges. A sector whose regions changed takes
+//! new regions in place when they are no more than it had (the surplus
+//! ids retired: no cells, no edges) and at the end of the table otherwise
+//! (all its old ids retired), so ids need not be dense until
+//! [`Hierarchy::refresh`]. Reachability stays exact: the component labels
+//! are repaired where edges went away (searches from the edges' ends, side
+//! by side, until they meet or one side is exhausted and takes a new label:
+//! O(the smaller side) for a split, O(the detour) otherwise) and where
+//! edges came (the smaller component relabelled). Landmarks and the
+//! block-cut tree are switched off until a refresh rebuilds them; the
+//! quick start's cluster graph is kept as it was (it only narrows a search
+//! that falls back to the whole graph).
 
 use crate::build::sectors::{sector_data, sector_edges, EdgeList, SectorData, SectorScratch};
+use crate::derived::connectivity::NONE;
 use crate::derived::{Blocks, Connectivity, Landmarks};
-use crate::graph::{region_graph, Region};
+use crate::graph::{region_graph, Link};
 use crate::model::{BuildStats, Hierarchy};
 use crate::profile::ProfileData;
 use crate::HierarchyError;
 use regionpath_grid::{Grid, Point};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
 impl Hierarchy {
-    /// Brings the hierarchy up to date after the cells in `changed` were
-    /// edited in `grid` (which must otherwise be the grid it was built
-    /// for). Only the touched sectors are relabelled; only edges produced
-    /// by them and their neighbours are recomputed (a diagonal edge across a
-    /// sector corner depends on all four sectors there); the rest of the
-    /// graph is kept with renumbered ids. Connectivity and the block-cut
-    /// tree are rebuilt from the graph (linear in regions), the landmarks by
-    /// the build's memory rule ([`crate::HierarchyConfig::fit_memory`] of
-    /// [`Hierarchy::config`]: the count may rise or fall). The portal layer,
-    /// where built, redoes the touched sectors and their neighbours.
+    /// Brings the hierarchy up to date after cells of `grid` were edited
+    /// (it must otherwise be the grid it was built for), **locally**: only
+    /// the sectors holding edited cells are labelled again, only edges
+    /// produced by them and their neighbours are recomputed (a diagonal
+    /// edge across a sector corner depends on all four sectors there), and
+    /// reachability is repaired around them. Cost: O(edited sectors) plus,
+    /// where the edit changes reachability, the smaller of the pieces a
+    /// region-graph component splits into or the smaller of two joined
+    /// (and, where removed edges leave a component whole, the detour that
+    /// shows it). On a 4096² map of 66,209 regions a one-cell or 16 × 16
+    /// edit takes well under a millisecond at the median
+    /// (`xtask updates`; see `ARCHITECTURE.md`).
     ///
-    /// **Equal to a fresh build** of `grid` with the same settings, the
-    /// sector size pinned to [`Hierarchy::sector_size`] and the portal layer
-    /// kept or left out as before: the same regions, edges, connectivity,
-    /// landmarks and portals, and [`Hierarchy::to_bytes`] gives the same
-    /// bytes but for the build time (and the CRC over it). A fresh build
-    /// itself may choose another sector size after large edits (the memory
-    /// fit), or decide otherwise on the portal layer
-    /// ([`crate::PortalMode::Auto`]); `update` keeps both.
+    /// After it: regions and region-graph edges are those of a fresh build
+    /// of `grid` (sector size pinned) but for their ids: a region that
+    /// changed may have a new id at the end of the table, and retired ids
+    /// (regions with no cells and no edges) may remain until
+    /// [`Hierarchy::refresh`]; ids of unchanged regions are kept.
+    /// [`Hierarchy::regions_connected`] is exact. The route accelerators
+    /// are off until a refresh: no landmarks (the abstract search uses the
+    /// octile bound alone) and no block-cut tree (the abstract search is
+    /// not restricted and no route is claimed exact from it); queries stay
+    /// valid and find a route whenever one exists. The portal layer, where
+    /// built, redoes the sectors around the edited cells and stays exact.
+    /// [`Hierarchy::to_bytes`] writes the refreshed hierarchy. The stamp is
+    /// new (lazy queries of the old state are refused).
     ///
-    /// A cell missing from `changed` is never missed: each sector's digest
-    /// of its cells (one pass over the grid's bit rows, as cheap as the
-    /// grid checksum also taken here) finds the sectors edited, and those
-    /// are relabelled as if listed. A list that names unedited cells costs
-    /// time only. Errors (a grid of another size, a listed cell off the
-    /// grid) leave the hierarchy as it was.
+    /// Retired ids and the graph's dead space are bounded: when the dead
+    /// space exceeds twice the live edges (plus a constant), the update
+    /// ends with a [`Hierarchy::refresh`] (amortised over the thousands of
+    /// edits it takes on a large map).
+    ///
+    /// Edits cannot be forgotten: the cells edited since the revision the
+    /// hierarchy was last built, loaded or updated for are read from the
+    /// grid's journal ([`Grid::edits_since`], O(edits)), so `changed` may
+    /// miss some or all of them. Where the journal does not reach back (a
+    /// clone, a grid read again, more than [`regionpath_grid::JOURNAL_CAP`]
+    /// edits) each sector's digest of its cells finds the edited sectors
+    /// (one pass over the grid). Listing unedited cells costs time only.
+    /// Errors (a grid of another size, a listed cell off the grid) leave
+    /// the hierarchy as it was.
     pub fn update(&mut self, grid: &Grid, changed: &[Point]) -> Result<BuildStats, HierarchyError> {
         if let Some(data) = self.profile.clone() {
             return self.update_profiled(grid, changed, data);
@@ -52,17 +85,13 @@ impl Hierarchy {
                 layout.height
             )));
         }
-        let n = layout.count();
-        let mut touched = vec![false; n];
         for &p in changed {
             if !grid.in_bounds(p) {
                 return Err(HierarchyError::OutOfBounds(p));
             }
-            touched[layout.sector_of(p) as usize] = true;
         }
         // The cells of sector `s` for the portal layer: one per 16 × 16
         // portal sector it overlaps, plus its far corner.
-        let mut unlisted: Vec<Point> = Vec::new();
         let cover = |s: u32, out: &mut Vec<Point>| {
             let r = layout.rect(s);
             let step = crate::portal::SIDE as usize;
@@ -72,184 +101,583 @@ impl Hierarchy {
                 }
             }
         };
-        // Sectors edited but not listed: relabelled as if listed.
-        let digests = crate::sector::digests(grid, &layout);
-        for (s, (new, old)) in digests.iter().zip(&self.digests).enumerate() {
-            if new != old && !touched[s] {
-                touched[s] = true;
-                cover(s as u32, &mut unlisted);
+        // Edited cells: listed, and from the journal (or the digests).
+        let mut cells: Vec<Point> = changed.to_vec();
+        let mut touched: BTreeSet<u32> = BTreeSet::new();
+        match grid.edits_since(self.grid_revision) {
+            Some(edits) => cells.extend_from_slice(edits),
+            None => {
+                let digests = crate::sector::digests(grid, &layout);
+                for (s, (new, old)) in digests.iter().zip(&self.digests).enumerate() {
+                    if new != old {
+                        touched.insert(s as u32);
+                        cover(s as u32, &mut cells);
+                    }
+                }
+                self.digests = digests;
             }
         }
-        let neighbours = |s: u32| {
+        touched.extend(cells.iter().map(|&p| layout.sector_of(p)));
+        let ring = |s: u32| {
             let (sx, sy) = layout.coords(s);
-            let mut v = [u32::MAX; 9];
-            let mut k = 0;
-            for dy in -1i64..=1 {
-                for dx in -1i64..=1 {
-                    let (x, y) = (sx as i64 + dx, sy as i64 + dy);
-                    if x >= 0
-                        && y >= 0
-                        && x < layout.sectors_x as i64
-                        && y < layout.sectors_y as i64
-                    {
-                        v[k] = y as u32 * layout.sectors_x + x as u32;
-                        k += 1;
-                    }
-                }
-            }
-            v
+            let (x0, y0) = (sx.saturating_sub(1), sy.saturating_sub(1));
+            let (x1, y1) = (
+                (sx + 1).min(layout.sectors_x - 1),
+                (sy + 1).min(layout.sectors_y - 1),
+            );
+            (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| y * layout.sectors_x + x))
         };
-        let old_first = &self.first_region;
-        // `dirty`: sectors whose produced edges are recomputed; `data`:
-        // fresh border data for every sector a dirty sector reads.
-        let mut dirty = vec![false; n];
-        let mut data: Vec<Option<SectorData>> = (0..n).map(|_| None).collect();
+        // `dirty`: sectors whose produced edges are recomputed: the
+        // touched ones, those around them, and those around any sector
+        // whose regions changed (its edges all change). `data`: fresh
+        // labels of every sector a dirty one reads.
+        let mut dirty: BTreeSet<u32> = touched.iter().flat_map(|&s| ring(s)).collect();
+        let mut data: HashMap<u32, SectorData> = HashMap::new();
         let mut lab = SectorScratch::default();
+        let mut moved: BTreeSet<u32>;
         loop {
-            for s in 0..n as u32 {
-                if touched[s as usize] {
-                    for t in neighbours(s) {
-                        if t != u32::MAX {
-                            dirty[t as usize] = true;
-                        }
-                    }
+            for &s in &dirty {
+                for t in ring(s) {
+                    data.entry(t)
+                        .or_insert_with(|| sector_data(grid, &layout, t, &mut lab));
                 }
             }
-            for s in 0..n as u32 {
-                if dirty[s as usize] {
-                    for t in neighbours(s) {
-                        if t != u32::MAX && data[t as usize].is_none() {
-                            data[t as usize] = Some(sector_data(grid, &layout, t, &mut lab));
-                        }
-                    }
-                }
-            }
-            // A sector read but not touched whose cells no longer give its
-            // regions was edited unseen (only if its digest collided): its
-            // labels would name regions that do not exist. Relabel it too.
-            let mut again = false;
-            for s in 0..n {
-                if let (false, Some(d)) = (touched[s], &data[s]) {
-                    let kept = &self.regions[old_first[s] as usize..old_first[s + 1] as usize];
-                    if d.regions[..] != *kept {
-                        touched[s] = true;
-                        cover(s as u32, &mut unlisted);
-                        again = true;
-                    }
-                }
-            }
-            if !again {
+            moved = data
+                .iter()
+                .filter(|(&s, d)| {
+                    d.regions[..] != self.regions[range_usize(self.sector_regions(s))]
+                })
+                .map(|(&s, _)| s)
+                .collect();
+            let before = dirty.len();
+            dirty.extend(moved.iter().flat_map(|&s| ring(s)));
+            if dirty.len() == before {
                 break;
             }
         }
-        // New region list and id remapping (the old state stays untouched
-        // until the new one is complete). Every sector labelled above
-        // takes its fresh regions: the touched ones and those around them,
-        // whose regions an edit next door may have sealed or linked (a
-        // region is kept when a move leaves its sector, which depends on
-        // the cells across its border). An untouched sector's regions that
-        // are still kept are its old ones: found by representative (the
-        // same cells give the same components and representatives).
+        // A sector whose regions changed with no edited cell nearby was
+        // edited unseen (only if its digest collided): counted as touched.
+        let near: HashSet<u32> = touched.iter().flat_map(|&s| ring(s)).collect();
+        for &s in &moved {
+            if !near.contains(&s) && touched.insert(s) {
+                cover(s, &mut cells);
+            }
+        }
+        if touched.is_empty() {
+            // No cell edited: the same hierarchy for this revision.
+            self.stamp = crate::model::next_stamp();
+            self.grid_revision = grid.revision();
+            self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
+            return Ok(self.stats());
+        }
+        // Past this point nothing fails: the hierarchy changes in place.
+        if self.region_end.is_empty() {
+            // The first local update after a build, load, refresh or clone
+            // (whose tables hold no spare room): room for an eighth more
+            // regions and rows, so that later updates seldom grow a table
+            // (a 5 MB copy on a 4096² map).
+            self.region_end = self.first_region[1..].to_vec();
+            let spare = self.regions.len() / 8 + 64;
+            self.regions.reserve(spare);
+            self.graph.reserve(spare, 3 * spare);
+            self.connectivity.component.reserve(spare);
+        }
+        for &s in &touched {
+            if let Some(d) = self.digests.get_mut(s as usize) {
+                *d = crate::sector::sector_digest(grid, &layout, s);
+            }
+        }
+        let sector_of = |h: &Hierarchy, r: u32| h.regions[r as usize].sector();
+        // Old edges produced by dirty sectors, as (a, b) with a < b when
+        // both ends are in dirty sectors.
+        let mut removed: Vec<(u32, u32)> = Vec::new();
+        for &s in &dirty {
+            for a in self.sector_regions(s) {
+                for &b in self.graph.neighbors_slice(a) {
+                    let sb = sector_of(self, b);
+                    let producer = s.min(sb);
+                    if dirty.contains(&producer) && (a < b || !dirty.contains(&sb)) {
+                        removed.push((a, b));
+                    }
+                }
+            }
+        }
+        // New places of the changed sectors' regions; `succ`: old id -> new
+        // id of the same slot (`NONE`: retired).
+        let mut succ: HashMap<u32, u32> = HashMap::new();
+        let mut brand_new: Vec<u32> = Vec::new();
+        for &s in &moved {
+            let fresh = &data[&s].regions;
+            let old = self.sector_regions(s);
+            let k = fresh.len() as u32;
+            if k <= old.len() as u32 {
+                for (i, o) in old.clone().enumerate() {
+                    let i = i as u32;
+                    if i < k {
+                        self.regions[o as usize] = fresh[i as usize];
+                        succ.insert(o, o);
+                    } else {
+                        self.regions[o as usize] = self.regions[o as usize].retired();
+                        succ.insert(o, NONE);
+                    }
+                }
+                self.region_end[s as usize] = old.start + k;
+            } else {
+                let base = self.regions.len() as u32;
+                for (i, o) in old.clone().enumerate() {
+                    succ.insert(o, base + i as u32);
+                    self.regions[o as usize] = self.regions[o as usize].retired();
+                }
+                self.regions.extend_from_slice(fresh);
+                brand_new.extend(base + old.len() as u32..base + k);
+                self.first_region[s as usize] = base;
+                self.region_end[s as usize] = base + k;
+            }
+        }
+        if let Some(last) = self.first_region.last_mut() {
+            *last = self.regions.len() as u32;
+        }
+        let succ_of = |o: u32| succ.get(&o).copied().unwrap_or(o);
+        // New edges produced by dirty sectors (in new ids).
+        let mut added: EdgeList = Vec::new();
+        {
+            let lookup = |t: u32| -> &SectorData {
+                // Every sector read by a dirty sector was labelled above.
+                data.get(&t)
+                    .expect("sector data prepared for dirty neighbours")
+            };
+            for &s in &dirty {
+                sector_edges(
+                    grid,
+                    &layout,
+                    s,
+                    &lookup,
+                    &self.first_region,
+                    &self.regions,
+                    &mut added,
+                );
+            }
+        }
+        // Rows: every end of a removed or added edge.
+        let mut add_rows: HashMap<u32, Vec<(u32, Link)>> = HashMap::new();
+        for &(a, b, l) in &added {
+            add_rows.entry(a).or_default().push((b, l));
+            add_rows.entry(b).or_default().push((a, l.reversed()));
+        }
+        let mut rows: BTreeSet<u32> = add_rows.keys().copied().collect();
+        let mut emptied: BTreeSet<u32> = BTreeSet::new();
+        for &(a, b) in &removed {
+            for x in [a, b] {
+                if succ_of(x) == x {
+                    rows.insert(x);
+                } else {
+                    emptied.insert(x);
+                }
+            }
+        }
+        let mut new_rows: Vec<(u32, Vec<(u32, Link)>)> = Vec::with_capacity(rows.len());
+        for &x in &rows {
+            let sx = sector_of(self, x);
+            let mut row: Vec<(u32, Link)> = self
+                .graph
+                .neighbors_slice(x)
+                .iter()
+                .zip(self.graph.edges_slice(x))
+                .filter(|&(&b, _)| !dirty.contains(&sx.min(sector_of(self, b))))
+                .map(|(&b, &l)| (b, l))
+                .collect();
+            if let Some(more) = add_rows.get(&x) {
+                row.extend_from_slice(more);
+            }
+            row.sort_unstable_by_key(|e| e.0);
+            row.dedup_by_key(|e| e.0);
+            new_rows.push((x, row));
+        }
+        self.graph.grow(self.regions.len());
+        for x in emptied {
+            self.graph.set_row(x, &[]);
+        }
+        for (x, row) in &new_rows {
+            self.graph.set_row(*x, row);
+        }
+        let edges = self.graph.edge_count() + added.len() - removed.len();
+        self.graph.set_edge_count(edges);
+        // Reachability.
+        let norm = |a: u32, b: u32| (a.min(b), a.max(b));
+        let mut seeds: Vec<u32> = Vec::new();
+        // Pairs of the removed edges by new ids: `was`; those not made
+        // again: `gone`.
+        let mut was: HashSet<(u32, u32)> = HashSet::new();
+        for &(a, b) in &removed {
+            match (succ_of(a), succ_of(b)) {
+                (NONE, NONE) => {}
+                (NONE, x) | (x, NONE) => seeds.push(x),
+                (x, y) => {
+                    was.insert(norm(x, y));
+                }
+            }
+        }
+        let mut gone = was.clone();
+        let now: HashSet<(u32, u32)> = added.iter().map(|&(a, b, _)| norm(a, b)).collect();
+        let came: HashSet<(u32, u32)> = now.difference(&was).copied().collect();
+        gone.retain(|e| !now.contains(e));
+        for &(a, b) in &gone {
+            seeds.extend([a, b]);
+        }
+        reconnect(
+            &mut self.connectivity,
+            &self.graph,
+            &succ,
+            &brand_new,
+            &seeds,
+            &came,
+        );
+        // Only touched sectors' cells and changed sectors' regions moved.
+        for &s in touched.iter().chain(&moved) {
+            let mine = range_usize(self.sector_regions(s));
+            self.sealed.refresh(grid, &layout, &self.regions[mine], s);
+        }
+        if let Some(portals) = &mut self.portals {
+            portals.update(grid, &cells);
+        }
+        self.landmarks = Landmarks::default();
+        self.blocks = Blocks::default();
+        self.loose = true;
+        self.grid_checksum = grid.checksum();
+        self.stamp = crate::model::next_stamp();
+        self.grid_revision = grid.revision();
+        // Grown rows leave dead space (and changed sectors retired ids):
+        // once it outweighs the live graph, the tables are laid out afresh
+        // (a refresh: rare, after thousands of local edits on large maps).
+        if self.graph.dead() > 2 * self.graph.edge_count() + 4096 {
+            self.refresh();
+        }
+        self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
+        Ok(self.stats())
+    }
+
+    /// Whether a local [`Hierarchy::update`] left the route accelerators
+    /// off and region ids with gaps (see there); [`Hierarchy::refresh`]
+    /// clears it. O(1).
+    pub fn is_loose(&self) -> bool {
+        self.loose
+    }
+
+    /// Rebuilds what local updates left loose: region ids dense again in
+    /// sector order, the graph laid out afresh, the component labels and
+    /// clusters, the block-cut tree and the landmarks (by the build's
+    /// memory rule, [`crate::HierarchyConfig::fit_memory`]). Afterwards the
+    /// hierarchy equals a fresh build of the grid of its last update (sector
+    /// size and portal decision pinned), and saves the same bytes but for
+    /// the build time. O(regions · landmarks · log regions), about a third
+    /// of a full build, and nothing when not [`Hierarchy::is_loose`]: for a
+    /// background thread (on a clone, swapped in) or idle frames. The stamp
+    /// is new when anything changed (ids may have moved).
+    pub fn refresh(&mut self) {
+        if !self.loose {
+            return;
+        }
+        let t0 = Instant::now();
+        let n = self.layout.count();
+        let mut remap = vec![NONE; self.regions.len()];
+        let mut regions = Vec::with_capacity(self.regions.len());
         let mut first = Vec::with_capacity(n + 1);
-        let mut regions: Vec<Region> = Vec::with_capacity(self.regions.len() + 16);
-        let mut remap = vec![u32::MAX; self.regions.len()];
-        let key = |r: &Region| {
-            let p = r.representative();
-            (p.y as u64) << 32 | p.x as u64
-        };
-        let mut by_rep: Vec<(u64, u32)> = Vec::new();
-        for s in 0..n {
-            let base = regions.len() as u32;
-            first.push(base);
-            let old = old_first[s] as usize..old_first[s + 1] as usize;
-            match &data[s] {
-                Some(d) => {
-                    regions.extend_from_slice(&d.regions);
-                    if !touched[s] {
-                        by_rep.clear();
-                        by_rep.extend((base..).zip(&d.regions).map(|(id, r)| (key(r), id)));
-                        by_rep.sort_unstable();
-                        for o in old {
-                            let k = key(&self.regions[o]);
-                            if let Ok(i) = by_rep.binary_search_by_key(&k, |e| e.0) {
-                                remap[o] = by_rep[i].1;
-                            }
-                        }
-                    }
-                }
-                None => {
-                    regions.extend_from_slice(&self.regions[old.clone()]);
-                    for (id, o) in (base..).zip(old) {
-                        remap[o] = id;
-                    }
-                }
+        for s in 0..n as u32 {
+            first.push(regions.len() as u32);
+            for id in self.sector_regions(s) {
+                remap[id as usize] = regions.len() as u32;
+                regions.push(self.regions[id as usize]);
             }
         }
         first.push(regions.len() as u32);
-        let mut edges: EdgeList = Vec::with_capacity(self.regions.len() * 3);
-        self.each_edge(|a, b, l| {
-            let producer = self.regions[a as usize]
-                .sector()
-                .min(self.regions[b as usize].sector());
-            // A kept edge joins regions of untouched sectors whose
-            // crossing is unchanged, so both are kept and remapped.
-            let (a, b) = (remap[a as usize], remap[b as usize]);
-            if !dirty[producer as usize] && a != u32::MAX && b != u32::MAX {
-                edges.push((a, b, *l));
-            }
-        });
-        let lookup = |t: u32| -> &SectorData {
-            // Every sector read by a dirty sector was labelled above.
-            data[t as usize]
-                .as_ref()
-                .expect("sector data prepared for dirty neighbours")
-        };
-        for s in 0..n as u32 {
-            if dirty[s as usize] {
-                sector_edges(grid, &layout, s, &lookup, &first, &regions, &mut edges);
+        let mut edges: EdgeList = Vec::with_capacity(self.graph.edge_count());
+        for a in 0..self.graph.node_count() as u32 {
+            for (&b, l) in self
+                .graph
+                .neighbors_slice(a)
+                .iter()
+                .zip(self.graph.edges_slice(a))
+            {
+                let (x, y) = (remap[a as usize], remap[b as usize]);
+                if x < y && y != NONE {
+                    edges.push((x, y, *l));
+                }
             }
         }
-        let graph = region_graph(regions.len(), &edges);
-        // Only relabelled sectors' regions changed.
-        let mut sealed = self.sealed.clone();
-        for s in 0..n as u32 {
-            if data[s as usize].is_some() {
-                sealed.refresh(grid, &layout, &first, &regions, s);
+        let cells = self.layout.width as u64 * self.layout.height as u64;
+        self.graph = region_graph(regions.len(), &edges);
+        self.connectivity = Connectivity::build(&self.layout, &regions, &self.graph, cells);
+        self.blocks = Blocks::build(&self.graph);
+        self.regions = regions;
+        self.first_region = first;
+        self.region_end = Vec::new();
+        self.landmarks = Landmarks::default();
+        let count = self.fitted_landmarks(&self.config, cells);
+        self.landmarks = Landmarks::build(&self.graph, count);
+        self.loose = false;
+        self.stamp = crate::model::next_stamp();
+        self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
+    }
+}
+
+/// A range of region ids as indices.
+fn range_usize(r: std::ops::Range<u32>) -> std::ops::Range<usize> {
+    r.start as usize..r.end as usize
+}
+
+/// A union-find over small integer keys held in a map.
+#[derive(Default)]
+struct Sets(HashMap<u64, u64>);
+
+impl Sets {
+    fn find(&mut self, mut a: u64) -> u64 {
+        let mut path = Vec::new();
+        while let Some(&p) = self.0.get(&a) {
+            if p == a {
+                break;
+            }
+            path.push(a);
+            a = p;
+        }
+        self.0.entry(a).or_insert(a);
+        for x in path {
+            self.0.insert(x, a);
+        }
+        a
+    }
+    fn union(&mut self, a: u64, b: u64) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.0.insert(ra.max(rb), ra.min(rb));
+        }
+        ra != rb
+    }
+}
+
+/// Repairs the component labels after a local change of the graph (see
+/// the module comment). `succ` maps the old ids of changed sectors to their
+/// slots' new ids (`NONE`: retired); the ids in `brand_new` have no old
+/// slot. `seeds`: regions that lost an edge
+/// (not re-made); `came`: edges that are new (both ends by new ids).
+fn reconnect(
+    conn: &mut Connectivity,
+    graph: &crate::graph::RegionGraph,
+    succ: &HashMap<u32, u32>,
+    brand_new: &[u32],
+    seeds: &[u32],
+    came: &HashSet<(u32, u32)>,
+) {
+    let comp = &mut conn.component;
+    let sizes = &mut conn.sizes;
+    comp.resize(graph.node_count(), NONE);
+    // Labels follow their slots; retired slots give theirs up.
+    for (&o, &n) in succ {
+        let l = comp[o as usize];
+        if n == NONE {
+            if let Some(c) = sizes.get_mut(l as usize) {
+                *c -= 1;
+            }
+            comp[o as usize] = NONE;
+        } else if n != o {
+            comp[n as usize] = l;
+            comp[o as usize] = NONE;
+        }
+    }
+    // Splits: the graph without the new edges and regions, searched from
+    // the ends of the lost edges, label by label.
+    let mut by_label: Vec<(u32, u32)> = seeds
+        .iter()
+        .map(|&r| (comp[r as usize], r))
+        .filter(|e| e.0 != NONE)
+        .collect();
+    by_label.sort_unstable();
+    by_label.dedup();
+    let mut i = 0;
+    while i < by_label.len() {
+        let mut j = i;
+        while j < by_label.len() && by_label[j].0 == by_label[i].0 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            let group: Vec<u32> = by_label[i..j].iter().map(|e| e.1).collect();
+            split(comp, sizes, graph, by_label[i].0, &group, came);
+        }
+        i = j;
+    }
+    // Joins: the new edges and regions, united with the labels they touch.
+    const NODE: u64 = 1 << 32;
+    let key = |comp: &[u32], r: u32| match comp[r as usize] {
+        NONE => NODE | r as u64,
+        l => l as u64,
+    };
+    let mut sets = Sets::default();
+    let mut witness: HashMap<u32, u32> = HashMap::new();
+    for &(a, b) in came {
+        for r in [a, b] {
+            let l = comp[r as usize];
+            if l != NONE {
+                witness.entry(l).or_insert(r);
             }
         }
-        let mut next = Hierarchy {
-            layout,
-            grid_checksum: grid.checksum(),
-            connectivity: Connectivity::build(&layout, &regions, &graph, grid.cell_count()),
-            landmarks: Landmarks::default(),
-            blocks: Blocks::build(&graph),
-            sealed,
-            first_region: first,
-            regions,
-            graph,
-            portals: None,
-            build_ms: 0.0,
-            config: self.config,
-            digests,
-            stamp: crate::model::next_stamp(),
-            lineage: self.lineage,
-            grid_revision: grid.revision(),
-            profile: None,
+        sets.union(key(comp, a), key(comp, b));
+    }
+    for &r in brand_new {
+        sets.find(NODE | r as u64);
+    }
+    let mut classes: HashMap<u64, (Vec<u32>, Vec<u32>)> = HashMap::new();
+    let keys: Vec<u64> = sets.0.keys().copied().collect();
+    for k in keys {
+        let root = sets.find(k);
+        let e = classes.entry(root).or_default();
+        if k & NODE != 0 {
+            e.1.push(k as u32);
+        } else {
+            e.0.push(k as u32);
+        }
+    }
+    let mut classes: Vec<(Vec<u32>, Vec<u32>)> = classes.into_values().collect();
+    classes.sort_unstable();
+    for (labels, nodes) in classes {
+        let keep = match labels.iter().max_by_key(|&&l| (sizes[l as usize], l)) {
+            Some(&keep) => {
+                for &y in labels.iter().filter(|&&y| y != keep) {
+                    relabel(comp, graph, witness[&y], y, keep);
+                    sizes[keep as usize] += sizes[y as usize];
+                    sizes[y as usize] = 0;
+                }
+                keep
+            }
+            None => {
+                sizes.push(0);
+                sizes.len() as u32 - 1
+            }
         };
-        let count = next.fitted_landmarks(&self.config, grid.cell_count());
-        next.landmarks = Landmarks::build(&next.graph, count);
-        next.portals = self.portals.take().map(|mut portals| {
-            if unlisted.is_empty() {
-                portals.update(grid, changed);
+        for &r in &nodes {
+            comp[r as usize] = keep;
+        }
+        sizes[keep as usize] += nodes.len() as u32;
+    }
+}
+
+/// Gives every region of label `from` reachable from `start` the label
+/// `to` (a breadth-first search over regions of label `from`).
+fn relabel(comp: &mut [u32], graph: &crate::graph::RegionGraph, start: u32, from: u32, to: u32) {
+    let mut queue = VecDeque::from([start]);
+    comp[start as usize] = to;
+    while let Some(v) = queue.pop_front() {
+        for &w in graph.neighbors_slice(v) {
+            if comp[w as usize] == from {
+                comp[w as usize] = to;
+                queue.push_back(w);
+            }
+        }
+    }
+}
+
+/// Splits label `label` where the graph without the edges `came` falls
+/// apart: one breadth-first search per seed, side by side; searches that
+/// meet join; a group that runs out of regions before all others have met
+/// it is a piece of its own and takes a new label; the last group keeps
+/// `label`.
+fn split(
+    comp: &mut [u32],
+    sizes: &mut Vec<u32>,
+    graph: &crate::graph::RegionGraph,
+    label: u32,
+    seeds: &[u32],
+    came: &HashSet<(u32, u32)>,
+) {
+    let k = seeds.len();
+    let mut owner: HashMap<u32, usize> = HashMap::new();
+    let mut queues: Vec<VecDeque<u32>> = Vec::with_capacity(k);
+    let mut seen: Vec<Vec<u32>> = Vec::with_capacity(k);
+    let mut parent: Vec<usize> = (0..k).collect();
+    let mut done = vec![false; k];
+    fn root(parent: &mut [usize], mut a: usize) -> usize {
+        while parent[a] != a {
+            parent[a] = parent[parent[a]];
+            a = parent[a];
+        }
+        a
+    }
+    for (i, &s) in seeds.iter().enumerate() {
+        owner.insert(s, i);
+        queues.push(VecDeque::from([s]));
+        seen.push(vec![s]);
+    }
+    loop {
+        // Groups still searching; a group with no region left to expand
+        // is a whole piece.
+        let mut active: Vec<usize> = Vec::new();
+        let mut idle: Vec<usize> = Vec::new();
+        for i in 0..k {
+            if done[i] {
+                continue;
+            }
+            let r = root(&mut parent, i);
+            if !queues[i].is_empty() {
+                active.push(r);
             } else {
-                unlisted.extend_from_slice(changed);
-                portals.update(grid, &unlisted);
+                idle.push(r);
             }
-            portals
-        });
-        next.build_ms = t0.elapsed().as_secs_f64() * 1e3;
-        *self = next;
-        Ok(self.stats())
+        }
+        active.sort_unstable();
+        active.dedup();
+        idle.sort_unstable();
+        idle.dedup();
+        idle.retain(|r| active.binary_search(r).is_err());
+        let open = active.len() + idle.len();
+        if open <= 1 {
+            return;
+        }
+        for &g in &idle {
+            if active.is_empty() && g == idle[idle.len() - 1] {
+                // The last group keeps the label.
+                return;
+            }
+            let l = sizes.len() as u32;
+            let mut count = 0u32;
+            for i in 0..k {
+                if !done[i] && root(&mut parent, i) == g {
+                    done[i] = true;
+                    for &r in &seen[i] {
+                        comp[r as usize] = l;
+                    }
+                    count += seen[i].len() as u32;
+                }
+            }
+            sizes.push(count);
+            sizes[label as usize] -= count;
+        }
+        if active.len() <= 1 {
+            return;
+        }
+        for i in 0..k {
+            if done[i] {
+                continue;
+            }
+            let Some(v) = queues[i].pop_front() else {
+                continue;
+            };
+            for &w in graph.neighbors_slice(v) {
+                if comp[w as usize] != label || came.contains(&(v.min(w), v.max(w))) {
+                    continue;
+                }
+                match owner.get(&w) {
+                    None => {
+                        owner.insert(w, i);
+                        queues[i].push_back(w);
+                        seen[i].push(w);
+                    }
+                    Some(&j) => {
+                        let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                        if a != b {
+                            parent[a.max(b)] = a.min(b);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -281,13 +709,15 @@ impl Hierarchy {
                 }
             }
         }
-        // The plain update on the view's grid (no profile while it runs).
+        // The plain update on the view's grid (no profile while it runs),
+        // refreshed at once: the reweighing below is O(edges) anyway.
         self.profile = None;
         let result = self.update(fresh.view.grid(), &positions);
         if let Err(e) = result {
             self.profile = Some(data);
             return Err(e);
         }
+        self.refresh();
         if fresh.table.is_some() {
             crate::build::profiled::reweigh(self, &fresh.view);
         }
@@ -300,9 +730,111 @@ impl Hierarchy {
 #[cfg(test)]
 mod tests {
     use crate::testing::xorshift;
-    use crate::{Hierarchy, HierarchyConfig, HierarchyError, PortalMode};
+    use crate::{CellPlanner, Hierarchy, HierarchyConfig, HierarchyError, PlanError, PortalMode};
     use regionpath_grid::{Grid, Point};
-    use regionpath_testkit::maps;
+    use regionpath_testkit::{check::check_path, maps, oracle, passable_cells};
+
+    /// A locally updated `h` against a fresh build of `grid`: the regions
+    /// and edges once ids are made dense in sector order (each live id
+    /// mapped to its place), retired ids without cells or edges, the
+    /// component labels the same partition as the fresh build's, and after
+    /// [`Hierarchy::refresh`] every structure and the saved bytes equal
+    /// (`assert_equals_fresh_build`); `to_bytes` of the loose hierarchy
+    /// writes the refreshed one. Returns the fresh build.
+    fn assert_local_equals_fresh(h: &Hierarchy, grid: &Grid, what: &str) -> Hierarchy {
+        let fresh = Hierarchy::build_pinned(grid, &h.config, h.sector_size(), h.portals.is_some());
+        let mut place = vec![u32::MAX; h.regions.len()];
+        let mut k = 0u32;
+        for s in 0..h.layout.count() as u32 {
+            for id in h.sector_regions(s) {
+                place[id as usize] = k;
+                k += 1;
+            }
+        }
+        assert_eq!(k as usize, fresh.regions.len(), "{what}: live regions");
+        let mut label = std::collections::HashMap::new();
+        let mut back = std::collections::HashMap::new();
+        for (id, &p) in place.iter().enumerate() {
+            if p == u32::MAX {
+                assert_eq!(h.regions[id].cells(), 0, "{what}: retired {id}");
+                assert!(h.graph.neighbors_slice(id as u32).is_empty(), "{what}");
+                continue;
+            }
+            assert_eq!(
+                h.regions[id], fresh.regions[p as usize],
+                "{what}: region {id}"
+            );
+            let mine: Vec<_> = h
+                .graph
+                .neighbors_slice(id as u32)
+                .iter()
+                .zip(h.graph.edges_slice(id as u32))
+                .map(|(&b, l)| (place[b as usize], *l))
+                .collect();
+            let mut mine = mine;
+            mine.sort_by_key(|e| e.0);
+            let theirs: Vec<_> = fresh
+                .graph
+                .neighbors_slice(p)
+                .iter()
+                .copied()
+                .zip(fresh.graph.edges_slice(p).iter().copied())
+                .collect();
+            assert_eq!(mine, theirs, "{what}: edges of {id}");
+            // Labels: a bijection onto the fresh build's.
+            let (a, b) = (
+                h.connectivity.component[id],
+                fresh.connectivity.component[p as usize],
+            );
+            assert_eq!(*label.entry(a).or_insert(b), b, "{what}: component of {id}");
+            assert_eq!(*back.entry(b).or_insert(a), a, "{what}: component of {id}");
+        }
+        assert_eq!(h.graph.edge_count(), fresh.graph.edge_count(), "{what}");
+        let mut whole = h.clone();
+        whole.refresh();
+        assert!(!whole.is_loose());
+        assert_equals_fresh_build(&whole, grid, what);
+        let (mut x, mut y) = (h.clone(), fresh.clone());
+        (x.build_ms, y.build_ms) = (0.0, 0.0);
+        assert!(x.to_bytes() == y.to_bytes(), "{what}: saved bytes differ");
+        fresh
+    }
+
+    /// Queries between random passable cells on a locally updated `h`:
+    /// found exactly when the Dijkstra oracle reaches the goal, valid paths
+    /// from start to goal, and "unreachable" from the matrix only when the
+    /// oracle agrees.
+    fn assert_queries_valid(
+        h: &Hierarchy,
+        g: &Grid,
+        below: &mut impl FnMut(u32) -> u32,
+        what: &str,
+    ) {
+        let cells = passable_cells(g);
+        if cells.is_empty() {
+            return;
+        }
+        let mut planner = CellPlanner::new();
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            let s = cells[below(cells.len() as u32) as usize];
+            let dist = oracle::distances(g, s);
+            for _ in 0..4 {
+                let t = cells[below(cells.len() as u32) as usize];
+                let reachable = dist[(t.y * g.width() + t.x) as usize].is_finite();
+                match planner.find_path_into(h, g, s, t, &mut out) {
+                    Ok(_) => {
+                        assert!(reachable, "{what}: path to an unreachable goal");
+                        check_path(g, &out, s, t).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    }
+                    Err(PlanError::Unreachable { .. }) => {
+                        assert!(!reachable, "{what}: {s:?} -> {t:?} reachable")
+                    }
+                    Err(e) => panic!("{what}: {s:?} -> {t:?}: {e}"),
+                }
+            }
+        }
+    }
 
     /// `h` against a fresh build of `grid` with its settings, sector size
     /// and portal layer: every structure, the stats but for the time, and
@@ -428,7 +960,12 @@ mod tests {
                 h.update(&g, &changed)
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 updates += 1;
-                let fresh = assert_equals_fresh_build(&h, &g, &what);
+                let fresh = assert_local_equals_fresh(&h, &g, &what);
+                assert_queries_valid(&h, &g, &mut below, &what);
+                if below(3) == 0 {
+                    h.refresh();
+                    assert_equals_fresh_build(&h, &g, &what);
+                }
                 // Where the public build keeps the size and the portal
                 // decision, it is that build.
                 let public = Hierarchy::build(&g, &config).unwrap();
@@ -471,7 +1008,8 @@ mod tests {
                     g.set_passable(p, open).unwrap();
                 }
                 h.update(&g, &all).unwrap();
-                let fresh = assert_equals_fresh_build(&h, &g, &format!("{side}, {open}"));
+                let fresh = assert_local_equals_fresh(&h, &g, &format!("{side}, {open}"));
+                h.refresh();
                 let public = Hierarchy::build(&g, &config).unwrap();
                 assert_eq!(public.landmarks, fresh.landmarks);
                 assert_eq!(h.stats().landmarks, if open { 8 } else { 0 });
@@ -496,11 +1034,76 @@ mod tests {
         }
         g.set_passable(Point::new(3, 3), false).unwrap();
         h.update(&g, &[Point::new(3, 3)]).unwrap();
-        assert_equals_fresh_build(&h, &g, "wall left out");
+        assert_local_equals_fresh(&h, &g, "wall left out");
         // Far from every listed cell, and nothing listed at all.
         g.set_passable(Point::new(30, 14), false).unwrap();
         h.update(&g, &[]).unwrap();
-        assert_equals_fresh_build(&h, &g, "empty list");
+        assert_local_equals_fresh(&h, &g, "empty list");
+        // The same on a clone of the grid, whose journal does not reach
+        // back: the sectors' digests find the edit.
+        let mut c = g.clone();
+        c.set_passable(Point::new(20, 2), false).unwrap();
+        let mut far = c.clone();
+        far.set_passable(Point::new(1, 14), false).unwrap();
+        h.update(&far, &[]).unwrap();
+        assert_local_equals_fresh(&h, &far, "clone");
+    }
+
+    /// A local update keeps every region away from the edit: same id, same
+    /// region, same edges; and a wall across a corridor splits the map
+    /// (reachability across it false at once, by the grid's BFS), opening
+    /// it joins it again, each step equal to a fresh build once ids are
+    /// made dense.
+    #[test]
+    fn updates_stay_local_and_split_and_join() {
+        let (w, hgt) = (160u32, 48u32);
+        let mut g = Grid::new(w, hgt, false).unwrap();
+        // A corridor 4 cells high along the middle, rooms above and below.
+        for y in 4..44 {
+            for x in 2..158 {
+                let corridor = (22..26).contains(&y);
+                let room = (x / 20) % 2 == 0 && !(20..28).contains(&y);
+                if corridor || room || (x % 20 == 5 && (8..40).contains(&y)) {
+                    g.set_passable(Point::new(x, y), true).unwrap();
+                }
+            }
+        }
+        let config = HierarchyConfig::default().sector_size(8).fit_memory(false);
+        let mut h = Hierarchy::build(&g, &config).unwrap();
+        let (left, right) = (Point::new(3, 23), Point::new(156, 23));
+        let wall: Vec<Point> = (4..44).map(|y| Point::new(81, y)).collect();
+        for round in 0..4 {
+            let before = h.clone();
+            let block = round % 2 == 0;
+            for &p in &wall {
+                g.set_passable(p, !block).unwrap();
+            }
+            h.update(&g, &[]).unwrap();
+            let what = format!("round {round}");
+            assert_local_equals_fresh(&h, &g, &what);
+            let reach = oracle::distances(&g, left)[(right.y * w + right.x) as usize].is_finite();
+            assert_eq!(reach, !block, "{what}");
+            let (a, b) = (
+                h.region_of(&g, left).unwrap(),
+                h.region_of(&g, right).unwrap(),
+            );
+            assert_eq!(h.regions_connected(a, b), reach, "{what}");
+            // Regions of sectors two or more away from the wall's column
+            // keep ids, contents and edges.
+            let far = |r: &crate::Region| r.cells() > 0 && r.min().x.abs_diff(81) > 24;
+            let mut kept = 0;
+            for (id, r) in before.regions().iter().enumerate().filter(|(_, r)| far(r)) {
+                let id = id as u32;
+                assert_eq!(h.regions[id as usize], *r, "{what}");
+                assert_eq!(
+                    h.graph.neighbors_slice(id),
+                    before.graph.neighbors_slice(id),
+                    "{what}"
+                );
+                kept += 1;
+            }
+            assert!(kept > before.regions().len() / 2, "{what}: {kept}");
+        }
     }
 
     /// Errors leave the hierarchy as it was: same stamp, same answers.

@@ -606,6 +606,20 @@ fn update_equals_fresh_build() {
             }
             hi.update(&g, &changed).unwrap();
             let fresh = Hierarchy::build(&g, &config).unwrap();
+            // Loose (ids with gaps): reachability is already exact.
+            assert!(hi.is_loose());
+            for (i, a) in fresh.regions().iter().enumerate().step_by(5) {
+                for b in fresh.regions().iter().skip(i % 3).step_by(9) {
+                    let (ra, rb) = (a.representative(), b.representative());
+                    let (x, y) = (hi.region_of(&g, ra).unwrap(), hi.region_of(&g, rb).unwrap());
+                    let (u, v) = (
+                        fresh.region_of(&g, ra).unwrap(),
+                        fresh.region_of(&g, rb).unwrap(),
+                    );
+                    assert_eq!(hi.regions_connected(x, y), fresh.regions_connected(u, v));
+                }
+            }
+            hi.refresh();
             assert_eq!(hi.regions(), fresh.regions());
             assert_eq!(hi.edge_list(), fresh.edge_list());
             assert!(hi.matches(&g));
@@ -1158,6 +1172,9 @@ fn update_equals_fresh_build_as_pieces_seal_and_open() {
             g.set_passable(p, !now).unwrap();
             hi.update(&g, &[p]).unwrap();
             let fresh = Hierarchy::build(&g, &config).unwrap();
+            let after = sealed_cells(&hi, &g);
+            assert_eq!(after, sealed_cells(&fresh, &g));
+            hi.refresh();
             assert_eq!(hi.regions(), fresh.regions());
             assert_eq!(hi.edge_list(), fresh.edge_list());
             let after = sealed_cells(&hi, &g);

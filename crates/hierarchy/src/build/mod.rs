@@ -298,6 +298,8 @@ impl Partial {
             layout: self.layout,
             grid_checksum: grid.checksum(),
             first_region: self.first_region,
+            region_end: Vec::new(),
+            loose: false,
             regions: self.regions,
             graph,
             connectivity,

@@ -1,20 +1,27 @@
-//! The connectivity bit-matrix over the top level of the hierarchy.
+//! Reachability and the cluster graph over the top level of the hierarchy.
 //!
-//! Regions are grouped into *clusters*: the connected pieces of the region
-//! graph inside one super-sector (a square of `m × m` sectors). A cluster
-//! whose whole connected component lies inside it is *closed*: nothing
-//! outside can reach it. The matrix holds one bit per ordered pair of *open*
-//! clusters, set when they lie in one component. `m` starts at 8 and doubles
-//! until the matrix needs at most one bit per map cell, which always ends:
-//! once a super-sector covers the map, every cluster is closed.
+//! Reachability: a component label per region (the connected components of
+//! the region graph); two regions are connected when their labels are
+//! equal. O(1), no search. A build numbers the components densely in the
+//! order of their first regions; a local update ([`crate::Hierarchy::update`])
+//! keeps the labels exact by relabelling locally (see `update.rs`): labels
+//! then need not be dense, and [`crate::Hierarchy::refresh`] renumbers them.
 //!
-//! A query asks: same cluster → reachable; either closed → unreachable;
-//! else the bit. O(1), no search.
+//! Clusters, for the quick start's cluster route: the connected pieces of
+//! the region graph inside one super-sector (a square of `m × m` sectors).
+//! A cluster whose whole connected component lies inside it is *closed*.
+//! `m` starts at 8 and doubles until the open clusters number at most the
+//! square root of the map's cells (the rule of the bit-matrix over open
+//! cluster pairs this replaced, so the clusters are the same). A local
+//! update leaves the clusters as they were (regions it adds have none): the
+//! cluster route only narrows a search that falls back to the whole graph.
 
 use crate::graph::{Region, RegionGraph};
 use crate::sector::Layout;
-use fixedbitset::FixedBitSet;
 use regionpath_grid::Point;
+
+/// The label of no component (a retired region id).
+pub(crate) const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Connectivity {
@@ -24,7 +31,11 @@ pub(crate) struct Connectivity {
     /// Index among open clusters, `u32::MAX` for closed ones.
     pub open_index: Vec<u32>,
     pub open_count: usize,
-    pub matrix: FixedBitSet,
+    /// Per region: its connected component's label (`NONE` for a retired
+    /// region id).
+    pub component: Vec<u32>,
+    /// Per label: the regions holding it (0 for labels no longer used).
+    pub sizes: Vec<u32>,
     /// Per cluster: the cell-weighted mean of its regions' representatives
     /// (the point the cluster route measures distances between).
     pub centre: Vec<Point>,
@@ -164,26 +175,6 @@ impl Connectivity {
             let k = open.len();
             let covers_map = m >= layout.sectors_x && m >= layout.sectors_y;
             if (k as u64) * (k as u64) <= cells.max(1) || covers_map {
-                let mut matrix = FixedBitSet::with_capacity(k * k);
-                // Group open clusters by component, set all pairs within.
-                let mut by_comp: Vec<(u32, u32)> = open
-                    .iter()
-                    .map(|&c| (cluster_comp[c as usize], open_index[c as usize]))
-                    .collect();
-                by_comp.sort_unstable();
-                let mut i = 0;
-                while i < by_comp.len() {
-                    let mut j = i;
-                    while j < by_comp.len() && by_comp[j].0 == by_comp[i].0 {
-                        j += 1;
-                    }
-                    for a in &by_comp[i..j] {
-                        for b in &by_comp[i..j] {
-                            matrix.insert(a.1 as usize * k + b.1 as usize);
-                        }
-                    }
-                    i = j;
-                }
                 let (centre, adj_start, adj) =
                     cluster_graph(regions, graph, &cluster_of_region, nclusters);
                 return Connectivity {
@@ -191,7 +182,8 @@ impl Connectivity {
                     cluster_of_region,
                     open_index,
                     open_count: k,
-                    matrix,
+                    component,
+                    sizes: comp_size,
                     centre,
                     adj_start,
                     adj,
@@ -201,23 +193,16 @@ impl Connectivity {
         }
     }
 
+    /// Whether regions `a` and `b` lie in one connected component. O(1).
     #[inline]
     pub fn connected(&self, a: u32, b: u32) -> bool {
-        let (Some(&ca), Some(&cb)) = (
-            self.cluster_of_region.get(a as usize),
-            self.cluster_of_region.get(b as usize),
-        ) else {
-            return false;
-        };
-        if ca == cb {
-            return true;
+        match (
+            self.component.get(a as usize),
+            self.component.get(b as usize),
+        ) {
+            (Some(&ca), Some(&cb)) => ca == cb && ca != NONE,
+            _ => false,
         }
-        let (oa, ob) = (self.open_index[ca as usize], self.open_index[cb as usize]);
-        if oa == u32::MAX || ob == u32::MAX {
-            return false;
-        }
-        self.matrix
-            .contains(oa as usize * self.open_count + ob as usize)
     }
 
     pub fn cluster_count(&self) -> usize {
@@ -237,7 +222,8 @@ impl Connectivity {
     pub fn bytes(&self) -> usize {
         self.cluster_of_region.len() * 4
             + self.open_index.len() * 4
-            + self.matrix.len().div_ceil(8)
+            + self.component.len() * 4
+            + self.sizes.len() * 4
             + self.centre.len() * 8
             + self.adj_start.len() * 4
             + self.adj.len() * 4

@@ -25,21 +25,23 @@ impl SealedSectors {
         let n = layout.count();
         let mut sealed = SealedSectors::none(n);
         for s in 0..n as u32 {
-            sealed.refresh(grid, layout, first_region, regions, s);
+            let (lo, hi) = (
+                first_region.get(s as usize).copied().unwrap_or(0),
+                first_region.get(s as usize + 1).copied().unwrap_or(0),
+            );
+            sealed.refresh(
+                grid,
+                layout,
+                regions.get(lo as usize..hi as usize).unwrap_or(&[]),
+                s,
+            );
         }
         sealed
     }
 
-    /// Recomputes sector `s`'s bit (after its regions changed). O(sector
-    /// cells / 64 + its regions).
-    pub fn refresh(
-        &mut self,
-        grid: &Grid,
-        layout: &Layout,
-        first_region: &[u32],
-        regions: &[Region],
-        s: u32,
-    ) {
+    /// Recomputes sector `s`'s bit (after its cells or regions changed)
+    /// from `mine`, its regions. O(sector cells / 64 + its regions).
+    pub fn refresh(&mut self, grid: &Grid, layout: &Layout, mine: &[Region], s: u32) {
         let rect = layout.rect(s);
         let mut open = 0u64;
         for y in rect.y0..rect.y1 {
@@ -50,16 +52,7 @@ impl SealedSectors {
                 x += len;
             }
         }
-        let (lo, hi) = (
-            first_region.get(s as usize).copied().unwrap_or(0) as usize,
-            first_region.get(s as usize + 1).copied().unwrap_or(0) as usize,
-        );
-        let held: u64 = regions
-            .get(lo..hi)
-            .unwrap_or(&[])
-            .iter()
-            .map(|r| r.cells() as u64)
-            .sum();
+        let held: u64 = mine.iter().map(|r| r.cells() as u64).sum();
         self.set(s, open != held);
     }
 
