@@ -495,10 +495,11 @@ fn an_edge_endpoint_changed_with_its_crc_fixed_is_refused() {
 
     let bytes = std::fs::read(&rph).unwrap();
     let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-    // Header 24 bytes; payload: 36 bytes of fixed fields and 16 of build
-    // settings, the region table (count, 32 bytes each: sector first), the
-    // edge table (count, 32 bytes each: a, b first).
-    let regions_at = 24 + 36 + 16;
+    // Header 24 bytes; payload: 36 bytes of fixed fields, 16 of build
+    // settings and 4 of the profile flag (none), the region table (count,
+    // 32 bytes each: sector first), the edge table (count, 32 bytes each:
+    // a, b first).
+    let regions_at = 24 + 36 + 16 + 4;
     let n = u32_at(&bytes, regions_at) as usize;
     let sector = |r: u32| u32_at(&bytes, regions_at + 4 + 32 * r as usize);
     let edges_at = regions_at + 4 + 32 * n;

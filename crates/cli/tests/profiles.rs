@@ -217,11 +217,12 @@ fn hierarchical_uses_of_a_profile_build_in_place_and_refuse_files() {
     check_weighted_path(&grid, &profile, &loaded, row.start, row.goal).unwrap();
     let infantry = maps().join("profiles/infantry.toml");
     for args in [path_args(None), path_args(Some(infantry.to_str().unwrap()))] {
-        let (code, _, err) = run(bin().args(&args));
+        // With --json the error is the JSON object on stdout.
+        let (code, out, err) = run(bin().args(&args));
         assert_eq!(code, 2, "{args:?}");
         assert!(
-            err.contains("hierarchy file was built for"),
-            "{args:?}: {err}"
+            out.contains("hierarchy file was built for"),
+            "{args:?}: {out}{err}"
         );
     }
 }
