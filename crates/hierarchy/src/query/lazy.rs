@@ -112,7 +112,7 @@ impl Query {
     /// where it says `false`.
     ///
     /// For a hierarchy with a movement profile, pass its view
-    /// ([`Hierarchy::search_grid`]): positions are footprints there.
+    /// ([`Hierarchy::profile_view`], its `grid()`): positions are footprints there.
     pub fn ahead_is_clear(&self, grid: &Grid, at: Point) -> bool {
         if self.handed.is_empty() {
             // Nothing handed out since the start or the last repair.
