@@ -16,7 +16,7 @@
 //! connectivity matrix cuts off from the goal gets its own
 //! [`PlanError::Unreachable`] in O(1).
 
-use super::{CellPlanner, PlanError};
+use super::{served, CellPlanner, PlanError};
 use crate::model::Hierarchy;
 use regionpath_grid::{Dir, Grid, Point};
 use regionpath_search::{octile_cost, weighted_path_cost, Cost, Window, COST_DIAGONAL, COST_ONE};
@@ -386,20 +386,7 @@ impl CellPlanner {
 
     /// The checks that concern the whole group: the grid and the goal.
     fn check_group_input(&self, h: &Hierarchy, grid: &Grid, goal: Point) -> Result<(), PlanError> {
-        if grid.width() != h.width() || grid.height() != h.height() {
-            return Err(PlanError::GridMismatch {
-                grid_width: grid.width(),
-                grid_height: grid.height(),
-                width: h.width(),
-                height: h.height(),
-            });
-        }
-        if !h.is_current_for(grid) {
-            return Err(PlanError::StaleGrid {
-                grid: grid.revision(),
-                hierarchy: h.grid_revision,
-            });
-        }
+        served(h, grid)?;
         let sg = h.search_grid(grid);
         if !sg.in_bounds(goal) {
             return Err(PlanError::GoalOutOfBounds(goal));

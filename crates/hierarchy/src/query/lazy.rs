@@ -504,13 +504,7 @@ impl CellPlanner {
                 hierarchy: h.stamp(),
             });
         }
-        if !h.is_current_for(grid) {
-            return Err(PlanError::StaleGrid {
-                grid: grid.revision(),
-                hierarchy: h.grid_revision,
-            });
-        }
-        Ok(())
+        served(h, grid)
     }
 
     /// Plans `q` again from `at` on the current state (see

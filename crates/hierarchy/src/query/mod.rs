@@ -52,6 +52,27 @@ use std::collections::BinaryHeap;
 use straight::{straight_order, StepOrder};
 use thiserror::Error;
 
+/// Whether `h` serves `grid`: the same size ([`PlanError::GridMismatch`])
+/// and a revision it was built, loaded, updated or attached for
+/// ([`PlanError::StaleGrid`]). O(1); the first check of every query.
+pub(super) fn served(h: &Hierarchy, grid: &Grid) -> Result<(), PlanError> {
+    if grid.width() != h.width() || grid.height() != h.height() {
+        return Err(PlanError::GridMismatch {
+            grid_width: grid.width(),
+            grid_height: grid.height(),
+            width: h.width(),
+            height: h.height(),
+        });
+    }
+    if !h.is_current_for(grid) {
+        return Err(PlanError::StaleGrid {
+            grid: grid.revision(),
+            hierarchy: h.grid_revision,
+        });
+    }
+    Ok(())
+}
+
 /// Why a path could not be planned.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum PlanError {
@@ -910,20 +931,7 @@ impl CellPlanner {
         self.marked = None;
         self.route.clear();
         self.cross.clear();
-        if grid.width() != h.width() || grid.height() != h.height() {
-            return Err(PlanError::GridMismatch {
-                grid_width: grid.width(),
-                grid_height: grid.height(),
-                width: h.width(),
-                height: h.height(),
-            });
-        }
-        if !h.is_current_for(grid) {
-            return Err(PlanError::StaleGrid {
-                grid: grid.revision(),
-                hierarchy: h.grid_revision,
-            });
-        }
+        served(h, grid)?;
         if !grid.in_bounds(start) {
             return Err(PlanError::StartOutOfBounds(start));
         }

@@ -11,7 +11,7 @@
 //! one super-sector of the connectivity matrix) only that super-sector's
 //! sectors are looked at. A normal query then plans the path to that cell.
 
-use super::{CellPlanner, PlanError, PlanStats};
+use super::{served, CellPlanner, PlanError, PlanStats};
 use crate::model::Hierarchy;
 use crate::sector::Rect;
 use regionpath_grid::{Grid, Point};
@@ -138,20 +138,7 @@ impl CellPlanner {
         start: Point,
         goal: Point,
     ) -> Result<Point, PlanError> {
-        if grid.width() != h.width() || grid.height() != h.height() {
-            return Err(PlanError::GridMismatch {
-                grid_width: grid.width(),
-                grid_height: grid.height(),
-                width: h.width(),
-                height: h.height(),
-            });
-        }
-        if !h.is_current_for(grid) {
-            return Err(PlanError::StaleGrid {
-                grid: grid.revision(),
-                hierarchy: h.grid_revision,
-            });
-        }
+        served(h, grid)?;
         let sg = h.search_grid(grid);
         if !sg.in_bounds(start) {
             return Err(PlanError::StartOutOfBounds(start));
