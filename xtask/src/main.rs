@@ -4,6 +4,7 @@
 
 mod astar;
 mod group;
+mod large;
 mod probe;
 mod profiles;
 mod quality;
@@ -16,6 +17,7 @@ mod updates;
 const USAGE: &str = "usage: cargo run --release -p xtask -- SUBCOMMAND [ARGS...]
 subcommands:
   group    group paths beside independent queries (time and length ratios)
+  large    random long queries on a big map: hierarchy beside exact JPS, first legs
   partial  partial paths to unreachable goals: time of the nearest-cell lookup
   probe    per-file hierarchical planner counters on scenario files
   profiles hierarchical planning under movement profiles beside exact weighted A*
@@ -31,6 +33,7 @@ fn main() {
     let rest: Vec<String> = args.collect();
     match command.as_str() {
         "group" => group::run(rest),
+        "large" => large::run(rest),
         "partial" => group::run_partial(rest),
         "probe" => probe::run(rest),
         "profiles" => profiles::run(rest),

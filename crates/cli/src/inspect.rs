@@ -142,7 +142,10 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
             ))?
         }
     }
-    out.line(format_args!("built in {:.2} ms", s.build_ms))?;
+    if s.build_ms > 0.0 {
+        // Older files recorded the build's wall time.
+        out.line(format_args!("built in {:.2} ms", s.build_ms))?;
+    }
     out.line(format_args!(
         "file: {} bytes = header {} + fixed fields {} + regions {} + edges {} + landmarks {} + portal layer {}",
         bytes.len(),

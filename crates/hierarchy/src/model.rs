@@ -28,6 +28,11 @@ pub struct BuildStats {
     pub edges: usize,
     /// Top-level clusters of the quick start's cluster graph.
     pub clusters: usize,
+    /// Abstraction levels above the regions (0 below 32,768 regions; see
+    /// [`crate::PlannerConfig::get_levels`]).
+    pub levels: usize,
+    /// Nodes of the top abstraction level (0 without levels).
+    pub top_nodes: usize,
     /// Landmarks of the abstract search's heuristic (see
     /// [`crate::HierarchyConfig::get_fit_memory`]).
     pub landmarks: usize,
@@ -39,7 +44,7 @@ pub struct BuildStats {
     pub portals: usize,
     /// Bytes of the portal layer (included in `bytes`).
     pub portal_bytes: usize,
-    /// Wall time of the build or last update, in milliseconds.
+    /// Wall time of the build, load or last update, in milliseconds.
     pub build_ms: f64,
 }
 
@@ -402,6 +407,13 @@ impl Hierarchy {
             regions: self.regions.len(),
             edges: self.graph.edge_count(),
             clusters: self.connectivity.cluster_count(),
+            levels: self.connectivity.levels.levels.len(),
+            top_nodes: self
+                .connectivity
+                .levels
+                .levels
+                .last()
+                .map_or(0, |l| l.len()),
             landmarks: self.landmarks.count(),
             bytes: bytes + portal_bytes,
             build_ms: self.build_ms,

@@ -6,7 +6,9 @@
 //! payload_len  u64
 //! payload_crc  u32      CRC-32 of the payload
 //! payload:
-//!   grid checksum u64 (format 7: the incremental `Grid::checksum`), width u32, height u32, sector size u32, build ms f64,
+//!   grid checksum u64 (format 7: the incremental `Grid::checksum`), width u32, height u32, sector size u32,
+//!     build ms f64 (written 0: a file holds no measurement, so the same map and settings give
+//!     byte-identical files),
 //!   landmark count u32 (format 2)
 //!   portal layer u32: 1 when built, else 0 (format 3)
 //!   settings it was built with (format 5): sector size u32 (as
@@ -124,7 +126,9 @@ pub struct FileSummary {
     pub height: u32,
     /// Sector side in cells.
     pub sector_size: u32,
-    /// Wall time of the build, in milliseconds.
+    /// Wall time of the build in milliseconds, as recorded: 0 in files
+    /// written by this version (a file holds no measurement, so the same
+    /// map and settings give byte-identical files).
     pub build_ms: f64,
     /// Landmarks of the abstract search's heuristic (their distances are
     /// stored, format 6).
@@ -435,7 +439,9 @@ impl Hierarchy {
         for v in [self.layout.width, self.layout.height, self.layout.size] {
             p.extend_from_slice(&v.to_le_bytes());
         }
-        p.extend_from_slice(&self.build_ms.to_le_bytes());
+        // No measurement in the file: byte-identical files for the same
+        // map and settings.
+        p.extend_from_slice(&0f64.to_le_bytes());
         p.extend_from_slice(&(self.landmarks.count() as u32).to_le_bytes());
         p.extend_from_slice(&(self.portals.is_some() as u32).to_le_bytes());
         write_config(&self.config, &mut p);
@@ -570,6 +576,7 @@ impl Hierarchy {
         map: &Grid,
         profile: Option<&Profile>,
     ) -> Result<Hierarchy, HierarchyError> {
+        let t0 = std::time::Instant::now();
         let payload = checked_payload(bytes)?;
         let mut r = Reader {
             bytes: payload,
@@ -577,7 +584,9 @@ impl Hierarchy {
         };
         let checksum = r.u64()?;
         let (width, height, size) = (r.u32()?, r.u32()?, r.u32()?);
-        let build_ms = r.f64()?;
+        // The recorded build time is not kept: `build_ms` becomes the
+        // load's own wall time below.
+        let _recorded_ms = r.f64()?;
         let landmark_count = r.u32()? as usize;
         if landmark_count > crate::derived::landmarks::LANDMARKS {
             return Err(HierarchyError::Corrupt(format!(
@@ -718,7 +727,7 @@ impl Hierarchy {
             blocks,
             sealed,
             portals,
-            build_ms,
+            build_ms: 0.0,
             config,
             digests,
             stamp: crate::model::next_stamp(),
@@ -729,6 +738,7 @@ impl Hierarchy {
         if let Some(data) = data {
             h.bind_profile(map, data);
         }
+        h.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(h)
     }
 }
@@ -947,7 +957,6 @@ mod summary_tests {
             g.set_passable(p, !g.is_passable(p)).unwrap();
             h.update(&g, &[p]).unwrap();
             back.update(&g, &[p]).unwrap();
-            (h.build_ms, back.build_ms) = (0.0, 0.0);
             assert_eq!(h.to_bytes(), back.to_bytes());
         }
         let mut old = Hierarchy::build(&g, &HierarchyConfig::default())
@@ -961,5 +970,29 @@ mod summary_tests {
                     if found == version && expected == FORMAT_VERSION
             ));
         }
+    }
+
+    /// The same map and settings give byte-identical files: two builds
+    /// (serial and parallel, a while apart), a load saved again, and a
+    /// profiled build; nothing measured is stored.
+    #[test]
+    fn files_are_reproducible() {
+        let mut below = crate::testing::xorshift(5);
+        let g = crate::testing::random_grid(120, 90, 30, &mut below);
+        let config = HierarchyConfig::default();
+        let a = Hierarchy::build(&g, &config).unwrap().to_bytes();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let b = Hierarchy::build(&g, &config.parallel(false)).unwrap();
+        assert_eq!(a, Hierarchy::build(&g, &config).unwrap().to_bytes());
+        let back = Hierarchy::from_bytes(&a, &g).unwrap();
+        assert_eq!(a, back.to_bytes());
+        assert!(back.stats().build_ms >= 0.0);
+        // Another setting is another file, but again the same each time.
+        assert_eq!(
+            b.to_bytes(),
+            Hierarchy::build(&g, &config.parallel(false))
+                .unwrap()
+                .to_bytes()
+        );
     }
 }

@@ -856,3 +856,125 @@ mod tests {
         assert!(over_budget(&on, &h, 0, bytes).is_ok());
     }
 }
+
+/// The abstraction levels of a build (see [`crate::derived::levels`]),
+/// checked from the region graph.
+#[cfg(test)]
+mod level_tests {
+    use crate::derived::levels::{MIN_REGIONS, TOP_NODES};
+    use crate::{Hierarchy, HierarchyConfig};
+    use regionpath_grid::Grid;
+
+    /// Every level's nodes are connected through their own children, their
+    /// children lie in one square, and two nodes are neighbours exactly
+    /// when a region of one links to a region of the other: checked from
+    /// the region graph with a flood per node, independently of the build.
+    #[test]
+    fn levels_are_connected_pieces_of_nested_squares() {
+        // An 800 × 800 map of small rooms with doors: over 40 k regions at
+        // sector size 4.
+        let mut rows = vec![vec![b'.'; 800]; 800];
+        let mut seed = 7u64;
+        for (y, row) in rows.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if (x % 5 == 0 || y % 5 == 0) && !(seed >> 33).is_multiple_of(3) {
+                    *cell = b'@';
+                }
+            }
+        }
+        let rows: Vec<String> = rows
+            .into_iter()
+            .map(|r| String::from_utf8(r).unwrap())
+            .collect();
+        let grid = Grid::from_rows(&rows).unwrap();
+        let h = Hierarchy::build(
+            &grid,
+            &HierarchyConfig::new().sector_size(4).fit_memory(false),
+        )
+        .unwrap();
+        assert!(
+            h.regions.len() >= MIN_REGIONS,
+            "{} regions",
+            h.regions.len()
+        );
+        let levels = &h.connectivity.levels;
+        assert!(levels.levels.len() >= 2, "{} levels", levels.levels.len());
+        let top = levels.levels.last().unwrap();
+        assert!(top.len() <= TOP_NODES);
+        let n = h.regions.len();
+        for (k, level) in levels.levels.iter().enumerate() {
+            // Node of each region at this level, and the square of each
+            // region at this level's side.
+            let node: Vec<u32> = (0..n as u32)
+                .map(|r| levels.node_of(r, k).unwrap())
+                .collect();
+            let side = level.side;
+            let across = h.layout.sectors_x.div_ceil(side);
+            let square = |r: usize| {
+                let (sx, sy) = h.layout.coords(h.regions[r].sector());
+                (sy / side) * across + sx / side
+            };
+            let mut members = vec![Vec::new(); level.len()];
+            for r in 0..n {
+                members[node[r] as usize].push(r as u32);
+            }
+            let mut seen = vec![false; n];
+            for (c, m) in members.iter().enumerate() {
+                assert!(!m.is_empty(), "level {k} node {c} has no regions");
+                let sq = square(m[0] as usize);
+                assert!(m.iter().all(|&r| square(r as usize) == sq));
+                // Flood inside the node from its first region.
+                let mut stack = vec![m[0]];
+                seen[m[0] as usize] = true;
+                let mut count = 0;
+                while let Some(r) = stack.pop() {
+                    count += 1;
+                    for &b in h.graph.neighbors_slice(r) {
+                        if node[b as usize] == c as u32 && !seen[b as usize] {
+                            seen[b as usize] = true;
+                            stack.push(b);
+                        }
+                    }
+                }
+                assert_eq!(count, m.len(), "level {k} node {c} is not connected");
+            }
+            // Neighbours from the region graph.
+            let mut want = vec![Vec::new(); level.len()];
+            for r in 0..n as u32 {
+                for &b in h.graph.neighbors_slice(r) {
+                    let (x, y) = (node[r as usize], node[b as usize]);
+                    if x != y {
+                        want[x as usize].push(y);
+                    }
+                }
+            }
+            for (c, w) in want.iter_mut().enumerate() {
+                w.sort_unstable();
+                w.dedup();
+                assert_eq!(level.neighbours(c as u32), &w[..], "level {k} node {c}");
+            }
+            // Pieces never merge across squares: a different square means
+            // a different node, and the same square with a link means the
+            // same node.
+            for r in 0..n as u32 {
+                for &b in h.graph.neighbors_slice(r) {
+                    if square(r as usize) == square(b as usize) {
+                        assert_eq!(node[r as usize], node[b as usize]);
+                    } else {
+                        assert_ne!(node[r as usize], node[b as usize]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_maps_have_no_levels() {
+        let grid = Grid::new(256, 256, true).unwrap();
+        let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+        assert!(h.connectivity.levels.levels.is_empty());
+    }
+}

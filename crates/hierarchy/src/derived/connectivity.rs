@@ -23,7 +23,7 @@ use regionpath_grid::Point;
 /// The label of no component (a retired region id).
 pub(crate) const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Connectivity {
     /// Super-sector side, in sectors.
     pub super_size: u32,
@@ -45,6 +45,8 @@ pub(crate) struct Connectivity {
     /// region of one has a link to a region of the other.
     pub adj_start: Vec<u32>,
     pub adj: Vec<u32>,
+    /// The abstraction levels of large maps (see [`super::levels`]).
+    pub levels: super::levels::Levels,
 }
 
 /// The cluster graph (see [`Connectivity::adj`]) and cluster centres.
@@ -187,6 +189,7 @@ impl Connectivity {
                     centre,
                     adj_start,
                     adj,
+                    levels: super::levels::Levels::build(layout, regions, graph),
                 };
             }
             m *= 2;
@@ -227,5 +230,6 @@ impl Connectivity {
             + self.centre.len() * 8
             + self.adj_start.len() * 4
             + self.adj.len() * 4
+            + self.levels.bytes()
     }
 }

@@ -8,6 +8,7 @@
 pub(crate) mod blocks;
 pub(crate) mod connectivity;
 pub(crate) mod landmarks;
+pub(crate) mod levels;
 pub(crate) mod sealed;
 
 pub(crate) use blocks::Blocks;

@@ -448,7 +448,7 @@ impl CellPlanner {
                     to: pr.to,
                     start: pr.pos,
                     goal: pr.goal,
-                    corridor: None,
+                    corridor: route::Corridor::All,
                     costs: RouteCosts::Representatives,
                 };
                 q.sliced.nodes.clear();
@@ -781,7 +781,7 @@ impl CellPlanner {
             (from, to),
             start,
             goal,
-            None,
+            route::Corridor::All,
             RouteCosts::Representatives,
         );
         self.avoid = avoid;
@@ -795,7 +795,7 @@ impl CellPlanner {
             (from, to),
             start,
             goal,
-            None,
+            route::Corridor::All,
             RouteCosts::Representatives,
         )
     }

@@ -18,7 +18,11 @@
 //! if that route is ≥ 3 % cheaper it is refined too and the shorter path wins
 //! (P32). *Quick start* (lazy queries): start and goal in different clusters
 //! route over the cluster graph, plan regions only in the first three clusters,
-//! and make the first leg about half a window (P33). Lazy legs search with
+//! and make the first leg about half a window (P33). *Levels* (hierarchies
+//! of at least [`PlannerConfig::get_levels_from`] regions): route searches
+//! stay in a corridor refined down from the top abstraction level, the quick
+//! start plans the first two nodes of each level instead of the cluster
+//! route, and no second route is planned (P48). Lazy legs search with
 //! the cells already handed out walled off, so a lazy path never repeats a
 //! cell. A sealed start or goal (in no region) is one search bounded to its
 //! sector.
@@ -27,6 +31,7 @@
 mod group;
 mod lazy;
 mod legs;
+mod levels;
 mod partial;
 mod polish;
 mod route;
@@ -221,6 +226,9 @@ pub struct PlannerConfig {
     /// size instead of growing with the route (see [`PlanStats::quick_start`]).
     /// Default on.
     pub(crate) quick_start: bool,
+    /// Route through the abstraction levels of hierarchies with at least
+    /// this many regions (see [`PlannerConfig::get_levels_from`]).
+    pub(crate) levels_from: u32,
     /// A second route for full paths ([`CellPlanner::find_path_into`]) that
     /// still cost more than [`PlannerConfig::get_recheck`] times the estimate
     /// after the recheck: the abstract search runs again, pricing routes by
@@ -342,6 +350,14 @@ impl PlannerConfig {
         self
     }
 
+    /// Sets `levels_from` (see [`PlannerConfig::get_levels_from`]);
+    /// `u32::MAX` never uses the levels.
+    #[must_use]
+    pub fn levels_from(mut self, regions: u32) -> Self {
+        self.levels_from = regions;
+        self
+    }
+
     /// Sets `second_route` (see [`PlannerConfig::get_second_route`]).
     #[must_use]
     pub fn second_route(mut self, value: bool) -> Self {
@@ -434,6 +450,23 @@ impl PlannerConfig {
         self.quick_start
     }
 
+    /// On hierarchies with at least this many regions and abstraction
+    /// levels ([`crate::BuildStats::levels`]: built from 32,768 regions),
+    /// route searches plan the top level first and search regions only in
+    /// a corridor along its refinement (full queries: 16,376² rooms, 30
+    /// long rows, 9 k region expansions instead of 95 k, mean 12 ms instead
+    /// of 52 ms, mean suboptimality 2.9 % instead of 0.4 %), or only in the
+    /// first nodes of each level (a lazy query's first route, which then
+    /// costs the same on any map size), and no second route is planned (it
+    /// found nothing shorter inside the corridor). A loose hierarchy (after
+    /// [`crate::Hierarchy::update`], until [`crate::Hierarchy::refresh`])
+    /// searches every region. Default 262,144 (maps of about 8k² and up):
+    /// on 4096² maps (about 70 k regions) the corridor saved 25 % of the
+    /// query time for 4× the suboptimality. `u32::MAX`: never.
+    pub fn get_levels_from(&self) -> u32 {
+        self.levels_from
+    }
+
     /// A second route for full paths ([`CellPlanner::find_path_into`]) that
     /// still cost more than [`PlannerConfig::get_recheck`] times the estimate
     /// after the recheck: the abstract search runs again, pricing routes by
@@ -460,6 +493,7 @@ impl Default for PlannerConfig {
             recheck_budget: 2,
             straight: true,
             quick_start: true,
+            levels_from: 1 << 18,
             second_route: true,
         }
     }
@@ -673,6 +707,8 @@ pub struct CellPlanner {
     agen: u32,
     /// Cluster-graph search scratch (quick start), stamped like `anodes`.
     cnodes: Vec<ANode>,
+    /// Scratch of the level searches (large maps).
+    levels: levels::LevelScratch,
     cgen: u32,
     /// The cluster route of a quick start, start's cluster first.
     corridor: Vec<u32>,
@@ -795,6 +831,7 @@ impl CellPlanner {
             aheap: BinaryHeap::new(),
             agen: 0,
             cnodes: Vec::new(),
+            levels: levels::LevelScratch::default(),
             cgen: 0,
             corridor: Vec::new(),
             route: Vec::new(),

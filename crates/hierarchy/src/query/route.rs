@@ -108,21 +108,21 @@ pub(super) const CROSSING_WEIGHT: f32 = 1.0;
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ANode {
-    g: f32,
-    stamp: u32,
-    parent: u32,
+    pub(super) g: f32,
+    pub(super) stamp: u32,
+    pub(super) parent: u32,
     /// Position of the link to this node in `parent`'s graph row.
-    via: u32,
+    pub(super) via: u32,
     /// Where the route enters this region ([`RouteCosts::Crossings`]).
-    at: Point,
+    pub(super) at: Point,
     /// The landmark bound to the goal's region, negative until computed.
-    lm: f32,
-    closed: bool,
+    pub(super) lm: f32,
+    pub(super) closed: bool,
 }
 
 impl ANode {
     /// A node not reached in the current search.
-    const BLANK: ANode = ANode {
+    pub(super) const BLANK: ANode = ANode {
         g: f32::INFINITY,
         stamp: 0,
         parent: u32::MAX,
@@ -155,6 +155,28 @@ pub(super) fn heap_key(f: f32, id: u32) -> Reverse<u64> {
     Reverse((f.to_bits() as u64) << 32 | id as u64)
 }
 
+/// Which regions an abstract search may visit, and where it may stop short
+/// of the goal's region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Corridor {
+    /// Every region; the search ends at the goal's.
+    All,
+    /// Regions of these clusters; the search also ends at the first region
+    /// of the third (a quick start's partial route).
+    Clusters([u32; 3]),
+    /// Regions whose level-1 node is one of `allowed`; the search also ends
+    /// at the first region of node `end` (unless `levels::NO_END`).
+    Nodes {
+        /// The level-1 nodes allowed.
+        allowed: [u32; 3],
+        /// The node ending the search.
+        end: u32,
+    },
+    /// Regions whose level-1 node is marked in the planner's corridor
+    /// ([`CellPlanner::mark_corridor`]).
+    Marked,
+}
+
 /// One abstract search's question (see [`CellPlanner::abstract_route`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct RouteSearch {
@@ -162,7 +184,7 @@ pub(super) struct RouteSearch {
     pub to: u32,
     pub start: Point,
     pub goal: Point,
-    pub corridor: Option<[u32; 3]>,
+    pub corridor: Corridor,
     pub costs: RouteCosts,
 }
 
@@ -267,6 +289,10 @@ impl CellPlanner {
         start: Point,
         goal: Point,
     ) -> Option<bool> {
+        if self.use_levels(h, rs, rg) {
+            let (allowed, end) = self.level_prefix(h, (rs, rg), start, goal)?;
+            return self.partial_in(h, rs, rg, start, goal, Corridor::Nodes { allowed, end });
+        }
         let conn = &h.connectivity;
         let (Some(&cs), Some(&cg)) = (
             conn.cluster_of_region.get(rs as usize),
@@ -279,6 +305,19 @@ impl CellPlanner {
         }
         let t = self.corridor.len().min(QUICK_CLUSTERS) - 1;
         let allowed = [self.corridor[0], self.corridor[1.min(t)], self.corridor[t]];
+        self.partial_in(h, rs, rg, start, goal, Corridor::Clusters(allowed))
+    }
+
+    /// The partial route of [`CellPlanner::plan_partial`] inside `corridor`.
+    fn partial_in(
+        &mut self,
+        h: &Hierarchy,
+        rs: u32,
+        rg: u32,
+        start: Point,
+        goal: Point,
+        corridor: Corridor,
+    ) -> Option<bool> {
         self.route.clear();
         self.cross.clear();
         if !self.abstract_route(
@@ -286,7 +325,7 @@ impl CellPlanner {
             (rs, rg),
             start,
             goal,
-            Some(allowed),
+            corridor,
             RouteCosts::Representatives,
         ) {
             self.route.clear();
@@ -369,7 +408,14 @@ impl CellPlanner {
         start: Point,
         goal: Point,
     ) -> Result<(), PlanError> {
-        if !self.abstract_route(h, (rs, rg), start, goal, None, RouteCosts::Representatives) {
+        if !self.abstract_route(
+            h,
+            (rs, rg),
+            start,
+            goal,
+            Corridor::All,
+            RouteCosts::Representatives,
+        ) {
             return Err(PlanError::Stale(
                 "the connectivity matrix and the region graph disagree".into(),
             ));
@@ -402,18 +448,42 @@ impl CellPlanner {
     }
 
     /// A* over the region graph from `from` to `to`, priced by `costs`;
-    /// fills `self.route` and `self.cross`. With `corridor`, only regions of
-    /// those clusters are searched and the search also ends at the first
-    /// region of the last of them. Only edges of the blocks on the
-    /// block-cut tree path between the two are followed: every route uses
-    /// those and no others (see [`crate::derived::blocks`]).
+    /// fills `self.route` and `self.cross`. Only regions of `corridor` are
+    /// searched (see [`Corridor`]). On a map with abstraction levels,
+    /// [`Corridor::All`] first searches the corridor of
+    /// [`CellPlanner::mark_corridor`], and every region only if that finds
+    /// nothing. Only edges of the blocks on the block-cut tree path between
+    /// the two are followed: every route uses those and no others (see
+    /// [`crate::derived::blocks`]).
     pub(super) fn abstract_route(
         &mut self,
         h: &Hierarchy,
         (from, to): (u32, u32),
         start: Point,
         goal: Point,
-        corridor: Option<[u32; 3]>,
+        corridor: Corridor,
+        costs: RouteCosts,
+    ) -> bool {
+        if corridor == Corridor::All
+            && self.use_levels(h, from, to)
+            && self.mark_corridor(h, (from, to), start, goal)
+            && self.route_in(h, (from, to), start, goal, Corridor::Marked, costs)
+        {
+            return true;
+        }
+        self.route.clear();
+        self.cross.clear();
+        self.route_in(h, (from, to), start, goal, corridor, costs)
+    }
+
+    /// [`CellPlanner::abstract_route`] inside `corridor`.
+    fn route_in(
+        &mut self,
+        h: &Hierarchy,
+        (from, to): (u32, u32),
+        start: Point,
+        goal: Point,
+        corridor: Corridor,
         costs: RouteCosts,
     ) -> bool {
         let search = RouteSearch {
@@ -424,7 +494,9 @@ impl CellPlanner {
             corridor,
             costs,
         };
-        let restrict = self.mark_blocks(h, from, to);
+        // A partial route's search stays near the start: walking the whole
+        // block-cut tree path to the goal would cost more than it saves.
+        let restrict = !matches!(corridor, Corridor::Nodes { .. }) && self.mark_blocks(h, from, to);
         let mut nodes = std::mem::take(&mut self.anodes);
         let mut heap = std::mem::take(&mut self.aheap);
         let gen = next_generation(&mut nodes, &mut self.agen, h.regions.len());
@@ -468,15 +540,28 @@ impl CellPlanner {
         } = *search;
         let crossings = costs == RouteCosts::Crossings;
         let cluster_of = &h.connectivity.cluster_of_region;
+        let node_of = |r: u32| {
+            h.connectivity
+                .levels
+                .levels
+                .first()
+                .and_then(|l| l.parent.get(r as usize))
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
+        let marks = &self.levels;
         let in_corridor = |r: u32| match corridor {
-            None => true,
-            Some(c) => cluster_of
+            Corridor::All => true,
+            Corridor::Clusters(c) => cluster_of
                 .get(r as usize)
                 .is_some_and(|x| *x == c[0] || *x == c[1] || *x == c[2]),
+            Corridor::Nodes { allowed, .. } => allowed.contains(&node_of(r)),
+            Corridor::Marked => marks.marked_region(&h.connectivity.levels.levels, r),
         };
         let at_end = |r: u32| match corridor {
-            None => false,
-            Some(c) => cluster_of.get(r as usize) == Some(&c[2]),
+            Corridor::All | Corridor::Marked => false,
+            Corridor::Clusters(c) => cluster_of.get(r as usize) == Some(&c[2]),
+            Corridor::Nodes { end, .. } => end != super::levels::NO_END && node_of(r) == end,
         };
         let gen = nodes.gen();
         let goal_row = h.landmarks.row(to);
