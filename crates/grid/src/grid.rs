@@ -1220,7 +1220,7 @@ mod tests {
                     state ^= state << 13;
                     state ^= state >> 7;
                     state ^= state << 17;
-                    if state % 3 != 0 {
+                    if !state.is_multiple_of(3) {
                         row[x as usize / 64] |= 1 << (x % 64);
                         want.set_passable(Point::new(x, y), true).unwrap();
                     }
