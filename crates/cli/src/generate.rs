@@ -440,25 +440,14 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
         drop(source);
     }
     let scen_rows = match (&grid, &args.scen) {
-        (Some(g), Some(_)) => {
-            let comp_bar = progress::bar(hide, u64::from(height), "connected component");
-            let what = if profile.is_some() {
-                "scenario rows (Dijkstra and A* under the profile)"
-            } else {
-                "scenario rows (exact jump point search)"
-            };
-            let row_bar = progress::bar(args.quiet, rows as u64, what);
-            let r = rows::scenario_rows(
-                g,
-                rows,
-                seed,
-                profile.as_ref(),
-                est.window_cells,
-                (&comp_bar, &row_bar),
-            );
-            row_bar.finish_and_clear();
-            r?
-        }
+        (Some(g), Some(_)) => rows::scenario_rows(
+            g,
+            rows,
+            seed,
+            profile.as_ref(),
+            est.window_cells,
+            (hide, args.quiet),
+        )?,
         _ => Vec::new(),
     };
     let trace = match (args.trace, &grid) {
@@ -576,9 +565,8 @@ mod tests {
         if terrain {
             g = crate::terrain::paint(&g, seed)?;
         }
-        let hidden = ProgressBar::hidden();
         let r = if rows > 0 {
-            rows::scenario_rows(&g, rows, seed, profile, u64::MAX, (&hidden, &hidden))?
+            rows::scenario_rows(&g, rows, seed, profile, u64::MAX, (true, true))?
         } else {
             Vec::new()
         };

@@ -361,7 +361,7 @@ pub fn uniform_rows(
     let mut rng = SplitMix64::new(seed ^ 0x5CE4_A210_0000_0001);
     let mut jps = WindowedJps::new();
     let mut path = Vec::new();
-    let mut out = Vec::with_capacity(rows);
+    let mut out = Vec::with_capacity(rows.min(1 << 16));
     for i in 0..rows {
         let start = comp.pick(&mut rng);
         let mut radius = (side * (i as f64 + rng.unit()) / rows as f64)
@@ -411,7 +411,7 @@ pub fn profiled_rows(
     let mut astar = AStar::new();
     let w = view.grid().width() as usize;
     let mut rng = SplitMix64::new(seed ^ 0x5CE4_A210_0000_0001);
-    let mut out = Vec::with_capacity(rows);
+    let mut out = Vec::with_capacity(rows.min(1 << 16));
     for i in 0..rows {
         let start = comp.pick(&mut rng);
         let dist = dijkstra::weighted_distances(view, start);
@@ -480,20 +480,25 @@ fn exact_cost(
 }
 
 /// Rows for `grid` (under `profile` when given): the component, then
-/// [`uniform_rows`] or [`profiled_rows`]. Errors when the component has
-/// fewer than two cells.
+/// [`uniform_rows`] or [`profiled_rows`], each with its progress bar
+/// unless hidden. Errors when the component has fewer than two cells.
 pub fn scenario_rows(
     grid: &Grid,
     rows: usize,
     seed: u64,
     profile: Option<&Profile>,
     window_cap: u64,
-    bars: (&ProgressBar, &ProgressBar),
+    (hide_component, hide_rows): (bool, bool),
 ) -> Result<Vec<GenRow>, CliError> {
     let view = profile.map(|p| ProfileGrid::new(grid, p));
     let positions = view.as_ref().map_or(grid, |v| v.grid());
-    let comp = largest_component(positions, bars.0);
-    bars.0.finish_and_clear();
+    let bar = crate::progress::bar(
+        hide_component,
+        u64::from(grid.height()),
+        "connected component",
+    );
+    let comp = largest_component(positions, &bar);
+    bar.finish_and_clear();
     if comp.count() < 2 {
         return Err(CliError::Usage(format!(
             "the generated map has no two connected {} to make scenario rows from",
@@ -503,10 +508,18 @@ pub fn scenario_rows(
             }
         )));
     }
-    match &view {
-        Some(v) => profiled_rows(v, &comp, rows, seed, bars.1),
-        None => uniform_rows(grid, &comp, rows, seed, window_cap, bars.1),
-    }
+    let what = if view.is_some() {
+        "scenario rows (Dijkstra and A* under the profile)"
+    } else {
+        "scenario rows (exact jump point search)"
+    };
+    let bar = crate::progress::bar(hide_rows, rows as u64, what);
+    let r = match &view {
+        Some(v) => profiled_rows(v, &comp, rows, seed, &bar),
+        None => uniform_rows(grid, &comp, rows, seed, window_cap, &bar),
+    };
+    bar.finish_and_clear();
+    r
 }
 
 #[cfg(test)]
