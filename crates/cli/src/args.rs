@@ -31,8 +31,9 @@ pub enum Command {
     /// Run Moving AI scenario files and check every path.
     #[command(after_help = EXIT_CODES)]
     Scen(ScenArgs),
-    /// Generate a seeded map (and optionally a scenario file for it).
-    #[command(after_help = EXIT_CODES)]
+    /// Generate a seeded map, or mirror-tile an existing one (and optionally
+    /// a scenario file for it); up to 32768x32768 cells.
+    #[command(after_help = GENERATE_HELP)]
     Generate(GenerateArgs),
     /// Preprocess a map into a hierarchy and print its stats; with `-o`,
     /// also write it as a hierarchy file (`.rph`).
@@ -465,21 +466,60 @@ pub enum MapKind {
     Caves,
 }
 
+/// Parses `NxM` (copies across and down, each 1..=65535).
+fn parse_repeat(s: &str) -> Result<(u32, u32), String> {
+    let (n, m) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{s}` is not NxM"))?;
+    let one = |t: &str| match t.trim().parse::<u32>() {
+        Ok(v) if (1..=65_535).contains(&v) => Ok(v),
+        _ => Err(format!("`{t}` is not a number of copies in 1..=65535")),
+    };
+    Ok((one(n)?, one(m)?))
+}
+
 /// Arguments of `regionpath generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Map family.
-    #[arg(long, value_enum)]
-    pub kind: MapKind,
-    /// Width in cells.
-    #[arg(long)]
-    pub width: u32,
-    /// Height in cells.
-    #[arg(long)]
-    pub height: u32,
-    /// Seed of the generator; the same seed gives the same files.
-    #[arg(long)]
-    pub seed: u64,
+    /// Map family (not with `--tile`).
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "tile",
+        conflicts_with = "tile"
+    )]
+    pub kind: Option<MapKind>,
+    /// Width in cells, 8..=32768 (width x height at most 2^30 cells).
+    #[arg(long, required_unless_present = "tile", conflicts_with = "tile")]
+    pub width: Option<u32>,
+    /// Height in cells, 8..=32768.
+    #[arg(long, required_unless_present = "tile", conflicts_with = "tile")]
+    pub height: Option<u32>,
+    /// Seed of the generator (and of the scenario rows); the same seed
+    /// gives byte-identical files. With `--tile`, seeds the rows only
+    /// (default 0).
+    #[arg(long, required_unless_present = "tile")]
+    pub seed: Option<u64>,
+    /// Make the map by mirror-tiling this `.map` instead of generating one:
+    /// `--repeat NxM` copies, every other copy mirrored (left-right in odd
+    /// columns of copies, top-bottom in odd rows) so the copies meet along
+    /// matching borders; terrain characters are kept. Streamed: memory is
+    /// the source map's, not the output's.
+    #[arg(
+        long,
+        value_name = "SRC.map",
+        requires = "repeat",
+        conflicts_with = "terrain"
+    )]
+    pub tile: Option<PathBuf>,
+    /// Copies across and down for `--tile`, as `NxM` (e.g. `4x4`).
+    #[arg(long, value_name = "NxM", value_parser = parse_repeat, requires = "tile")]
+    pub repeat: Option<(u32, u32)>,
+    /// Cut this many cells off every side of the `--tile` source first
+    /// (e.g. 2 for a map whose border is a wall two cells thick, so copies
+    /// join without a double wall).
+    #[arg(long, value_name = "B", default_value_t = 0, requires = "tile")]
+    pub strip_border: u32,
     /// Where to write the `.map` file.
     #[arg(short = 'o', long = "out", value_name = "OUT.map")]
     pub out: PathBuf,
@@ -489,26 +529,31 @@ pub struct GenerateArgs {
     /// Paint terrain over the open cells: lakes and rivers of water `W`,
     /// swamp `S` on their shores, forest `T` and roads `=` (walls stay
     /// walls), from seeded value noise and shortest paths between far
-    /// points; the walls do not depend on it.
+    /// points; the walls do not depend on it. Maps up to 2^24 cells.
     #[arg(long)]
     pub terrain: bool,
     /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
     /// terrain character; see the README). With `--scen`, rows join usable positions
     /// that reach each other under the profile, and their optimal lengths
-    /// are the exact A* costs under it.
+    /// are the exact A* costs under it. Maps up to 2^24 cells.
     #[arg(long, value_name = "FILE.toml", requires = "scen")]
     pub profile: Option<PathBuf>,
     /// Number of scenario rows (with `--scen`).
     #[arg(long, value_name = "N", default_value_t = 500, requires = "scen")]
     pub rows: usize,
     /// Also write a game trace for the map with this many edits (see
-    /// `regionpath trace`), seeded by `--seed`.
+    /// `regionpath trace`), seeded by `--seed`. Maps up to 2^24 cells.
     #[arg(long, value_name = "N")]
     pub trace: Option<usize>,
     /// Where to write the trace (default: the map's path with extension
     /// `.trace`).
     #[arg(long, value_name = "FILE", requires = "trace")]
     pub trace_out: Option<PathBuf>,
+    /// Memory budget in MiB (default: `MemAvailable` from /proc/meminfo,
+    /// else none). A run whose estimated peak exceeds it is refused before
+    /// any large allocation (exit code 2); see the estimate below.
+    #[arg(long, value_name = "MB")]
+    pub memory_budget: Option<u64>,
     /// Print one JSON object (files written, sizes) on stdout.
     #[arg(long)]
     pub json: bool,
@@ -516,3 +561,29 @@ pub struct GenerateArgs {
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
+
+/// `generate --help`'s notes on memory, then the exit codes.
+pub const GENERATE_HELP: &str = "\
+Memory estimate (--memory-budget), the largest of its steps:
+  making the map  1 bit per cell (caves: + 1 bit per coarse cell); --tile:
+                  twice the source file
+  making a grid   + 2 bits per cell (for rows or a trace)
+  scenario rows   the grid + 1 bit per cell (the connected component) + 17
+                  bytes per cell of the largest search window: each row's
+                  length is exact (windowed jump point search, the window
+                  grown until no path leaving it can be shorter); what the
+                  budget leaves bounds the window, at least 64x64, at most
+                  the map, and a row that would need more gets a nearer goal
+  --terrain, --profile, --trace  64 bytes per cell (maps up to 2^24 cells)
+plus 16 MiB. A 32768x32768 map alone: about 144 MiB.
+
+Exit codes (with --json every outcome, errors included, is one JSON object on stdout
+with a `status` field):
+  0  ok
+  1  no path: the goal cannot be reached from the start (status `no_path`)
+  2  bad input: a file that cannot be read, parsed or written (stdout included), a bad
+     argument, a blocked or out-of-grid endpoint, a stale or damaged .rph (`bad_input`),
+     a run over the memory budget
+  3  planning failure: a planner or the curve failed on valid input, or `scen` found an
+     invalid or wrong path (`planning_failed`)
+A closed stdout (`| head -1`) ends the program quietly with 141.";

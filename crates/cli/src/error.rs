@@ -243,6 +243,19 @@ pub enum CliError {
     /// Standard output cannot be written (closed pipe, full disk).
     #[error("cannot write to standard output: {0}")]
     Stdout(std::io::Error),
+    /// A step whose estimated peak memory exceeds the memory budget.
+    #[error(
+        "{step} needs about {need_mb} MiB, over the memory budget of {budget_mb} MiB \
+         (see --memory-budget)"
+    )]
+    OverBudget {
+        /// The step.
+        step: String,
+        /// Its estimated peak, MiB.
+        need_mb: u64,
+        /// The budget, MiB.
+        budget_mb: u64,
+    },
 }
 
 impl CliError {
@@ -288,9 +301,10 @@ impl CliError {
             | CliError::Write { path, .. }
             | CliError::Read { path, .. } => (Some(path), None, None),
             CliError::Path { map, .. } => (Some(map), None, None),
-            CliError::Usage(_) | CliError::Unsupported(_) | CliError::Stdout(_) => {
-                (None, None, None)
-            }
+            CliError::Usage(_)
+            | CliError::Unsupported(_)
+            | CliError::Stdout(_)
+            | CliError::OverBudget { .. } => (None, None, None),
         }
     }
 

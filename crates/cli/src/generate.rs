@@ -1,4 +1,5 @@
-//! `regionpath generate`: the project's own seeded maps and scenarios.
+//! `regionpath generate`: the project's own seeded maps and scenarios, up
+//! to 32,768 × 32,768 cells in bounded memory.
 //!
 //! * **rooms**: a lattice of rectangular rooms separated by one-cell walls.
 //!   A random spanning tree of the room graph gets a door in each of its
@@ -11,468 +12,177 @@
 //!   the 5×5 block is", then three rounds of the first rule only; scaled up
 //!   `s` times and smoothed by three more rounds of the first rule at full
 //!   size. The border is rock.
+//! * **tiling** (`--tile SRC.map --repeat NxM`): `N × M` copies of a map,
+//!   its border of `--strip-border` cells cut first, every other copy
+//!   mirrored so borders match ([`tile::Tiling`]).
 //!
-//! Everything random comes from [`SplitMix64`] seeded by `--seed` (the
-//! scenario rows from a second stream), so the same command writes the same
-//! bytes on every platform and version. Scenario rows take start and goal
-//! from the largest connected component, with target lengths spread evenly
-//! over each start's range, and optimal lengths from
-//! [`crate::dijkstra::distances`]; they are written sorted by bucket
-//! (`floor(length / 4)`) in the Moving AI format with 8 decimals.
+//! Cells are bits ([`maps::Bits`], 1 bit per cell; the automaton counts 64
+//! cells per word operation) and the `.map` text is streamed row by row, so
+//! a 32,768² map takes 128 MiB besides the output file. Everything random
+//! comes from [`SplitMix64`] seeded by `--seed` (the scenario rows from a
+//! second stream), so the same command writes the same bytes every time.
+//!
+//! Scenario rows take start and goal from the largest connected component
+//! (one bit per cell, [`rows::largest_component`]); the goal is a random
+//! cell of the component in a box whose radius grows with the row index,
+//! and the optimal length comes from windowed jump point search in a window
+//! grown until no path leaving it can be shorter ([`rows::uniform_rows`]).
+//! Rows are written sorted by bucket (`floor(length / 4)`) in the Moving
+//! AI format with 8 decimals.
 //!
 //! `--terrain` paints water, swamp, forest and roads over the open cells
 //! ([`crate::terrain`]). With `--profile`, rows join usable positions of
 //! the largest component under the profile, goals are chosen on the
-//! profile's costs ([`dijkstra::weighted_distances`]) and each row's
+//! profile's costs ([`crate::dijkstra::weighted_distances`]) and each row's
 //! optimal length is the exact A*'s cost under the profile
-//! (`AStar::find_path_weighted`), checked against that Dijkstra.
+//! (`AStar::find_path_weighted`), checked against that Dijkstra. These
+//! three (and `--trace`) hold O(cells) words: up to [`MAX_DETAIL_CELLS`].
+//!
+//! Every run first estimates its peak memory ([`Estimate`]) and refuses,
+//! before any large allocation, when it exceeds `--memory-budget`.
+
+mod maps;
+mod rows;
+mod tile;
 
 use crate::args::{GenerateArgs, MapKind, TraceArgs};
-use crate::dijkstra;
 use crate::error::{CliError, Outcome};
 use crate::out::Out;
 use crate::progress;
-use crate::rng::SplitMix64;
 use indicatif::ProgressBar;
-use regionpath::grid::{write_map, Grid, Point, Profile, ProfileGrid};
-use regionpath::search::{AStar, Status};
+use maps::Bits;
+use regionpath::grid::{write_map, Grid};
+use rows::{GenRow, WINDOW_BYTES_PER_CELL};
 use serde_json::json;
-use std::collections::VecDeque;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
+use tile::Tiling;
 
 /// Smallest side the generator accepts.
 pub const MIN_SIDE: u32 = 8;
-/// Largest side the generator accepts.
-pub const MAX_SIDE: u32 = 16_384;
-/// Largest number of cells the generator accepts.
-pub const MAX_CELLS: u64 = 1 << 24;
+/// Largest side the generator (and a tiling) accepts.
+pub const MAX_SIDE: u32 = 32_768;
+/// Largest number of cells the generator (and a tiling) accepts: 2^30.
+pub const MAX_CELLS: u64 = 1 << 30;
+/// Largest map for `--terrain`, `--profile` and `--trace`, whose steps hold
+/// several words per cell: 2^24 cells.
+pub const MAX_DETAIL_CELLS: u64 = 1 << 24;
+/// Bytes per cell assumed for `--terrain`, `--profile` and `--trace`
+/// (Dijkstra distances, A* scratch, the terrain layer).
+const DETAIL_BYTES_PER_CELL: u64 = 64;
+/// Memory of the process besides what the steps hold.
+const BASE_BYTES: u64 = 16 << 20;
+/// The smallest search window scenario rows may be limited to.
+const MIN_WINDOW_CELLS: u64 = 64 * 64;
 
-/// Open (passable) flags, row-major.
-struct Cells {
+/// Bytes of a grid (two bit copies of the padded map).
+fn grid_bytes(width: u32, height: u32) -> u64 {
+    (u64::from(width) + 2) * (u64::from(height) + 2) / 4 + 64
+}
+
+/// The machine's available memory (`MemAvailable` in `/proc/meminfo`), if
+/// readable.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The estimated peak of a run, step by step, and the search window its
+/// scenario rows may use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// `(step, bytes)` for each step, in order.
+    pub steps: Vec<(&'static str, u64)>,
+    /// Largest search window (cells) for scenario rows under the budget.
+    pub window_cells: u64,
+}
+
+impl Estimate {
+    /// The largest step.
+    pub fn peak(&self) -> (&'static str, u64) {
+        self.steps
+            .iter()
+            .copied()
+            .max_by_key(|s| s.1)
+            .unwrap_or(("nothing", 0))
+    }
+}
+
+/// What a run makes: the map's source and the later steps.
+struct Plan {
     width: u32,
     height: u32,
-    open: Vec<bool>,
-}
-
-impl Cells {
-    fn new(width: u32, height: u32, open: bool) -> Cells {
-        Cells {
-            width,
-            height,
-            open: vec![open; width as usize * height as usize],
-        }
-    }
-
-    fn set(&mut self, x: u32, y: u32, open: bool) {
-        let i = y as usize * self.width as usize + x as usize;
-        self.open[i] = open;
-    }
-
-    /// Whether `(x, y)` is open; outside the map counts as rock.
-    fn is_open(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && x < i64::from(self.width)
-            && y < i64::from(self.height)
-            && self.open[y as usize * self.width as usize + x as usize]
-    }
-
-    fn to_grid(&self) -> Result<Grid, CliError> {
-        let mut g = Grid::new(self.width, self.height, false)
-            .map_err(|e| CliError::Usage(e.to_string()))?;
-        for y in 0..self.height {
-            for x in 0..self.width {
-                if self.open[y as usize * self.width as usize + x as usize] {
-                    g.set_passable(Point::new(x, y), true)
-                        .map_err(|e| CliError::Usage(e.to_string()))?;
-                }
-            }
-        }
-        Ok(g)
-    }
-}
-
-/// Wall-line positions along one axis of `n` cells: every `pitch` cells and
-/// the last cell, with no room narrower than 3 cells.
-fn wall_lines(n: u32, pitch: u32) -> Vec<u32> {
-    let mut v = Vec::new();
-    let mut p = 0;
-    while p < n - 1 {
-        v.push(p);
-        p += pitch;
-    }
-    if let Some(&last) = v.last() {
-        if n - 1 - last < 4 && v.len() > 1 {
-            v.pop();
-        }
-    }
-    v.push(n - 1);
-    v
-}
-
-/// Union–find over room indices (for the spanning tree of doors).
-struct Sets(Vec<usize>);
-
-impl Sets {
-    fn find(&mut self, mut i: usize) -> usize {
-        while self.0[i] != i {
-            self.0[i] = self.0[self.0[i]];
-            i = self.0[i];
-        }
-        i
-    }
-
-    /// Joins the sets of `a` and `b`; `false` if they were already one.
-    fn union(&mut self, a: usize, b: usize) -> bool {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return false;
-        }
-        self.0[ra] = rb;
-        true
-    }
-}
-
-/// The rooms map (see the module documentation).
-fn rooms(width: u32, height: u32, seed: u64) -> Cells {
-    let mut rng = SplitMix64::new(seed);
-    let pitch = (width.min(height) / 16).clamp(6, 64);
-    let xs = wall_lines(width, pitch);
-    let ys = wall_lines(height, pitch);
-    let mut c = Cells::new(width, height, true);
-    for y in 0..height {
-        for &x in &xs {
-            c.set(x, y, false);
-        }
-    }
-    for &y in &ys {
-        for x in 0..width {
-            c.set(x, y, false);
-        }
-    }
-    let (nx, ny) = (xs.len() - 1, ys.len() - 1);
-    let room = |i: usize, j: usize| j * nx + i;
-    // Walls between neighbouring rooms: (room a, room b, vertical?, i, j).
-    let mut walls = Vec::new();
-    for j in 0..ny {
-        for i in 0..nx {
-            if i + 1 < nx {
-                walls.push((room(i, j), room(i + 1, j), true, i, j));
-            }
-            if j + 1 < ny {
-                walls.push((room(i, j), room(i, j + 1), false, i, j));
-            }
-        }
-    }
-    rng.shuffle(&mut walls);
-    let mut sets = Sets((0..nx * ny).collect());
-    let door_max = (pitch / 4).max(1);
-    for &(a, b, vertical, i, j) in &walls {
-        let tree = sets.union(a, b);
-        if !tree && !rng.chance(0.3) {
-            continue;
-        }
-        // The wall segment between the two rooms, corners excluded.
-        let (lo, hi) = if vertical {
-            (ys[j] + 1, ys[j + 1] - 1)
-        } else {
-            (xs[i] + 1, xs[i + 1] - 1)
-        };
-        let len = hi - lo + 1;
-        let door = rng.range(1, door_max.min(len));
-        let at = rng.range(lo, hi + 1 - door);
-        for k in at..at + door {
-            if vertical {
-                c.set(xs[i + 1], k, true);
-            } else {
-                c.set(k, ys[j + 1], true);
-            }
-        }
-    }
-    // Obstacles, one cell clear of the room's walls.
-    for j in 0..ny {
-        for i in 0..nx {
-            let (x0, x1) = (xs[i] + 2, xs[i + 1] - 2);
-            let (y0, y1) = (ys[j] + 2, ys[j + 1] - 2);
-            if x1 < x0 + 3 || y1 < y0 + 3 {
-                continue;
-            }
-            let (iw, ih) = (x1 - x0 + 1, y1 - y0 + 1);
-            for _ in 0..rng.range(0, 3) {
-                let (w, h) = if rng.chance(0.5) {
-                    // Pillar.
-                    (rng.range(1, (iw / 5).max(1)), rng.range(1, (ih / 5).max(1)))
-                } else if rng.chance(0.5) {
-                    // Horizontal wall piece.
-                    (rng.range(2, (iw / 2).max(2)), 1)
-                } else {
-                    (1, rng.range(2, (ih / 2).max(2)))
-                };
-                let x = rng.range(x0, x1 + 1 - w);
-                let y = rng.range(y0, y1 + 1 - h);
-                for yy in y..y + h {
-                    for xx in x..x + w {
-                        c.set(xx, yy, false);
-                    }
-                }
-            }
-        }
-    }
-    c
-}
-
-/// Number of rock cells in the `(2r+1)²` block around `(x, y)` (outside
-/// the map counts as rock).
-fn rock_within(c: &Cells, x: i64, y: i64, r: i64) -> u32 {
-    let mut n = 0;
-    for dy in -r..=r {
-        for dx in -r..=r {
-            n += u32::from(!c.is_open(x + dx, y + dy));
-        }
-    }
-    n
-}
-
-/// One cellular-automaton round on the inner cells (the border stays
-/// rock): rock where at least 5 of the 3×3 block is rock, or, with
-/// `fill_gaps`, where at most 2 of the 5×5 block is.
-fn automaton_round(c: &Cells, fill_gaps: bool) -> Cells {
-    let mut next = Cells::new(c.width, c.height, false);
-    for y in 1..c.height.saturating_sub(1) {
-        for x in 1..c.width.saturating_sub(1) {
-            let (xi, yi) = (i64::from(x), i64::from(y));
-            let rock =
-                rock_within(c, xi, yi, 1) >= 5 || (fill_gaps && rock_within(c, xi, yi, 2) <= 2);
-            next.set(x, y, !rock);
-        }
-    }
-    next
-}
-
-/// The caves map (see the module documentation).
-fn caves(width: u32, height: u32, seed: u64) -> Cells {
-    let mut rng = SplitMix64::new(seed);
-    // Run the automaton on a coarse lattice so caverns and passages are a
-    // few cells wide on big maps, then scale up and round the corners.
-    let scale = (width.min(height) / 64).clamp(1, 4);
-    let (cw, ch) = (width.div_ceil(scale), height.div_ceil(scale));
-    let mut coarse = Cells::new(cw, ch, false);
-    for y in 1..ch.saturating_sub(1) {
-        for x in 1..cw.saturating_sub(1) {
-            coarse.set(x, y, !rng.chance(0.45));
-        }
-    }
-    for round in 0..7 {
-        coarse = automaton_round(&coarse, round < 4);
-    }
-    let mut c = Cells::new(width, height, false);
-    for y in 1..height - 1 {
-        for x in 1..width - 1 {
-            c.set(
-                x,
-                y,
-                coarse.is_open(i64::from(x / scale), i64::from(y / scale)),
-            );
-        }
-    }
-    if scale > 1 {
-        for _ in 0..3 {
-            c = automaton_round(&c, false);
-        }
-    }
-    c
-}
-
-/// Cells of the largest connected component (8-connected, no corner
-/// cutting), row-major order.
-fn largest_component(grid: &Grid) -> Vec<Point> {
-    let (w, h) = (grid.width() as usize, grid.height() as usize);
-    let mut seen = vec![false; w * h];
-    let mut best: Vec<Point> = Vec::new();
-    let mut queue = VecDeque::new();
-    for y in 0..grid.height() {
-        for x in 0..grid.width() {
-            let i = y as usize * w + x as usize;
-            if seen[i] || !grid.is_passable(Point::new(x, y)) {
-                continue;
-            }
-            seen[i] = true;
-            let mut comp = vec![Point::new(x, y)];
-            queue.push_back(Point::new(x, y));
-            while let Some(p) = queue.pop_front() {
-                dijkstra::for_each_move(grid, p.x, p.y, |n, _| {
-                    let j = n.y as usize * w + n.x as usize;
-                    if !seen[j] {
-                        seen[j] = true;
-                        comp.push(n);
-                        queue.push_back(n);
-                    }
-                });
-            }
-            if comp.len() > best.len() {
-                best = comp;
-            }
-        }
-    }
-    best.sort_by_key(|p| (p.y, p.x));
-    best
-}
-
-/// One generated scenario row.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GenRow {
-    /// Start cell.
-    pub start: Point,
-    /// Goal cell.
-    pub goal: Point,
-    /// Optimal length by Dijkstra.
-    pub length: f64,
-}
-
-impl GenRow {
-    /// `floor(length / 4)`.
-    pub fn bucket(&self) -> u64 {
-        (self.length / 4.0).floor() as u64
-    }
-}
-
-/// `rows` start/goal pairs in one component with Dijkstra lengths, sorted
-/// by bucket; under `profile`, pairs of usable positions with exact A*
-/// costs under it.
-/// One Dijkstra per row (and one A* under a profile); `bar` counts the rows.
-fn scenario_rows(
-    grid: &Grid,
+    /// Bytes the map's source holds (the generator's cells or the tiled
+    /// source map) while the map is made and written.
+    source_bytes: u64,
+    terrain: bool,
     rows: usize,
-    seed: u64,
-    profile: Option<&Profile>,
-    bar: &ProgressBar,
-) -> Result<Vec<GenRow>, CliError> {
-    let view = profile.map(|p| ProfileGrid::new(grid, p));
-    let positions = view.as_ref().map_or(grid, |v| v.grid());
-    let comp = largest_component(positions);
-    if comp.len() < 2 {
-        return Err(CliError::Usage(format!(
-            "the generated map has no two connected {} to make scenario rows from",
-            match profile {
-                Some(p) => format!("usable positions for profile `{}`", p.name()),
-                None => "cells".to_string(),
-            }
-        )));
-    }
-    let mut astar = AStar::new();
-    let w = grid.width() as usize;
-    // A separate stream, so `--rows` does not change the map.
-    let mut rng = SplitMix64::new(seed ^ 0x5CE4_A210_0000_0001);
-    let mut out = Vec::with_capacity(rows);
-    for i in 0..rows {
-        let start = comp[rng.below(comp.len() as u64) as usize];
-        let dist = match &view {
-            Some(v) => dijkstra::weighted_distances(v, start),
-            None => dijkstra::distances(grid, start),
-        };
-        let far = comp
-            .iter()
-            .map(|p| dist[p.y as usize * w + p.x as usize])
-            .fold(0.0f64, f64::max);
-        let target = far * (i as f64 + rng.unit()) / rows as f64;
-        // A uniform pick among the cells within 2 of the target length
-        // (reservoir sampling), else the nearest.
-        let mut chosen: Option<Point> = None;
-        let mut near = 0u64;
-        let mut nearest = (f64::INFINITY, start);
-        for &p in &comp {
-            let d = dist[p.y as usize * w + p.x as usize];
-            if p == start {
-                continue;
-            }
-            let off = (d - target).abs();
-            if off <= 2.0 {
-                near += 1;
-                if rng.below(near) == 0 {
-                    chosen = Some(p);
-                }
-            }
-            if off < nearest.0 {
-                nearest = (off, p);
-            }
-        }
-        let goal = chosen.unwrap_or(nearest.1);
-        let mut length = dist[goal.y as usize * w + goal.x as usize];
-        if let Some(v) = &view {
-            length = exact_cost(&mut astar, v, start, goal, length)?;
-        }
-        out.push(GenRow {
-            start,
-            goal,
-            length,
-        });
-        bar.inc(1);
-    }
-    out.sort_by_key(GenRow::bucket);
-    Ok(out)
+    profile: bool,
+    trace: bool,
 }
 
-/// The exact A*'s cost from `start` to `goal` over `view`, which must agree
-/// with the Dijkstra cost `dijkstra` to a relative 1e-9.
-fn exact_cost(
-    astar: &mut AStar,
-    view: &ProfileGrid,
-    start: Point,
-    goal: Point,
-    dijkstra: f64,
-) -> Result<f64, CliError> {
-    let fail = |message: String| CliError::Algo {
-        algo: "astar".into(),
-        file: "generated map".into(),
-        line: None,
-        message,
-    };
-    let found = astar
-        .find_path_weighted(view, start, goal)
-        .map_err(|e| fail(e.to_string()))?;
-    if found.status != Status::Found || (found.cost - dijkstra).abs() > 1e-9 * dijkstra.max(1.0) {
-        return Err(fail(format!(
-            "{start} -> {goal}: A* says {:?} at cost {}, Dijkstra {dijkstra}",
-            found.status, found.cost
-        )));
+/// The peak memory of `plan` (see `--memory-budget` in the help): the map
+/// step holds the source; a grid for later steps 2 bits per cell (during
+/// its making the source too); `--terrain`, `--profile` and `--trace`
+/// [`DETAIL_BYTES_PER_CELL`]; scenario rows the grid, 1 bit per cell for
+/// the component and [`WINDOW_BYTES_PER_CELL`] per cell of the largest
+/// search window (at least 64 × 64, at most the map; what is left of
+/// `budget` decides). Refuses with [`CliError::OverBudget`].
+fn estimate(plan: &Plan, budget: Option<u64>) -> Result<Estimate, CliError> {
+    let (w, h) = (plan.width, plan.height);
+    let cells = u64::from(w) * u64::from(h);
+    let grid = grid_bytes(w, h);
+    let mut steps = vec![("making the map", BASE_BYTES + plan.source_bytes)];
+    let needs_grid = plan.rows > 0 || plan.terrain || plan.trace;
+    if needs_grid {
+        steps.push(("making the grid", BASE_BYTES + plan.source_bytes + grid));
     }
-    Ok(found.cost)
-}
-
-/// The text of a Moving AI scenario file for `rows` on map `map_name`.
-fn scen_text(grid: &Grid, map_name: &str, rows: &[GenRow]) -> String {
-    let mut s = String::from("version 1\n");
-    for r in rows {
-        s.push_str(&format!(
-            "{}\t{map_name}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8}\n",
-            r.bucket(),
-            grid.width(),
-            grid.height(),
-            r.start.x,
-            r.start.y,
-            r.goal.x,
-            r.goal.y,
-            r.length
+    if plan.terrain || plan.profile || plan.trace {
+        steps.push((
+            "terrain, profile rows or trace",
+            BASE_BYTES + grid + cells * DETAIL_BYTES_PER_CELL,
         ));
     }
-    s
+    let mut window_cells = cells;
+    if plan.rows > 0 && !plan.profile {
+        let fixed = BASE_BYTES + grid + Bits::bytes_for(w, h);
+        let min_window = MIN_WINDOW_CELLS.min(cells);
+        if let Some(b) = budget {
+            window_cells = (b.saturating_sub(fixed) / WINDOW_BYTES_PER_CELL).min(cells);
+        }
+        let used = window_cells.max(min_window);
+        steps.push(("scenario rows", fixed + used * WINDOW_BYTES_PER_CELL));
+        if let Some(b) = budget {
+            if window_cells < min_window {
+                return Err(CliError::OverBudget {
+                    step: "scenario rows".into(),
+                    need_mb: (fixed + min_window * WINDOW_BYTES_PER_CELL).div_ceil(1 << 20),
+                    budget_mb: b >> 20,
+                });
+            }
+        }
+    }
+    let est = Estimate {
+        steps,
+        window_cells,
+    };
+    if let Some(b) = budget {
+        let (step, need) = est.peak();
+        if need > b {
+            return Err(CliError::OverBudget {
+                step: step.into(),
+                need_mb: need.div_ceil(1 << 20),
+                budget_mb: b >> 20,
+            });
+        }
+    }
+    Ok(est)
 }
 
-/// The map (and scenario rows if `rows > 0`) for these settings, with
-/// terrain painted when `terrain`, rows under `profile` when given;
-/// progress is shown unless `quiet`.
-#[allow(clippy::too_many_arguments)]
-fn generate(
-    kind: MapKind,
-    width: u32,
-    height: u32,
-    seed: u64,
-    rows: usize,
-    quiet: bool,
-    terrain: bool,
-    profile: Option<&Profile>,
-) -> Result<(Grid, Vec<GenRow>), CliError> {
+/// Checks a generator size.
+fn check_size(width: u32, height: u32) -> Result<(), CliError> {
     for (what, v) in [("width", width), ("height", height)] {
         if !(MIN_SIDE..=MAX_SIDE).contains(&v) {
             return Err(CliError::Usage(format!(
@@ -485,42 +195,110 @@ fn generate(
             "{width}x{height} is more than {MAX_CELLS} cells"
         )));
     }
-    let big = u64::from(width) * u64::from(height) >= progress::BIG_MAP_CELLS;
-    let spinner = progress::spinner(quiet || !big, format!("generating a {width}x{height} map"));
-    let cells = match kind {
-        MapKind::Rooms => rooms(width, height, seed),
-        MapKind::Caves => caves(width, height, seed),
-    };
-    let grid = cells.to_grid().and_then(|g| {
-        if terrain {
-            crate::terrain::paint(&g, seed)
-        } else {
-            Ok(g)
-        }
-    });
-    spinner.finish_and_clear();
-    let grid = grid?;
-    let rows = if rows > 0 {
-        let bar = progress::bar(quiet, rows as u64, "scenario rows (one Dijkstra each)");
-        let r = scenario_rows(&grid, rows, seed, profile, &bar);
-        bar.finish_and_clear();
-        r?
-    } else {
-        Vec::new()
-    };
-    Ok((grid, rows))
+    Ok(())
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(path)?;
-        f.write_all(bytes)?;
+/// The generator's cells for `kind` (size already checked); progress is
+/// shown on big maps unless `quiet`.
+fn make_cells(kind: MapKind, width: u32, height: u32, seed: u64, quiet: bool) -> Bits {
+    let big = u64::from(width) * u64::from(height) >= progress::BIG_MAP_CELLS;
+    match kind {
+        MapKind::Rooms => {
+            let spinner = progress::spinner(
+                quiet || !big,
+                format!("generating a {width}x{height} rooms map"),
+            );
+            let c = maps::rooms(width, height, seed);
+            spinner.finish_and_clear();
+            c
+        }
+        MapKind::Caves => {
+            let scaled = (width.min(height) / 64).clamp(1, 4) > 1;
+            let bar = progress::bar(
+                quiet || !big,
+                7 + if scaled { 3 } else { 0 },
+                format!("{width}x{height} caves: automaton rounds"),
+            );
+            let c = maps::caves(width, height, seed, &bar);
+            bar.finish_and_clear();
+            c
+        }
+    }
+}
+
+/// The `.map` header.
+fn write_header(out: &mut impl Write, width: u32, height: u32) -> std::io::Result<()> {
+    write!(out, "type octile\nheight {height}\nwidth {width}\nmap\n")
+}
+
+/// Writes `cells` as `.map` rows (`.` open, `@` rock), 8 cells per table
+/// look-up; `bar` counts rows.
+fn write_cells(cells: &Bits, out: &mut impl Write, bar: &ProgressBar) -> std::io::Result<()> {
+    let mut table = [[b'@'; 8]; 256];
+    for (byte, t) in table.iter_mut().enumerate() {
+        for (j, c) in t.iter_mut().enumerate() {
+            if byte >> j & 1 == 1 {
+                *c = b'.';
+            }
+        }
+    }
+    let width = cells.width() as usize;
+    let mut line = vec![0u8; cells.words() * 64 + 1];
+    for y in 0..cells.height() {
+        for (k, &w) in cells.row(y).iter().enumerate() {
+            for b in 0..8 {
+                let at = k * 64 + b * 8;
+                line[at..at + 8].copy_from_slice(&table[((w >> (8 * b)) & 0xFF) as usize]);
+            }
+        }
+        line[width] = b'\n';
+        out.write_all(&line[..=width])?;
+        bar.inc(1);
+    }
+    Ok(())
+}
+
+/// Creates `path` and runs `write` on a buffered writer over it.
+fn write_to(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    let run = || -> std::io::Result<()> {
+        let mut f = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+        write(&mut f)?;
         f.flush()
     };
-    write().map_err(|source| CliError::Write {
+    run().map_err(|source| CliError::Write {
         path: path.to_path_buf(),
         source,
     })
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    write_to(path, |f| f.write_all(bytes))
+}
+
+/// The text of a Moving AI scenario file for `rows` on map `map_name`.
+fn scen_text(width: u32, height: u32, map_name: &str, rows: &[GenRow]) -> String {
+    let mut s = String::from("version 1\n");
+    for r in rows {
+        s.push_str(&format!(
+            "{}\t{map_name}\t{width}\t{height}\t{}\t{}\t{}\t{}\t{:.8}\n",
+            r.bucket(),
+            r.start.x,
+            r.start.y,
+            r.goal.x,
+            r.goal.y,
+            r.length
+        ));
+    }
+    s
+}
+
+/// Where the map comes from.
+enum Source {
+    Cells(Bits),
+    Tiled(Tiling),
 }
 
 /// Runs `regionpath generate`.
@@ -529,37 +307,160 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
     if args.scen.is_some() && rows == 0 {
         return Err(CliError::Usage("--rows must be at least 1".into()));
     }
+    let seed = args.seed.unwrap_or(0);
+    let budget = match args.memory_budget {
+        Some(mb) => Some(mb.saturating_mul(1 << 20)),
+        None => available_memory(),
+    };
     let profile = match &args.profile {
         Some(path) => Some(crate::profile::load(path)?),
         None => None,
     };
-    let (grid, scen_rows) = generate(
-        args.kind,
-        args.width,
-        args.height,
-        args.seed,
+    // The source, sized and checked, before anything large is allocated.
+    let (width, height, source_bytes, tiled) = match (&args.tile, args.kind) {
+        (Some(path), _) => {
+            let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            // The reader holds the text, a byte per cell and the grid.
+            let need = BASE_BYTES + 3 * len;
+            if let Some(b) = budget {
+                if need > b {
+                    return Err(CliError::OverBudget {
+                        step: "reading the tiled map".into(),
+                        need_mb: need.div_ceil(1 << 20),
+                        budget_mb: b >> 20,
+                    });
+                }
+            }
+            let src = crate::input::load_map(path)?;
+            let repeat = args.repeat.unwrap_or((1, 1));
+            let t = Tiling::new(src, args.strip_border, repeat, MAX_SIDE, MAX_CELLS)?;
+            (t.width(), t.height(), 2 * len, Some(t))
+        }
+        (None, Some(kind)) => {
+            let (w, h) = (args.width.unwrap_or(0), args.height.unwrap_or(0));
+            check_size(w, h)?;
+            let coarse = (w.min(h) / 64).clamp(1, 4);
+            let bytes = Bits::bytes_for(w, h)
+                + match kind {
+                    MapKind::Rooms => 0,
+                    MapKind::Caves => Bits::bytes_for(w.div_ceil(coarse), h.div_ceil(coarse)),
+                };
+            (w, h, bytes, None)
+        }
+        (None, None) => {
+            return Err(CliError::Usage(
+                "give --kind (with --width and --height) or --tile".into(),
+            ))
+        }
+    };
+    let cells = u64::from(width) * u64::from(height);
+    let detail = args.terrain || profile.is_some() || args.trace.is_some();
+    if detail && cells > MAX_DETAIL_CELLS {
+        return Err(CliError::Usage(format!(
+            "--terrain, --profile and --trace take maps up to {MAX_DETAIL_CELLS} cells; \
+             {width}x{height} is {cells}"
+        )));
+    }
+    let plan = Plan {
+        width,
+        height,
+        source_bytes,
+        terrain: args.terrain,
         rows,
-        args.quiet,
-        args.terrain,
-        profile.as_ref(),
-    )?;
-    let mut map = Vec::new();
-    write_map(&grid, &mut map).map_err(|source| CliError::Write {
-        path: args.out.clone(),
-        source,
+        profile: profile.is_some(),
+        trace: args.trace.is_some(),
+    };
+    let est = estimate(&plan, budget)?;
+    let big = cells >= progress::BIG_MAP_CELLS;
+    let hide = args.quiet || !big;
+
+    // The map.
+    let source = match tiled {
+        Some(t) => Source::Tiled(t),
+        None => Source::Cells(make_cells(
+            args.kind.unwrap_or(MapKind::Rooms),
+            width,
+            height,
+            seed,
+            args.quiet,
+        )),
+    };
+    // With terrain the painted grid is the map; otherwise the rows are
+    // written from the source.
+    let mut grid: Option<Grid> = None;
+    if args.terrain {
+        if let Source::Cells(c) = &source {
+            let spinner = progress::spinner(hide, "painting terrain");
+            let painted = c.to_grid().and_then(|g| crate::terrain::paint(&g, seed));
+            spinner.finish_and_clear();
+            grid = Some(painted?);
+        }
+    }
+    let bar = progress::bar(
+        hide,
+        u64::from(height),
+        format!("writing {}", args.out.display()),
+    );
+    let mut written = (0u64, Vec::new());
+    write_to(&args.out, |f| match (&grid, &source) {
+        (Some(g), _) => {
+            let r = write_map(g, f);
+            written = (
+                g.passable_count(),
+                g.terrain_kinds().iter().map(|t| t.to_char()).collect(),
+            );
+            r
+        }
+        (None, Source::Cells(c)) => {
+            write_header(f, width, height)?;
+            write_cells(c, f, &bar)?;
+            let open = c.count();
+            written = (open, if open > 0 { vec!['@', '.'] } else { vec!['@'] });
+            Ok(())
+        }
+        (None, Source::Tiled(t)) => {
+            write_header(f, width, height)?;
+            written = t.write_rows(f, &bar)?;
+            Ok(())
+        }
     })?;
-    write_file(&args.out, &map)?;
-    let trace = match args.trace {
-        Some(edits) => {
+    bar.finish_and_clear();
+    let (passable, kinds) = written;
+
+    // The grid for rows and the trace: the painted one, the map as read
+    // back (a tiling's terrain, small maps), or the passability alone.
+    let need_grid = rows > 0 || args.trace.is_some();
+    if need_grid && grid.is_none() {
+        grid = Some(match source {
+            Source::Tiled(_) if detail => crate::input::load_map(&args.out)?,
+            Source::Tiled(t) => t.to_grid()?,
+            Source::Cells(c) => c.to_grid()?,
+        });
+    } else {
+        drop(source);
+    }
+    let scen_rows = match (&grid, &args.scen) {
+        (Some(g), Some(_)) => rows::scenario_rows(
+            g,
+            rows,
+            seed,
+            profile.as_ref(),
+            est.window_cells,
+            (hide, args.quiet),
+        )?,
+        _ => Vec::new(),
+    };
+    let trace = match (args.trace, &grid) {
+        (Some(edits), Some(g)) => {
             let path = args
                 .trace_out
                 .clone()
                 .unwrap_or_else(|| args.out.with_extension("trace"));
-            let text = crate::trace::generate(&grid, edits, args.seed, profile.as_ref());
+            let text = crate::trace::generate(g, edits, seed, profile.as_ref());
             write_file(&path, text.as_bytes())?;
             Some((path, edits, text.lines().count()))
         }
-        None => None,
+        _ => None,
     };
     let longest = scen_rows.iter().map(|r| r.length).fold(0.0, f64::max);
     if let Some(scen) = &args.scen {
@@ -568,18 +469,18 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        write_file(scen, scen_text(&grid, &name, &scen_rows).as_bytes())?;
+        write_file(scen, scen_text(width, height, &name, &scen_rows).as_bytes())?;
     }
     if args.json {
         out.line(json!({
             "status": Outcome::Ok.status(),
             "exit_code": Outcome::Ok.code(),
             "map": args.out.display().to_string(),
-            "width": grid.width(),
-            "height": grid.height(),
-            "passable": grid.passable_count(),
+            "width": width,
+            "height": height,
+            "passable": passable,
             "terrain": args.terrain,
-            "kinds": grid.terrain_kinds().iter().map(|t| t.to_char().to_string()).collect::<Vec<_>>(),
+            "kinds": kinds.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
             "profile": profile.as_ref().map(|p| p.name()),
             "scen": args.scen.as_ref().map(|p| p.display().to_string()),
             "rows": scen_rows.len(),
@@ -587,15 +488,14 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "trace": trace.as_ref().map(|t| t.0.display().to_string()),
             "trace_edits": trace.as_ref().map(|t| t.1),
             "trace_lines": trace.as_ref().map(|t| t.2),
+            "tile": args.tile.as_ref().map(|p| p.display().to_string()),
+            "estimated_peak_mb": est.peak().1.div_ceil(1 << 20),
         }))?;
         return Ok(Outcome::Ok);
     }
     out.line(format_args!(
-        "wrote {} ({}x{}, {} passable cells)",
+        "wrote {} ({width}x{height}, {passable} passable cells)",
         args.out.display(),
-        grid.width(),
-        grid.height(),
-        grid.passable_count()
     ))?;
     if let Some(scen) = &args.scen {
         out.line(format_args!(
@@ -648,7 +548,30 @@ pub fn run_trace(args: &TraceArgs, out: &mut Out) -> Result<Outcome, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regionpath::grid::parse_scen;
+    use maps::wall_lines;
+    use regionpath::grid::{parse_map, parse_scen, Point, Profile};
+
+    /// A small run in memory: the map as a grid and its rows.
+    fn small(
+        kind: MapKind,
+        (w, h): (u32, u32),
+        seed: u64,
+        rows: usize,
+        terrain: bool,
+        profile: Option<&Profile>,
+    ) -> Result<(Grid, Vec<GenRow>), CliError> {
+        check_size(w, h)?;
+        let mut g = make_cells(kind, w, h, seed, true).to_grid()?;
+        if terrain {
+            g = crate::terrain::paint(&g, seed)?;
+        }
+        let r = if rows > 0 {
+            rows::scenario_rows(&g, rows, seed, profile, u64::MAX, (true, true))?
+        } else {
+            Vec::new()
+        };
+        Ok((g, r))
+    }
 
     #[test]
     fn wall_lines_keep_rooms_wide_enough() {
@@ -666,42 +589,74 @@ mod tests {
     #[test]
     fn same_seed_same_map_other_seed_other_map() {
         for kind in [MapKind::Rooms, MapKind::Caves] {
-            let (a, ra) = generate(kind, 64, 48, 9, 20, true, false, None).unwrap();
-            let (b, rb) = generate(kind, 64, 48, 9, 20, true, false, None).unwrap();
-            let (c, _) = generate(kind, 64, 48, 10, 0, true, false, None).unwrap();
+            let (a, ra) = small(kind, (64, 48), 9, 20, false, None).unwrap();
+            let (b, rb) = small(kind, (64, 48), 9, 20, false, None).unwrap();
+            let (c, _) = small(kind, (64, 48), 10, 0, false, None).unwrap();
             assert_eq!(a, b);
             assert_eq!(ra, rb);
             assert_ne!(a, c);
             // The scenario stream does not disturb the map.
-            assert_eq!(
-                generate(kind, 64, 48, 9, 3, true, false, None).unwrap().0,
-                a
-            );
+            assert_eq!(small(kind, (64, 48), 9, 3, false, None).unwrap().0, a);
             assert!(a.passable_count() > 64 * 48 / 3, "{kind:?} too closed");
         }
     }
 
     #[test]
     fn rooms_are_all_connected() {
-        let (g, _) = generate(MapKind::Rooms, 100, 70, 3, 0, true, false, None).unwrap();
-        assert_eq!(largest_component(&g).len() as u64, g.passable_count());
+        let (g, _) = small(MapKind::Rooms, (100, 70), 3, 0, false, None).unwrap();
+        let comp = rows::largest_component(&g, &ProgressBar::hidden());
+        assert_eq!(comp.count(), g.passable_count());
         // Border is wall.
         for x in 0..100 {
             assert!(!g.is_passable(Point::new(x, 0)) && !g.is_passable(Point::new(x, 69)));
         }
     }
 
+    /// Every row's length is the testkit Dijkstra's distance (an oracle
+    /// independent of jump point search and of the window proof), with
+    /// unlimited windows and with windows of 64 × 64 cells at most.
     #[test]
-    fn scenario_rows_parse_and_are_consistent() {
-        let (g, rows) = generate(MapKind::Caves, 80, 60, 5, 40, true, false, None).unwrap();
-        let text = scen_text(&g, "c.map", &rows);
+    fn row_lengths_equal_the_testkit_dijkstra() {
+        for (kind, size, seed) in [
+            (MapKind::Caves, (120, 90), 5),
+            (MapKind::Rooms, (130, 100), 8),
+            (MapKind::Caves, (260, 200), 2),
+        ] {
+            let g = make_cells(kind, size.0, size.1, seed, true)
+                .to_grid()
+                .unwrap();
+            let hidden = ProgressBar::hidden();
+            let comp = rows::largest_component(&g, &hidden);
+            for cap in [u64::MAX, MIN_WINDOW_CELLS] {
+                let rows = rows::uniform_rows(&g, &comp, 60, seed, cap, &hidden).unwrap();
+                assert_eq!(rows.len(), 60);
+                for r in &rows {
+                    let d = regionpath_testkit::distances(&g, r.start)
+                        [(r.goal.y * size.0 + r.goal.x) as usize];
+                    assert!(
+                        (r.length - d).abs() < 1e-6,
+                        "{kind:?} cap {cap}: {} -> {}: {} vs Dijkstra {d}",
+                        r.start,
+                        r.goal,
+                        r.length
+                    );
+                    assert!(comp.contains(r.start) && comp.contains(r.goal));
+                    assert_ne!(r.start, r.goal);
+                }
+                assert!(rows.windows(2).all(|p| p[0].bucket() <= p[1].bucket()));
+            }
+        }
+    }
+
+    #[test]
+    fn scenario_rows_parse_and_spread() {
+        let (g, rows) = small(MapKind::Caves, (80, 60), 5, 40, false, None).unwrap();
+        let text = scen_text(80, 60, "c.map", &rows);
         let s = parse_scen(&text).unwrap();
         assert_eq!(s.rows.len(), 40);
-        let comp = largest_component(&g);
         let mut last_bucket = 0;
         for (r, gen) in s.rows.iter().zip(&rows) {
-            assert!(comp.contains(&r.start) && comp.contains(&r.goal));
-            assert!(r.start != r.goal);
+            assert!(g.is_passable(r.start) && g.is_passable(r.goal));
             assert_eq!(u64::from(r.bucket), (r.optimal / 4.0).floor() as u64);
             assert!(r.bucket >= last_bucket);
             last_bucket = r.bucket;
@@ -715,7 +670,7 @@ mod tests {
 
     #[test]
     fn terrain_keeps_the_walls_and_profiled_rows_use_positions() {
-        let (plain, _) = generate(MapKind::Caves, 96, 96, 11, 0, true, false, None).unwrap();
+        let (plain, _) = small(MapKind::Caves, (96, 96), 11, 0, false, None).unwrap();
         let tank = Profile::builder("tank")
             .size(2)
             .cost('.', 1.0)
@@ -723,7 +678,7 @@ mod tests {
             .cost('T', 4.0)
             .build()
             .unwrap();
-        let (g, rows) = generate(MapKind::Caves, 96, 96, 11, 30, true, true, Some(&tank)).unwrap();
+        let (g, rows) = small(MapKind::Caves, (96, 96), 11, 30, true, Some(&tank)).unwrap();
         for y in 0..96 {
             for x in 0..96 {
                 let p = Point::new(x, y);
@@ -741,10 +696,109 @@ mod tests {
         }
     }
 
+    /// The streamed rows are the grid crate's `write_map` text of the same
+    /// cells, on widths around word edges.
     #[test]
-    fn bad_sizes_are_errors() {
-        assert!(generate(MapKind::Rooms, 4, 100, 1, 0, true, false, None).is_err());
-        assert!(generate(MapKind::Caves, 100, MAX_SIDE + 1, 1, 0, true, false, None).is_err());
-        assert!(generate(MapKind::Caves, MAX_SIDE, MAX_SIDE, 1, 0, true, false, None).is_err());
+    fn streamed_text_is_the_grid_writers() {
+        for (w, h) in [(8, 8), (63, 20), (64, 9), (65, 33), (200, 70)] {
+            let c = make_cells(MapKind::Caves, w, h, 4, true);
+            let mut want = Vec::new();
+            write_map(&c.to_grid().unwrap(), &mut want).unwrap();
+            let mut got = Vec::new();
+            write_header(&mut got, w, h).unwrap();
+            write_cells(&c, &mut got, &ProgressBar::hidden()).unwrap();
+            assert_eq!(
+                String::from_utf8(got).unwrap(),
+                String::from_utf8(want).unwrap()
+            );
+        }
+    }
+
+    /// Output cell `(x, y)` of a tiling is the cut source's cell mirrored
+    /// per copy, in the text and in the grid; the copies meet along
+    /// matching borders.
+    #[test]
+    fn tiling_mirrors_every_other_copy() {
+        // A 70 x 5 source with a wall border and mixed kinds inside.
+        let mut rows = vec!["@".repeat(70)];
+        for y in 0..3u32 {
+            let inner: String = (0..68u32)
+                .map(|x| match (x * 7 + y * 13) % 11 {
+                    0 | 1 => '@',
+                    2 => 'T',
+                    3 => 'W',
+                    4 => 'S',
+                    _ => '.',
+                })
+                .collect();
+            rows.push(format!("@{inner}@"));
+        }
+        rows.push("@".repeat(70));
+        let src = Grid::from_rows(&rows).unwrap();
+        let t = Tiling::new(src.clone(), 1, (3, 4), MAX_SIDE, MAX_CELLS).unwrap();
+        assert_eq!((t.width(), t.height()), (3 * 68, 4 * 3));
+        let mut text = Vec::new();
+        write_header(&mut text, t.width(), t.height()).unwrap();
+        let (passable, _) = t.write_rows(&mut text, &ProgressBar::hidden()).unwrap();
+        let out = parse_map(&String::from_utf8(text).unwrap()).unwrap();
+        let grid = t.to_grid().unwrap();
+        assert_eq!(passable, out.passable_count());
+        for y in 0..t.height() {
+            for x in 0..t.width() {
+                let (i, j) = (x / 68, y / 3);
+                let sx = if i % 2 == 1 { 67 - x % 68 } else { x % 68 };
+                let sy = if j % 2 == 1 { 2 - y % 3 } else { y % 3 };
+                let s = Point::new(sx + 1, sy + 1);
+                let p = Point::new(x, y);
+                assert_eq!(out.terrain(p).unwrap(), src.terrain(s).unwrap(), "{p}");
+                assert_eq!(grid.is_passable(p), src.is_passable(s), "{p}");
+            }
+        }
+        // Copies meet along mirrored borders: columns 67 and 68 agree.
+        for y in 0..t.height() {
+            assert_eq!(
+                out.terrain(Point::new(67, y)).unwrap(),
+                out.terrain(Point::new(68, y)).unwrap()
+            );
+        }
+        assert!(Tiling::new(src.clone(), 3, (2, 2), MAX_SIDE, MAX_CELLS).is_err());
+        assert!(Tiling::new(src, 0, (500, 2), MAX_SIDE, MAX_CELLS).is_err());
+    }
+
+    #[test]
+    fn sizes_up_to_32k_are_accepted_and_bad_ones_refused() {
+        assert!(check_size(4, 100).is_err());
+        assert!(check_size(100, MAX_SIDE + 1).is_err());
+        assert!(check_size(MAX_SIDE, MAX_SIDE).is_ok());
+        assert!(check_size(16_384, 16_384).is_ok());
+    }
+
+    /// The budget refuses a run whose estimated peak exceeds it, and
+    /// limits the rows' search windows to what is left of it.
+    #[test]
+    fn the_memory_budget_refuses_and_limits_windows() {
+        let plan = |w, h, rows| Plan {
+            width: w,
+            height: h,
+            source_bytes: Bits::bytes_for(w, h),
+            terrain: false,
+            rows,
+            profile: false,
+            trace: false,
+        };
+        let big = plan(MAX_SIDE, MAX_SIDE, 0);
+        let e = estimate(&big, Some(64 << 20)).unwrap_err();
+        assert!(matches!(e, CliError::OverBudget { .. }), "{e}");
+        assert_eq!(e.exit_code(), 2);
+        let ok = estimate(&big, Some(1 << 30)).unwrap();
+        assert!(ok.peak().1 <= 160 << 20, "{ok:?}");
+        let rows = plan(MAX_SIDE, MAX_SIDE, 10);
+        let fixed =
+            BASE_BYTES + grid_bytes(MAX_SIDE, MAX_SIDE) + Bits::bytes_for(MAX_SIDE, MAX_SIDE);
+        let e = estimate(&rows, Some(fixed + 1000)).unwrap_err();
+        assert!(matches!(e, CliError::OverBudget { .. }), "{e}");
+        let limited = estimate(&rows, Some(fixed + (100 << 20))).unwrap();
+        assert_eq!(limited.window_cells, (100 << 20) / WINDOW_BYTES_PER_CELL);
+        assert_eq!(estimate(&rows, None).unwrap().window_cells, 1 << 30);
     }
 }

@@ -12,8 +12,10 @@
 //! * `regionpath render MAP.map -o OUT.png` draws the map, its sectors,
 //!   regions, routes and paths.
 //! * `regionpath generate` writes the project's own seeded maps (rooms or
-//!   caves) and, optionally, a scenario file whose optimal lengths come from
-//!   a plain Dijkstra, and with `--trace N` a game trace for it.
+//!   caves, up to 32,768², streamed) or mirror-tiles a map, and,
+//!   optionally, a scenario file whose optimal lengths come from windowed
+//!   jump point search with an optimality bound, and with `--trace N` a
+//!   game trace for it.
 //! * `regionpath replay MAP.map --trace FILE` replays a game trace (map
 //!   edits, queries, lazy walks, groups) through the incremental update and
 //!   checks every answer against an exact search on the map of the moment.
