@@ -88,6 +88,18 @@ pub fn run(args: Vec<String>) {
         st.top_nodes,
         st.bytes as f64 / st.cells as f64
     );
+    if only == "load" {
+        let bytes = h.to_bytes();
+        let t = Instant::now();
+        let back = Hierarchy::from_bytes(&bytes, &grid).expect("load");
+        println!(
+            "file {} bytes, load {:.0} ms (stats say {:.0} ms)",
+            bytes.len(),
+            t.elapsed().as_secs_f64() * 1e3,
+            back.stats().build_ms
+        );
+        return;
+    }
     let min_dist = min_dist.unwrap_or(grid.width().max(grid.height()) as f64 / 3.0);
     let mut rng = Rng(seed);
     let (w, hgt) = (grid.width() as u64, grid.height() as u64);
