@@ -539,7 +539,9 @@ pub struct PlanStats {
     /// cluster graph ([`PlannerConfig::get_quick_start`]); `abstract_expanded`
     /// then counts both region searches, `route_len` the last route.
     pub quick_start: bool,
-    /// Clusters expanded by the cluster-graph search of a quick start.
+    /// Nodes expanded above the regions: clusters by the cluster-graph
+    /// search of a quick start, or level nodes by the searches over the
+    /// abstraction levels ([`PlannerConfig::get_levels_from`]).
     pub cluster_expanded: u32,
     /// Whether the path is known to be optimal: the exact portal layer
     /// answered (see [`crate::PortalMode`]; `expanded` then counts portals
