@@ -120,7 +120,9 @@ pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
     let b = wrap_pos(to.heading - phi);
     let (sa, ca, sb, cb) = (a.sin(), a.cos(), b.sin(), b.cos());
     let cab = (a - b).cos();
-    let mut best: Option<Maneuver> = None;
+    // Candidates by length; the shortest that integrates to `to` wins.
+    let mut cands: [Option<Maneuver>; 8] = [None; 8];
+    let mut n = 0;
     let mut consider = |t: f64, p: f64, q: f64, kinds: [i8; 3]| {
         // kinds: +1 arc with increasing heading, -1 decreasing, 0 line.
         let piece = |k: i8, v: f64| match k {
@@ -128,22 +130,15 @@ pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
             k => Piece::Arc(k as f64 * v),
         };
         let len = (t + p + q) * radius;
-        if !len.is_finite() || best.is_some_and(|m| m.length <= len) {
+        if !len.is_finite() || n >= cands.len() {
             return;
         }
-        let m = Maneuver {
+        cands[n] = Some(Maneuver {
             radius,
             pieces: [piece(kinds[0], t), piece(kinds[1], p), piece(kinds[2], q)],
             length: len,
-        };
-        let e = m.end(from);
-        let tol = 1e-6 * (1.0 + d);
-        if (e.x - to.x).abs() <= tol * radius
-            && (e.y - to.y).abs() <= tol * radius
-            && wrap_signed(e.heading - to.heading).abs() <= 1e-6
-        {
-            best = Some(m);
-        }
+        });
+        n += 1;
     };
     // Plus-straight-plus (when the two circles coincide, one arc).
     let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sa - sb);
@@ -191,7 +186,21 @@ pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
         let t = wrap_pos(-a - (ca - cb).atan2(d + sa - sb) + p / 2.0);
         consider(t, p, wrap_pos(b - a - t + p), [1, -1, 1]);
     }
-    best
+    let cands = &mut cands[..n];
+    cands.sort_by(|a, b| {
+        let (a, b) = (
+            a.map_or(f64::INFINITY, |m| m.length),
+            b.map_or(f64::INFINITY, |m| m.length),
+        );
+        a.total_cmp(&b)
+    });
+    let tol = 1e-6 * (1.0 + d) * radius;
+    cands.iter().flatten().copied().find(|m| {
+        let e = m.end(from);
+        (e.x - to.x).abs() <= tol
+            && (e.y - to.y).abs() <= tol
+            && wrap_signed(e.heading - to.heading).abs() <= 1e-6
+    })
 }
 
 #[cfg(test)]

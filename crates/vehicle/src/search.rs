@@ -97,7 +97,7 @@ pub enum Goal {
     Pose(Pose),
 }
 
-/// Bounds of one search (default: the whole grid, no budget).
+/// Bounds of one search (default: the whole grid, no budget, weight 1).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Limits {
     /// Nodes are confined to this rectangle (cells outside count as
@@ -105,8 +105,12 @@ pub struct Limits {
     pub area: Option<Area>,
     /// Largest number of node expansions (0: no limit).
     pub max_expansions: u32,
+    /// Weight of the heuristic (weighted A*): 0 or 1 (the default) gives
+    /// the shortest chain of primitives; `w > 1` one at most `w` times as
+    /// long, usually after far fewer expansions. Values below 1 or not
+    /// finite count as 1.
+    pub weight: f32,
 }
-
 
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,6 +141,10 @@ const GOAL: u32 = u32::MAX - 2;
 /// Edge flag: an exact curve (from the start pose, or to the goal pose),
 /// checked when popped.
 const LAZY: u32 = 1 << 31;
+/// Edge flag: an exact curve not yet priced: its `g` is a lower bound (the
+/// parent's cost plus the straight distance); when popped it is priced
+/// (Dubins length) and pushed again as [`LAZY`].
+const UNPRICED: u32 = 1 << 30;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -282,12 +290,17 @@ impl DirectionalSearch {
         let bound = |dist: f64| 3.0 * dist + TAU * radius + 1e-9;
         let gx = goal_pose.x;
         let gy = goal_pose.y;
+        let weight = if limits.weight.is_finite() && limits.weight > 1.0 {
+            limits.weight as f64
+        } else {
+            1.0
+        };
         let heur = |cx: usize, cy: usize| {
             let (x, y) = (
                 (area.x as usize + cx) as f64 + 0.5,
                 (area.y as usize + cy) as f64 + 0.5,
             );
-            ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
+            weight * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
         };
         let node_of =
             |cx: usize, cy: usize, hd: u32| ((cy * w + cx) * hn as usize + hd as usize) as u32;
@@ -336,25 +349,19 @@ impl DirectionalSearch {
                             continue;
                         }
                         let (cx, cy) = ((x - area.x as i64) as usize, (y - area.y as i64) as usize);
+                        let dist = ((x as f64 + 0.5 - sp.x).powi(2)
+                            + (y as f64 + 0.5 - sp.y).powi(2))
+                        .sqrt();
                         for hd in 0..hn {
-                            let to = Pose::new(x as f64 + 0.5, y as f64 + 0.5, hd as f64 * step);
-                            let Some(m) = shortest(sp, to, radius) else {
-                                continue;
-                            };
-                            let dist = ((to.x - sp.x).powi(2) + (to.y - sp.y).powi(2)).sqrt();
-                            if m.length > bound(dist) {
-                                continue;
-                            }
                             let n = node_of(cx, cy, hd);
-                            self.push(n, m.length, heur(cx, cy), START, LAZY);
+                            self.push(n, dist, heur(cx, cy), START, UNPRICED);
                         }
                     }
                 }
                 if let Goal::Pose(gp) = goal {
                     if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
-                        if let Some(m) = shortest(sp, gp, radius) {
-                            self.push(GOAL, m.length, 0.0, START, LAZY);
-                        }
+                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
+                        self.push(GOAL, dist, 0.0, START, UNPRICED);
                     }
                 }
             }
@@ -368,6 +375,35 @@ impl DirectionalSearch {
             let Some(e) = self.heap.pop() else {
                 return Ok(Outcome::NoPath { expansions });
             };
+            if e.edge == UNPRICED {
+                // Price the exact curve and queue it again (or drop it).
+                if e.node != GOAL && self.mark[e.node as usize] == self.stamp + 1 {
+                    continue;
+                }
+                let (from, base) = if e.parent == START {
+                    match start {
+                        Start::Pose(sp) => (sp, 0.0),
+                        Start::Cell(_) => continue,
+                    }
+                } else {
+                    (node_pose(e.parent), self.best[e.parent as usize])
+                };
+                let to = if e.node == GOAL {
+                    goal_pose
+                } else {
+                    node_pose(e.node)
+                };
+                let Some(m) = shortest(from, to, radius) else {
+                    continue;
+                };
+                let dist = ((to.x - from.x).powi(2) + (to.y - from.y).powi(2)).sqrt();
+                if m.length > bound(dist) {
+                    continue;
+                }
+                let hv = e.f - e.g;
+                self.push(e.node, base + m.length, hv, e.parent, LAZY);
+                continue;
+            }
             if e.node == GOAL {
                 let from = if e.parent == START {
                     match start {
@@ -460,12 +496,8 @@ impl DirectionalSearch {
             if let Goal::Pose(gp) = goal {
                 if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
                     let from = node_pose(e.node);
-                    if let Some(mv) = shortest(from, gp, radius) {
-                        let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
-                        if mv.length <= bound(dist) {
-                            self.push(GOAL, e.g + mv.length, 0.0, e.node, LAZY);
-                        }
-                    }
+                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
+                    self.push(GOAL, e.g + dist, 0.0, e.node, UNPRICED);
                 }
             }
         }
