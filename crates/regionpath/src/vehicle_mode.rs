@@ -36,8 +36,10 @@ const GLOBAL_BUDGET: u32 = 400_000;
 /// The vehicle mode on its own: turns a cell path and its smoothed
 /// waypoints into a legal curve for a vehicle (what [`crate::Planner`] does
 /// in the vehicle mode, for paths from any planner). Holds the directional
-/// search (its tables built once, in [`VehicleCurver::new`]) and the splice
-/// buffers: no allocation per query once warm but the output curve.
+/// search (its tables built once, in [`VehicleCurver::new`]; it allocates
+/// nothing once warm) and the splice buffers. Rounding the corners
+/// ([`regionpath_smoothing::curve`]) builds its curves anew per query, so a
+/// query allocates a few vectors besides the output curve.
 #[derive(Debug)]
 pub struct VehicleCurver {
     search: DirectionalSearch,
@@ -68,6 +70,7 @@ impl VehicleCurver {
             unit_radius: config.get_unit_radius() as f64,
             headings: config.get_headings(),
             neighbourhood: Neighbourhood::D24,
+            max_turn_steps: None,
         };
         let steering = Steering::new(spec).map_err(|e| Error::Config {
             field: "turning_radius",

@@ -53,7 +53,7 @@ pub use dubins::{shortest, Maneuver, Piece, Pose};
 pub use pieces::{check_curve, sample_curve, to_degrees, Sample, Violation};
 pub use regionpath_smoothing::CurveSegment;
 pub use search::{Area, DirectionalSearch, Goal, Limits, Outcome, Start};
-pub use steering::{Neighbourhood, Steering, VehicleSpec, MAX_EXTENT, TABLE_MARGIN};
+pub use steering::{max_length, Neighbourhood, Steering, VehicleSpec, MAX_EXTENT, TABLE_MARGIN};
 
 use thiserror::Error;
 

@@ -3,13 +3,12 @@
 
 use crate::dubins::{shortest, Maneuver, Pose};
 use crate::pieces::{maneuver_clear, push_maneuver};
-use crate::steering::{Steering, MAX_EXTENT};
+use crate::steering::{Steering, MAX_EXTENT, PACK};
 use crate::VehicleError;
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::CurveSegment;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::f64::consts::TAU;
 use std::sync::Arc;
 
 /// A rectangle of cells: columns `x..x + width`, rows `y..y + height`.
@@ -287,7 +286,7 @@ impl DirectionalSearch {
         let reach = spec.neighbourhood.reach() as i64;
         let radius = spec.turning_radius;
         let unit = spec.unit_radius as f32;
-        let bound = |dist: f64| 3.0 * dist + TAU * radius + 1e-9;
+        let bound = |dist: f64| crate::steering::max_length(dist, radius);
         let gx = goal_pose.x;
         let gy = goal_pose.y;
         let weight = if limits.weight.is_finite() && limits.weight > 1.0 {
@@ -467,6 +466,17 @@ impl DirectionalSearch {
                     (r[wi] >> sh) | (r[wi + 1] << (64 - sh))
                 };
             }
+            // The same rows as a 16 × 16 square for the packed tables.
+            let mut square = [0u64; 4];
+            for (i, dy) in (-PACK..=PACK + 1).enumerate() {
+                let row = if dy.unsigned_abs() as usize <= extent {
+                    spans[(dy + MAX_EXTENT) as usize]
+                } else {
+                    0
+                };
+                let bits = (row >> (MAX_EXTENT - PACK)) & 0xFFFF;
+                square[i / 4] |= bits << ((i % 4) * 16);
+            }
             let (first_child, _) = steering.children_range(hd);
             for (i, ch) in steering.children(hd).iter().enumerate() {
                 let this = first_child + i as u32;
@@ -474,15 +484,24 @@ impl DirectionalSearch {
                 if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
                     continue;
                 }
-                let hit = steering
-                    .rows(ch)
-                    .iter()
-                    .any(|row| spans[(row.dy + MAX_EXTENT) as usize] & row.bits != 0);
+                let hit = match ch.is_packed.then_some(&ch.packed) {
+                    Some(p) => {
+                        (p[0] & square[0])
+                            | (p[1] & square[1])
+                            | (p[2] & square[2])
+                            | (p[3] & square[3])
+                            != 0
+                    }
+                    None => steering
+                        .rows(ch)
+                        .iter()
+                        .any(|row| spans[(row.dy + MAX_EXTENT) as usize] & row.bits != 0),
+                };
                 if hit {
                     continue;
                 }
                 let (nx, ny) = (nx as usize, ny as usize);
-                let m = node_of(nx, ny, ch.heading);
+                let m = node_of(nx, ny, ch.heading as u32);
                 let mi = m as usize;
                 if self.mark[mi] == self.stamp + 1 {
                     continue;
@@ -536,7 +555,7 @@ impl DirectionalSearch {
             } else if edge == NONE {
                 None
             } else {
-                Some(steering.child_at(edge).maneuver)
+                Some(*steering.maneuver_at(edge))
             };
             if let Some(m) = m {
                 push_maneuver(pose, &m, out);

@@ -55,6 +55,10 @@ pub struct VehicleSpec {
     pub headings: u32,
     /// Which children a node has.
     pub neighbourhood: Neighbourhood,
+    /// Largest heading change of one primitive, in heading steps (`None`:
+    /// every end heading, Pinter's full set). Fewer children per node make
+    /// each expansion cheaper; larger turns then take several primitives.
+    pub max_turn_steps: Option<u32>,
 }
 
 impl VehicleSpec {
@@ -65,6 +69,7 @@ impl VehicleSpec {
             unit_radius,
             headings: 16,
             neighbourhood: Neighbourhood::D24,
+            max_turn_steps: None,
         }
     }
 
@@ -100,6 +105,16 @@ impl VehicleSpec {
     }
 }
 
+/// The longest primitive kept between points `dist` apart for turning
+/// radius `r`: `1.5 × dist + πr` (plus 10⁻⁹), room for a half turn; longer
+/// curves are loops that chains of shorter primitives replace. (Pinter's
+/// full set, `3 × dist + 2πr`, has about twice the children per node and
+/// made the repairs on Moving AI maps three times slower for the same
+/// curves.)
+pub fn max_length(dist: f64, r: f64) -> f64 {
+    1.5 * dist + 0.5 * TAU * r + 1e-9
+}
+
 /// One row of a hit-check table: the cells `dx` (bit `dx + 31`) of row
 /// `dy`, relative to the start cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,32 +123,41 @@ pub(crate) struct HitRow {
     pub bits: u64,
 }
 
+/// Reach of the packed tables: a table whose cells all lie within
+/// `dx, dy ∈ [-PACK, PACK + 1]` is also kept as a 16 × 16 bit square.
+pub(crate) const PACK: i32 = 7;
+
 /// A child of a node: where it lies, its heading, the curve's length and
-/// its table.
+/// its table (rows, and when it fits, the packed 16 × 16 square: bit
+/// `(dy + PACK) * 16 + dx + PACK`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Child {
-    pub dx: i32,
-    pub dy: i32,
-    pub heading: u32,
+    pub packed: [u64; 4],
     pub length: f32,
+    pub dx: i16,
+    pub dy: i16,
+    pub heading: u16,
+    /// Whether `packed` holds the table (else only `rows`).
+    pub is_packed: bool,
     pub rows: (u32, u32),
-    pub maneuver: Maneuver,
 }
 
 /// The primitives and hit-check tables of a vehicle: for each start heading,
 /// end heading and offset of the neighbourhood, the shortest curve of arcs of
 /// the turning radius and lines from the start cell's centre to the child
-/// cell's centre (kept when its length is at most 3 × the offset's length +
-/// 2πR and it stays within [`MAX_EXTENT`] cells), and the cells whose square
+/// cell's centre (kept when its length is at most [`max_length`] and it
+/// stays within [`MAX_EXTENT`] cells), and the cells whose square
 /// lies within the unit radius (+ [`TABLE_MARGIN`]) of it, by exact
 /// distance. Built once (O(headings² × offsets × table area) distance
 /// evaluations: about 10⁷ for 16 headings, D48, R = 4), then shared by any
-/// number of searches; 16 headings with D24 and R = 2 take about 300 KB.
+/// number of searches; 16 headings with D24 and R = 2 take under 1 MB.
 #[derive(Clone, Debug)]
 pub struct Steering {
     spec: VehicleSpec,
     /// Children per start heading: `children[h0]` ranges.
     children: Vec<Child>,
+    /// The curve of each child, by the same index.
+    maneuvers: Vec<Maneuver>,
     by_heading: Vec<(u32, u32)>,
     rows: Vec<HitRow>,
     extent: i32,
@@ -146,12 +170,18 @@ impl Steering {
         let hn = spec.headings;
         let reach = spec.neighbourhood.reach();
         let mut children = Vec::new();
+        let mut maneuvers = Vec::new();
         let mut by_heading = Vec::with_capacity(hn as usize);
         let mut rows = Vec::new();
         let mut extent = 0;
         for h0 in 0..hn {
             let begin = children.len() as u32;
             for h1 in 0..hn {
+                let turn = (h1 + hn - h0) % hn;
+                let turn = turn.min(hn - turn);
+                if spec.max_turn_steps.is_some_and(|m| turn > m) {
+                    continue;
+                }
                 for dy in -reach..=reach {
                     for dx in -reach..=reach {
                         if dx == 0 && dy == 0 {
@@ -164,7 +194,7 @@ impl Steering {
                             continue;
                         };
                         let dist = ((dx * dx + dy * dy) as f64).sqrt();
-                        if m.length > 3.0 * dist + TAU * spec.turning_radius + 1e-9 {
+                        if m.length > max_length(dist, spec.turning_radius) {
                             continue;
                         }
                         let Some(table) = hit_cells(from, &m, spec.unit_radius + TABLE_MARGIN)
@@ -172,6 +202,23 @@ impl Steering {
                             continue;
                         };
                         let start = rows.len() as u32;
+                        let mut packed = Some([0u64; 4]);
+                        for &(ty, bits) in &table {
+                            for b in 0..64 {
+                                if bits >> b & 1 == 1 {
+                                    let tx = b - MAX_EXTENT;
+                                    let fits = (-PACK..=PACK + 1).contains(&tx)
+                                        && (-PACK..=PACK + 1).contains(&ty);
+                                    match (&mut packed, fits) {
+                                        (Some(p), true) => {
+                                            let i = ((ty + PACK) * 16 + tx + PACK) as usize;
+                                            p[i / 64] |= 1 << (i % 64);
+                                        }
+                                        _ => packed = None,
+                                    }
+                                }
+                            }
+                        }
                         for (ty, bits) in table {
                             extent = extent.max(ty.abs());
                             for b in 0..64 {
@@ -182,13 +229,15 @@ impl Steering {
                             rows.push(HitRow { dy: ty, bits });
                         }
                         children.push(Child {
-                            dx,
-                            dy,
-                            heading: h1,
+                            packed: packed.unwrap_or([0; 4]),
                             length: m.length as f32,
+                            dx: dx as i16,
+                            dy: dy as i16,
+                            heading: h1 as u16,
+                            is_packed: packed.is_some(),
                             rows: (start, rows.len() as u32),
-                            maneuver: m,
                         });
+                        maneuvers.push(m);
                     }
                 }
             }
@@ -197,6 +246,7 @@ impl Steering {
         Ok(Steering {
             spec,
             children,
+            maneuvers,
             by_heading,
             rows,
             extent,
@@ -230,9 +280,9 @@ impl Steering {
         self.by_heading[h0 as usize]
     }
 
-    /// A primitive by global index.
-    pub(crate) fn child_at(&self, i: u32) -> &Child {
-        &self.children[i as usize]
+    /// The curve of a primitive by global index.
+    pub(crate) fn maneuver_at(&self, i: u32) -> &Maneuver {
+        &self.maneuvers[i as usize]
     }
 
     /// The table rows of a child.
@@ -250,7 +300,7 @@ impl Steering {
         let c = self
             .children(h0)
             .iter()
-            .find(|c| c.heading == h1 && c.dx == dx && c.dy == dy)?;
+            .find(|c| c.heading as u32 == h1 && c.dx as i32 == dx && c.dy as i32 == dy)?;
         let mut out = Vec::new();
         for row in self.rows(c) {
             for b in 0..64 {

@@ -81,7 +81,8 @@ pub fn sample_maneuver(from: Pose, m: &Maneuver, ds: f64) -> Vec<(f64, f64)> {
 
 /// A brute-force directional search: Dijkstra over (cell, heading) with
 /// every offset within Chebyshev `reach` and every heading, each edge the
-/// Dubins curve kept under the same length bound as the crate's, legal when
+/// Dubins curve kept under the same length bound as the crate's
+/// (1.5 × distance + πR), legal when
 /// every sample (every 0.02 cells) keeps more than `r + 0.011` from every
 /// blocked square (so the continuous curve keeps more than `r + 0.001`).
 /// From the start cell facing anywhere to the goal cell with any heading;
@@ -121,7 +122,7 @@ pub fn brute_force(
                         continue;
                     };
                     let dist = ((dx * dx + dy * dy) as f64).sqrt();
-                    if m.length > 3.0 * dist + TAU * big_r + 1e-9 {
+                    if m.length > 1.5 * dist + 0.5 * TAU * big_r + 1e-9 {
                         continue;
                     }
                     let mut cells = Vec::new();

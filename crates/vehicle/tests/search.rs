@@ -19,6 +19,7 @@ fn search(big_r: f64, r: f64, headings: u32, hood: Neighbourhood) -> Directional
         unit_radius: r,
         headings,
         neighbourhood: hood,
+        max_turn_steps: None,
     };
     DirectionalSearch::new(Arc::new(Steering::new(spec).unwrap()))
 }
