@@ -31,7 +31,10 @@ const LOCAL_WEIGHT: f32 = 1.5;
 /// Heuristic weight of the search over the whole path's box.
 const GLOBAL_WEIGHT: f32 = 1.2;
 /// Node budget of the search over the whole path's box.
-const GLOBAL_BUDGET: u32 = 400_000;
+const GLOBAL_BUDGET: u32 = 150_000;
+/// Largest search over the whole path's box, in (cell, heading) nodes
+/// (about 20 bytes of scratch each); a larger box is not searched.
+const GLOBAL_MAX_NODES: u64 = 4_000_000;
 
 /// The vehicle mode on its own: turns a cell path and its smoothed
 /// waypoints into a legal curve for a vehicle (what [`crate::Planner`] does
@@ -107,7 +110,8 @@ impl VehicleCurver {
     /// by a directional search from a pose on the curve before it to a pose
     /// after it, within their box plus 2R + 3 cells (then once more with
     /// twice the reach); when a stretch cannot be repaired, one directional
-    /// search over the whole path's box. The result is checked with
+    /// search over the whole path's box (at most 4 · 10⁶ nodes, 150 000
+    /// expansions). The result is checked with
     /// [`check_curve`] before it is returned: never an illegal curve.
     ///
     /// `cells` must be a path on `grid` (its ends are the curve's) and
@@ -197,6 +201,12 @@ impl VehicleCurver {
             margin,
         );
         self.pieces.clear();
+        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64;
+        if nodes > GLOBAL_MAX_NODES {
+            return Err(Error::NoLegalCurve {
+                expansions: self.expansions,
+            });
+        }
         let limits = Limits {
             area: Some(area),
             max_expansions: GLOBAL_BUDGET,
