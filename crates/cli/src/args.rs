@@ -315,15 +315,43 @@ pub struct PathArgs {
     /// Unit radius in cells for smoothing (0 = a point, 0.5 = a tile wide).
     #[arg(long, default_value_t = 0.0, value_parser = parse_radius)]
     pub radius: f32,
-    /// Round the smoothed path's corners with arcs of this radius (cells);
-    /// turns that cannot take it are tightened and listed (or, with
-    /// `--strict-turns`, fail with exit code 3).
-    #[arg(long, value_name = "R", requires = "smooth", value_parser = parse_radius)]
+    /// A vehicle with this turning radius (cells; implies `--smooth`). Up
+    /// to 8: the vehicle mode, a legal curve (blocked turns repaired by
+    /// the directional search) or exit code 3. Above 8, or with
+    /// `--tighten-turns`: the smoothed path's corners rounded with arcs of
+    /// this radius, turns that cannot take it tightened and listed (or,
+    /// with `--strict-turns`, exit code 3).
+    #[arg(long, value_name = "R", value_parser = parse_radius)]
     pub turning_radius: Option<f32>,
     /// A turn that cannot take `--turning-radius` is a planning failure
     /// (exit code 3) instead of being tightened.
-    #[arg(long, requires = "turning_radius")]
+    #[arg(long, requires = "turning_radius", conflicts_with = "tighten_turns")]
     pub strict_turns: bool,
+    /// Round corners only (tighten the turns that cannot take the radius)
+    /// instead of the vehicle mode.
+    #[arg(long, requires = "turning_radius")]
+    pub tighten_turns: bool,
+    /// The vehicle's heading at the start, degrees (0 = +x, 90 = +y).
+    #[arg(
+        long,
+        value_name = "DEG",
+        requires = "turning_radius",
+        conflicts_with = "tighten_turns"
+    )]
+    pub heading: Option<f32>,
+    /// The heading the vehicle must arrive with, degrees.
+    #[arg(
+        long,
+        value_name = "DEG",
+        requires = "turning_radius",
+        conflicts_with = "tighten_turns"
+    )]
+    pub goal_heading: Option<f32>,
+    /// Headings of the vehicle search (8 or 16), and the sprite angles the
+    /// printed samples' headings are rounded to (default: 16 for the
+    /// search, samples unrounded).
+    #[arg(long, value_name = "8|16", requires = "turning_radius")]
+    pub headings: Option<u32>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -406,6 +434,19 @@ pub struct ScenArgs {
     /// wide); every smoothed path is checked clear for it.
     #[arg(long, default_value_t = 0.0, value_parser = parse_radius, requires = "smooth")]
     pub radius: f32,
+    /// Vehicle mode: curve every smoothed path for a vehicle of this
+    /// turning radius (cells, at most 8) and the unit radius `--radius`
+    /// (the facade's `VehicleCurver`: blocked turns repaired by the
+    /// directional search), check every curve independently (samples every
+    /// 0.05 cells clear for the radius, no turn tighter than R) and report
+    /// `curve_solved`, `curve_failed`, `curve_invalid`, `mean_curve_ratio`
+    /// (curve / smoothed length), `mean_curve_us` and `p99_curve_us` (the
+    /// whole query: planner, smoothing and curve).
+    #[arg(long, value_name = "R", requires = "smooth", value_parser = parse_radius)]
+    pub turning_radius: Option<f32>,
+    /// Headings of the vehicle search (8 or 16) with `--turning-radius`.
+    #[arg(long, default_value_t = 16, requires = "turning_radius")]
+    pub headings: u32,
     /// Also time each row's first leg (hierarchical planner only:
     /// `start_query` plus one `next_leg`, the moment a unit can start
     /// walking), in a second pass over the file's rows after the full

@@ -169,15 +169,20 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
         &config,
         profile.as_ref(),
     )?;
+    let big_r = args.turning_radius.unwrap_or(0.0);
+    let vehicle = big_r > 0.0 && big_r <= regionpath::MAX_REPAIR_RADIUS && !args.tighten_turns;
     let config = Config::new()
-        .smooth(args.smooth)
+        .smooth(args.smooth || args.turning_radius.is_some())
         .unit_radius(args.radius)
-        .turning_radius(args.turning_radius.unwrap_or(0.0))
-        .turn_policy(if args.strict_turns {
+        .turning_radius(big_r)
+        .turn_policy(if args.strict_turns || vehicle {
             TurnPolicy::Strict
         } else {
             TurnPolicy::Tighten
-        });
+        })
+        .start_heading(args.heading)
+        .goal_heading(args.goal_heading)
+        .headings(args.headings.unwrap_or(16));
     let mut planner = Planner::new(config).map_err(|source| CliError::Path {
         map: args.map.clone(),
         source,
@@ -234,6 +239,11 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "smoothed_length": path.smoothed_length,
             "curve_length": path.curve.as_ref().map(|c| c.length()),
             "tightened_turns": turns,
+            "length": path.curve.as_ref().map(|c| c.length()),
+            "pieces": path.curve.as_ref().map(pieces_json),
+            "samples": path.curve.as_ref().map(|c| samples_json(c, args.headings)),
+            "vehicle": vehicle,
+            "directional_expanded": planner.vehicle_expansions(),
             "legs": st.legs,
             "route_regions": st.route_len,
             "expanded": st.expanded,
@@ -278,9 +288,17 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
     }
     if let Some(c) = &path.curve {
         out.line(format_args!(
-            "curve: {} segments, length {:.4}",
+            "curve: {} segments, length {:.4}{}",
             c.segments().len(),
-            c.length()
+            c.length(),
+            if vehicle {
+                format!(
+                    " (vehicle: legal, {} directional nodes expanded)",
+                    planner.vehicle_expansions()
+                )
+            } else {
+                String::new()
+            }
         ))?;
         for t in c.tightened_turns() {
             out.line(format_args!(
@@ -290,4 +308,45 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
         }
     }
     Ok(Outcome::Ok)
+}
+
+/// The curve's pieces as JSON: lines with their ends, arcs with centre,
+/// radius, start angle and signed sweep (degrees), each with its length.
+fn pieces_json(c: &regionpath::CurvedPath) -> serde_json::Value {
+    c.segments()
+        .iter()
+        .map(|p| match *p {
+            regionpath::CurveSegment::Line { from, to } => json!({
+                "type": "line",
+                "from": [from.x, from.y],
+                "to": [to.x, to.y],
+                "length": p.length(),
+            }),
+            regionpath::CurveSegment::Arc {
+                center,
+                radius,
+                start_angle,
+                sweep,
+            } => json!({
+                "type": "arc",
+                "center": [center.x, center.y],
+                "radius": radius,
+                "start_angle": start_angle.to_degrees(),
+                "sweep": sweep.to_degrees(),
+                "length": p.length(),
+            }),
+        })
+        .collect()
+}
+
+/// Samples every 0.25 cells of travel (and the end): `s`, `x`, `y` and
+/// `heading` in degrees (0 = +x, 90 = +y), rounded to `sprites` angles when
+/// given.
+fn samples_json(c: &regionpath::CurvedPath, sprites: Option<u32>) -> serde_json::Value {
+    let mut samples = Vec::new();
+    regionpath::sample_curve(c, 0.25, sprites, &mut samples);
+    samples
+        .iter()
+        .map(|s| json!({"s": s.s, "x": s.pos.x, "y": s.pos.y, "heading": s.heading_deg}))
+        .collect()
 }

@@ -45,6 +45,19 @@ pub struct RowResult {
     pub first_leg_invalid: bool,
     /// Nodes expanded.
     pub expanded: u64,
+    /// The vehicle curve of the smoothed path (with `--turning-radius`).
+    pub curve: Option<CurveRow>,
+}
+
+/// The vehicle curve of one row (`scen --turning-radius`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurveRow {
+    /// Length of a curve that passed the independent check.
+    pub length: Option<f64>,
+    /// A curve was returned but failed the independent check.
+    pub invalid: bool,
+    /// The whole query with the curve: planner, smoothing and curve, µs.
+    pub us: f64,
 }
 
 impl RowResult {
@@ -129,6 +142,26 @@ pub struct AlgoStats {
     /// First legs that failed their check (with `--first-leg`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_leg_invalid: Option<usize>,
+    /// Rows with a vehicle curve that passed its check (with
+    /// `--turning-radius`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve_solved: Option<usize>,
+    /// Rows with a smoothed path but no legal curve found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve_failed: Option<usize>,
+    /// Curves returned that failed the independent check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve_invalid: Option<usize>,
+    /// Mean curve length / smoothed length over solved rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_curve_ratio: Option<f64>,
+    /// Mean time of the whole query with the curve (planner, smoothing,
+    /// curve), microseconds, over rows with a curve attempt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_curve_us: Option<f64>,
+    /// 99th percentile of that time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p99_curve_us: Option<f64>,
 }
 
 /// Nearest-rank percentile of sorted values (`q` in 0..=1).
@@ -169,6 +202,17 @@ impl AlgoStats {
         let smooth_us: Vec<f64> = rows.iter().filter_map(|r| r.smooth_us).collect();
         let first_leg = sorted(rows.iter().filter_map(|r| r.first_leg_us).collect());
         let has_first_leg = !first_leg.is_empty() || rows.iter().any(|r| r.first_leg_invalid);
+        let curves: Vec<CurveRow> = rows.iter().filter_map(|r| r.curve).collect();
+        let has_curve = !curves.is_empty();
+        let curve_us = sorted(curves.iter().map(|c| c.us).collect());
+        let curve_ratios: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| match (r.curve.and_then(|c| c.length), r.smoothed) {
+                (Some(c), Some(s)) if s > 0.0 => Some(c / s),
+                (Some(_), Some(_)) => Some(1.0),
+                _ => None,
+            })
+            .collect();
         let smooth_total: f64 = smooth_us.iter().sum();
         let query_total: f64 = rows
             .iter()
@@ -203,6 +247,17 @@ impl AlgoStats {
             p90_first_leg_us: percentile(&first_leg, 0.90),
             first_leg_invalid: has_first_leg
                 .then(|| rows.iter().filter(|r| r.first_leg_invalid).count()),
+            curve_solved: has_curve.then(|| curves.iter().filter(|c| c.length.is_some()).count()),
+            curve_failed: has_curve.then(|| {
+                curves
+                    .iter()
+                    .filter(|c| c.length.is_none() && !c.invalid)
+                    .count()
+            }),
+            curve_invalid: has_curve.then(|| curves.iter().filter(|c| c.invalid).count()),
+            mean_curve_ratio: mean(&curve_ratios),
+            mean_curve_us: mean(&curve_us),
+            p99_curve_us: percentile(&curve_us, 0.99),
         }
     }
 
@@ -212,6 +267,7 @@ impl AlgoStats {
             || self.wrong > 0
             || self.smooth_invalid.unwrap_or(0) > 0
             || self.first_leg_invalid.unwrap_or(0) > 0
+            || self.curve_invalid.unwrap_or(0) > 0
     }
 
     /// One human-readable line.
@@ -260,6 +316,18 @@ impl AlgoStats {
         }
         if let Some(n) = self.first_leg_invalid.filter(|n| *n > 0) {
             s.push_str(&format!(" | {n} first legs INVALID"));
+        }
+        if let (Some(ok), Some(failed), Some(bad)) =
+            (self.curve_solved, self.curve_failed, self.curve_invalid)
+        {
+            s.push_str(&format!(
+                " | curves {ok} solved, {failed} failed, {bad} invalid, curve/smoothed mean {}, \
+                 query+curve mean {} µs, p99 {} µs",
+                self.mean_curve_ratio
+                    .map_or("-".to_string(), |v| format!("{v:.4}")),
+                f(self.mean_curve_us),
+                f(self.p99_curve_us),
+            ));
         }
         s
     }
@@ -443,6 +511,7 @@ mod tests {
             smooth_us: None,
             first_leg_us: None,
             first_leg_invalid: false,
+            curve: None,
             expanded: 10,
         }
     }

@@ -158,6 +158,10 @@ struct Slot {
 struct Buffers {
     path: Vec<Point>,
     smoothed: Vec<(f64, f64)>,
+    /// With `--turning-radius`: the vehicle curver, its radii and the
+    /// waypoints as it takes them.
+    curver: Option<(regionpath::VehicleCurver, f32, f32)>,
+    waypoints: Vec<regionpath::Vec2>,
     paths: Option<PathsFile>,
 }
 
@@ -259,6 +263,7 @@ fn run_row(
         first_leg_us: None,
         first_leg_invalid: false,
         expanded: info.expanded,
+        curve: None,
     };
     if let Some(paths) = &mut buf.paths {
         let cells = info.found.then_some(buf.path.as_slice());
@@ -299,6 +304,32 @@ fn run_row(
             Ok(len) => result.smoothed = Some(len),
             Err(_) => result.smooth_invalid = true,
         }
+    }
+    if let (Some((curver, big_r, r)), Some(_)) = (buf.curver.as_mut(), result.smoothed) {
+        buf.waypoints.clear();
+        buf.waypoints.extend(
+            buf.smoothed
+                .iter()
+                .map(|&(x, y)| regionpath::Vec2::new(x as f32, y as f32)),
+        );
+        let t = Instant::now();
+        let curve = curver.curve(grid, &buf.path, &buf.waypoints);
+        let curve_us = t.elapsed().as_secs_f64() * 1e6;
+        let (length, invalid) = match curve {
+            Ok(c) => {
+                match validate::check_curve(grid, row.start, row.goal, &c, *big_r as f64, *r as f64)
+                {
+                    Ok(len) => (Some(len), false),
+                    Err(_) => (None, true),
+                }
+            }
+            Err(_) => (None, false),
+        };
+        result.curve = Some(report::CurveRow {
+            length,
+            invalid,
+            us: us + result.smooth_us.unwrap_or(0.0) + curve_us,
+        });
     }
     Ok(result)
 }
@@ -474,9 +505,31 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
     // Human-readable lines go to stdout, or to stderr under --json.
     let mut stderr_text = Out::stderr();
     let text: &mut Out = if args.json { &mut stderr_text } else { out };
+    let curver = match args.turning_radius {
+        Some(big_r) => {
+            let config = regionpath::Config::new()
+                .smooth(true)
+                .unit_radius(args.radius)
+                .turning_radius(big_r)
+                .turn_policy(regionpath::TurnPolicy::Strict)
+                .headings(args.headings);
+            let curver = regionpath::VehicleCurver::new(&config)
+                .map_err(|e| CliError::Unsupported(format!("--turning-radius {big_r}: {e}")))?
+                .ok_or_else(|| {
+                    CliError::Unsupported(format!(
+                        "--turning-radius {big_r}: the vehicle search takes radii in (0, {}]",
+                        regionpath::MAX_REPAIR_RADIUS
+                    ))
+                })?;
+            Some((curver, big_r, args.radius))
+        }
+        None => None,
+    };
     let mut buf = Buffers {
         path: Vec::new(),
         smoothed: Vec::new(),
+        curver,
+        waypoints: Vec::new(),
         paths: match &args.paths {
             Some(p) => Some(PathsFile::create(p)?),
             None => None,

@@ -268,6 +268,66 @@ pub fn check_smoothed(
     Ok(length)
 }
 
+/// Checks a vehicle curve independently of the library's geometry: it
+/// starts at the start cell's centre and ends at the goal cell's (within
+/// 10⁻³), every sample every 0.05 cells of travel has its disc of radius `r`
+/// clear of blocked and off-map squares (distance to each nearby square,
+/// touching counts), and the heading turns by at most the distance
+/// travelled over `big_r` between samples (+ rounding). Returns the length.
+pub fn check_curve(
+    grid: &Grid,
+    start: Point,
+    goal: Point,
+    curve: &regionpath::CurvedPath,
+    big_r: f64,
+    r: f64,
+) -> Result<f64, String> {
+    let centre = |p: Point| (f64::from(p.x) + 0.5, f64::from(p.y) + 0.5);
+    let total = curve.length() as f64;
+    let ends = [(0.0, centre(start)), (total, centre(goal))];
+    for (s, c) in ends {
+        let (p, _) = curve.sample(s as f32);
+        if (p.x as f64 - c.0).abs() > 1e-3 || (p.y as f64 - c.1).abs() > 1e-3 {
+            return Err(format!(
+                "the curve passes ({}, {}) at {s}, not its end",
+                p.x, p.y
+            ));
+        }
+    }
+    let ds = 0.05;
+    let n = (total / ds).ceil() as usize;
+    let mut prev: Option<(f64, f64)> = None;
+    for i in 0..=n {
+        let s = (i as f64 * ds).min(total);
+        let (p, h) = curve.sample(s as f32);
+        let (x, y) = (p.x as f64, p.y as f64);
+        for cy in (y - r).floor() as i64 - 1..=(y + r).floor() as i64 + 1 {
+            for cx in (x - r).floor() as i64 - 1..=(x + r).floor() as i64 + 1 {
+                let free = cx >= 0 && cy >= 0 && grid.is_passable(Point::new(cx as u32, cy as u32));
+                if free {
+                    continue;
+                }
+                let dx = (cx as f64 - x).max(x - (cx as f64 + 1.0)).max(0.0);
+                let dy = (cy as f64 - y).max(y - (cy as f64 + 1.0)).max(0.0);
+                if dx.hypot(dy) <= r - 1e-5 {
+                    return Err(format!(
+                        "the sample at {s} ({x}, {y}) touches cell ({cx}, {cy})"
+                    ));
+                }
+            }
+        }
+        if let Some((ps, ph)) = prev {
+            let turn = (h as f64 - ph).rem_euclid(std::f64::consts::TAU);
+            let turn = turn.min(std::f64::consts::TAU - turn);
+            if turn > (s - ps) / big_r * 1.001 + 2e-4 {
+                return Err(format!("the curve turns tighter than {big_r} at {s}"));
+            }
+        }
+        prev = Some((s, h as f64));
+    }
+    Ok(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -660,3 +660,110 @@ fn render_draws_the_path_on_its_cells_at_every_scale() {
     assert_eq!(code, 2);
     assert!(v["error"].as_str().unwrap().contains("cannot write"), "{v}");
 }
+
+/// `path --turning-radius R --radius r --json` in the vehicle mode prints
+/// the curve's pieces and samples; checked here against the map: samples
+/// at most 0.25 cells apart, each disc of radius r clear of blocked cells,
+/// the ends at the cell centres with the asked headings.
+#[test]
+fn path_prints_a_vehicle_curve_with_pieces_and_samples() {
+    let dir = scratch("vehicle");
+    let map = dir.join("wall.map");
+    let mut text = String::from("type octile\nheight 20\nwidth 30\nmap\n");
+    let mut blocked = Vec::new();
+    for y in 0..20 {
+        for x in 0..30 {
+            let wall = (14..16).contains(&x) && y >= 5;
+            text.push(if wall { '@' } else { '.' });
+            if wall {
+                blocked.push((x as f64, y as f64));
+            }
+        }
+        text.push('\n');
+    }
+    std::fs::write(&map, text).unwrap();
+    let (code, v, _) = run_json(bin().arg("path").arg(&map).args([
+        "--from",
+        "5,15",
+        "--to",
+        "25,15",
+        "--turning-radius",
+        "2",
+        "--radius",
+        "0.4",
+        "--heading",
+        "180",
+        "--goal-heading",
+        "90",
+        "--headings",
+        "8",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["found"], true);
+    assert_eq!(v["vehicle"], true);
+    let length = v["length"].as_f64().unwrap();
+    let pieces = v["pieces"].as_array().unwrap();
+    let sum: f64 = pieces.iter().map(|p| p["length"].as_f64().unwrap()).sum();
+    assert!((sum - length).abs() < 1e-3, "{sum} vs {length}");
+    for p in pieces {
+        if p["type"] == "arc" {
+            assert!(p["radius"].as_f64().unwrap() >= 2.0 - 1e-4, "{p}");
+        }
+    }
+    let samples = v["samples"].as_array().unwrap();
+    let at = |i: usize, k: &str| samples[i][k].as_f64().unwrap();
+    for (i, sample) in samples.iter().enumerate() {
+        if i > 0 {
+            assert!(at(i, "s") - at(i - 1, "s") <= 0.25 + 1e-6);
+        }
+        let (x, y) = (at(i, "x"), at(i, "y"));
+        for &(bx, by) in &blocked {
+            let dx = (bx - x).max(x - (bx + 1.0)).max(0.0);
+            let dy = (by - y).max(y - (by + 1.0)).max(0.0);
+            assert!(
+                dx.hypot(dy) > 0.4 - 1e-5,
+                "sample {i} ({x}, {y}) touches ({bx}, {by})"
+            );
+        }
+        // 8 sprite angles.
+        assert!((at(i, "heading") / 45.0).fract().abs() < 1e-4, "{}", sample);
+    }
+    let last = samples.len() - 1;
+    assert!((at(0, "x") - 5.5).abs() < 1e-3 && (at(0, "y") - 15.5).abs() < 1e-3);
+    assert!((at(last, "x") - 25.5).abs() < 1e-3 && (at(last, "y") - 15.5).abs() < 1e-3);
+    assert!((at(last, "s") - length).abs() < 1e-3);
+    assert_eq!(at(0, "heading"), 180.0);
+    assert_eq!(at(last, "heading"), 90.0);
+}
+
+/// `scen --turning-radius` reports the curve keys, with no invalid curve.
+#[test]
+fn scen_reports_vehicle_curves() {
+    let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/rooms-512.map.scen");
+    let (code, v, _) = run_json(bin().arg("scen").arg(&scen).args([
+        "--every",
+        "40",
+        "--smooth",
+        "--radius",
+        "0.4",
+        "--turning-radius",
+        "2",
+        "--json",
+        "--quiet",
+    ]));
+    assert_eq!(code, 0, "{v}");
+    let h = &v["algos"]["hierarchical"];
+    assert_eq!(h["curve_invalid"], 0, "{h}");
+    let solved = h["curve_solved"].as_u64().unwrap();
+    let failed = h["curve_failed"].as_u64().unwrap();
+    assert!(
+        solved > 0 && solved + failed <= h["solved"].as_u64().unwrap(),
+        "{h}"
+    );
+    assert!(h["mean_curve_ratio"].as_f64().unwrap() >= 0.999, "{h}");
+    assert!(
+        h["mean_curve_us"].is_number() && h["p99_curve_us"].is_number(),
+        "{h}"
+    );
+}

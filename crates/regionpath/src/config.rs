@@ -32,6 +32,9 @@ pub struct Config {
     unit_radius: f32,
     turning_radius: f32,
     turn_policy: TurnPolicy,
+    start_heading: Option<f32>,
+    goal_heading: Option<f32>,
+    headings: u32,
     planner: PlannerConfig,
 }
 
@@ -42,6 +45,9 @@ impl Default for Config {
             unit_radius: 0.0,
             turning_radius: 0.0,
             turn_policy: TurnPolicy::Tighten,
+            start_heading: None,
+            goal_heading: None,
+            headings: 16,
             planner: PlannerConfig::default(),
         }
     }
@@ -87,6 +93,33 @@ impl Config {
     #[must_use]
     pub fn turn_policy(mut self, policy: TurnPolicy) -> Self {
         self.turn_policy = policy;
+        self
+    }
+
+    /// The vehicle's heading at the start, in degrees (0 = +x, 90 = +y,
+    /// down the map; any finite value, taken modulo 360). Only with
+    /// [`TurnPolicy::Strict`] and a turning radius (the vehicle mode, see
+    /// [`crate::Path::curve`]); `None` (the default): the curve leaves the
+    /// start in whatever direction is shortest.
+    #[must_use]
+    pub fn start_heading(mut self, degrees: Option<f32>) -> Self {
+        self.start_heading = degrees;
+        self
+    }
+
+    /// The heading the vehicle must arrive with, in degrees (as
+    /// [`Config::start_heading`]); `None` (the default): any.
+    #[must_use]
+    pub fn goal_heading(mut self, degrees: Option<f32>) -> Self {
+        self.goal_heading = degrees;
+        self
+    }
+
+    /// Headings of the vehicle search that repairs blocked turns, 8 or 16
+    /// (default 16: finer turns, twice the nodes).
+    #[must_use]
+    pub fn headings(mut self, count: u32) -> Self {
+        self.headings = count;
         self
     }
 
@@ -184,6 +217,21 @@ impl Config {
         self.turn_policy
     }
 
+    /// The start heading in degrees, if any.
+    pub fn get_start_heading(&self) -> Option<f32> {
+        self.start_heading
+    }
+
+    /// The goal heading in degrees, if any.
+    pub fn get_goal_heading(&self) -> Option<f32> {
+        self.goal_heading
+    }
+
+    /// The vehicle search's heading count.
+    pub fn get_headings(&self) -> u32 {
+        self.headings
+    }
+
     /// The leg refinement settings as the hierarchy crate takes them.
     pub fn get_planner(&self) -> PlannerConfig {
         self.planner
@@ -205,6 +253,26 @@ impl Config {
             && (0.0..=MAX_TURNING_RADIUS).contains(&self.turning_radius))
         {
             return bad("turning_radius", self.turning_radius, "0..=1024 cells");
+        }
+        for (field, h) in [
+            ("start_heading", self.start_heading),
+            ("goal_heading", self.goal_heading),
+        ] {
+            if let Some(h) = h {
+                if !h.is_finite() {
+                    return bad(field, h, "a finite number of degrees");
+                }
+                if self.turn_policy != TurnPolicy::Strict || self.turning_radius <= 0.0 {
+                    return bad(
+                        field,
+                        h,
+                        "only with a turning radius and TurnPolicy::Strict",
+                    );
+                }
+            }
+        }
+        if self.headings != 8 && self.headings != 16 {
+            return bad("headings", self.headings as f32, "8 or 16");
         }
         self.planner.validate()?;
         Ok(())

@@ -128,6 +128,15 @@ pub enum Error {
         /// How many corners cannot take the radius.
         turns: usize,
     },
+    /// No legal curve for the vehicle was found (with
+    /// [`crate::TurnPolicy::Strict`]): the smoothed path's blocked turns
+    /// could not be repaired by the directional search near them, nor by
+    /// one over the whole path's box within its node budget.
+    #[error("no legal curve for the turning radius ({expansions} directional nodes expanded)")]
+    NoLegalCurve {
+        /// Nodes the directional searches expanded in all.
+        expansions: u64,
+    },
     /// The smoothed path has a segment the unit cannot pass with
     /// [`crate::Config::unit_radius`] (a passage narrower than the unit,
     /// see [`crate::Path::narrow_segments`]), so no curve for a

@@ -39,11 +39,13 @@ mod config;
 mod error;
 mod group;
 mod planner;
+mod vehicle_mode;
 
 pub use regionpath_grid as grid;
 pub use regionpath_hierarchy as hierarchy;
 pub use regionpath_search as search;
 pub use regionpath_smoothing as smoothing;
+pub use regionpath_vehicle as vehicle;
 
 pub use config::{Config, MAX_TURNING_RADIUS, MAX_UNIT_RADIUS};
 pub use error::{Endpoint, Error};
@@ -58,6 +60,8 @@ pub use regionpath_hierarchy::{
     PortalMode, Query, Region, RegionId, Run, Step,
 };
 pub use regionpath_smoothing::{CurveSegment, CurvedPath, TurnPolicy, Vec2};
+pub use regionpath_vehicle::{sample_curve, Sample};
+pub use vehicle_mode::{VehicleCurver, MAX_REPAIR_RADIUS};
 
 /// The types a game shares between threads are `Send + Sync`: one
 /// [`Hierarchy`] and [`Grid`] for all, one [`Planner`] per thread, queries

@@ -89,6 +89,13 @@ pub enum CurveError {
         /// Every blocked corner, in path order.
         turns: Vec<BlockedTurn>,
     },
+    /// [`CurvedPath::from_segments`]: piece `segment` does not start where
+    /// the previous one ends (within 10⁻³ cells), or is not finite.
+    #[error("piece {segment} does not continue the previous one")]
+    Discontinuous {
+        /// Index of the piece.
+        segment: usize,
+    },
 }
 
 /// One piece of a [`CurvedPath`].
@@ -127,6 +134,12 @@ impl CurveSegment {
             CurveSegment::Line { from, to } => P::from_vec2(from).dist(P::from_vec2(to)),
             CurveSegment::Arc { radius, sweep, .. } => radius as f64 * (sweep as f64).abs(),
         }
+    }
+
+    /// Position and heading (radians, as [`CurvedPath`]'s) at arc length
+    /// `s` from this piece's start, `s` clamped to the piece. O(1).
+    pub fn point_at(&self, s: f64) -> (Vec2, f32) {
+        self.at(s)
     }
 
     /// Position and heading at arc length `s` from this piece's start.
@@ -204,6 +217,83 @@ impl CurvedPath {
     /// The pieces, in travel order.
     pub fn segments(&self) -> &[CurveSegment] {
         &self.segments
+    }
+
+    /// A path made of the given pieces, in travel order: each must start
+    /// within 10⁻³ cells of where the previous one ends
+    /// ([`CurveError::Discontinuous`] otherwise, or when a coordinate is not
+    /// finite); an arc of |sweep| ≥ π is stored as two halves (so every
+    /// stored arc sweeps less than π, as [`CurveSegment::Arc`] says). No
+    /// clearance is checked: the caller vouches for the geometry (for
+    /// example a vehicle search whose pieces were checked against the grid).
+    /// Empty input is [`CurveError::Empty`]. O(pieces).
+    pub fn from_segments(pieces: &[CurveSegment]) -> Result<CurvedPath, CurveError> {
+        let Some(first) = pieces.first() else {
+            return Err(CurveError::Empty);
+        };
+        let mut segments = Vec::with_capacity(pieces.len() + 2);
+        let mut prev_end: Option<Vec2> = None;
+        for (i, piece) in pieces.iter().enumerate() {
+            let finite = match *piece {
+                CurveSegment::Line { from, to } => from.is_finite() && to.is_finite(),
+                CurveSegment::Arc {
+                    center,
+                    radius,
+                    start_angle,
+                    sweep,
+                } => {
+                    center.is_finite()
+                        && radius.is_finite()
+                        && radius >= 0.0
+                        && start_angle.is_finite()
+                        && sweep.is_finite()
+                        && sweep.abs() <= std::f32::consts::TAU + 1e-4
+                }
+            };
+            let (start, _) = piece.at(0.0);
+            let close = prev_end.is_none_or(|e| P::from_vec2(e).dist(P::from_vec2(start)) <= 1e-3);
+            if !finite || !close {
+                return Err(CurveError::Discontinuous { segment: i });
+            }
+            prev_end = Some(piece.at(piece.length64()).0);
+            match *piece {
+                CurveSegment::Arc {
+                    center,
+                    radius,
+                    start_angle,
+                    sweep,
+                } if sweep.abs() >= std::f32::consts::PI => {
+                    let half = sweep / 2.0;
+                    segments.push(CurveSegment::Arc {
+                        center,
+                        radius,
+                        start_angle,
+                        sweep: half,
+                    });
+                    segments.push(CurveSegment::Arc {
+                        center,
+                        radius,
+                        start_angle: start_angle + half,
+                        sweep: sweep - half,
+                    });
+                }
+                p => segments.push(p),
+            }
+        }
+        let mut starts = Vec::with_capacity(segments.len());
+        let mut total = 0.0;
+        for s in &segments {
+            starts.push(total);
+            total += s.length64();
+        }
+        Ok(CurvedPath {
+            start: first.at(0.0).0,
+            end: prev_end.unwrap_or(first.at(0.0).0),
+            segments,
+            starts,
+            total,
+            tightened: Vec::new(),
+        })
     }
 
     /// Corners rounded with less than the requested radius under

@@ -69,7 +69,9 @@ mod vec2;
 pub use curve::{
     curve, BlockedTurn, CurveError, CurveSegment, CurvedPath, TurnOptions, TurnPolicy,
 };
-pub use geom::{polyline_length, segment_clear};
+pub use geom::{
+    arc_cell_distance, arc_clear_swept, polyline_length, segment_cell_distance, segment_clear,
+};
 pub use profiled::ProfiledReport;
 pub use smooth::{smooth, SmoothError, SmoothOptions, SmoothReport, Smoother};
 pub use vec2::Vec2;

@@ -1,0 +1,439 @@
+//! The vehicle mode of [`crate::Planner`]: the smoothed path's curve with
+//! blocked turns repaired by the directional search (Pinter's hybrid).
+
+use crate::{Config, Error};
+use regionpath_grid::{Grid, Point};
+use regionpath_smoothing::{
+    curve, CurveError, CurveSegment, CurvedPath, SmoothOptions, Smoother, TurnOptions, TurnPolicy,
+    Vec2,
+};
+use regionpath_vehicle::{
+    check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Start,
+    Steering, VehicleSpec,
+};
+use std::f64::consts::TAU;
+use std::sync::Arc;
+
+/// Largest turning radius the directional repair serves (its tables reach
+/// at most 31 cells); above it the vehicle mode curves the smoothed path
+/// only, failing on a blocked turn.
+pub const MAX_REPAIR_RADIUS: f32 = 8.0;
+
+/// Extra clearance (cells) of the second smoothing, whose corners take a
+/// turning radius more often.
+const WIDE_CLEARANCE: f32 = 1.0;
+
+/// Node budget of one local repair search.
+const LOCAL_BUDGET: u32 = 20_000;
+/// Heuristic weight of a local repair (its curve at most this many times
+/// the shortest chain of primitives over the stretch).
+const LOCAL_WEIGHT: f32 = 1.5;
+/// Heuristic weight of the search over the whole path's box.
+const GLOBAL_WEIGHT: f32 = 1.2;
+/// Node budget of the search over the whole path's box.
+const GLOBAL_BUDGET: u32 = 150_000;
+/// Largest search over the whole path's box, in (cell, heading) nodes
+/// (about 20 bytes of scratch each); a larger box is not searched.
+const GLOBAL_MAX_NODES: u64 = 4_000_000;
+
+/// The vehicle mode on its own: turns a cell path and its smoothed
+/// waypoints into a legal curve for a vehicle (what [`crate::Planner`] does
+/// in the vehicle mode, for paths from any planner). Holds the directional
+/// search (its tables built once, in [`VehicleCurver::new`]; it allocates
+/// nothing once warm) and the splice buffers. Rounding the corners
+/// ([`regionpath_smoothing::curve`]) builds its curves anew per query, so a
+/// query allocates a few vectors besides the output curve.
+#[derive(Debug)]
+pub struct VehicleCurver {
+    search: DirectionalSearch,
+    bad: Vec<(f64, f64)>,
+    bad_wide: Vec<(f64, f64)>,
+    smoother: Smoother,
+    wide: Vec<Vec2>,
+    pieces: Vec<CurveSegment>,
+    repair: Vec<CurveSegment>,
+    expansions: u64,
+    config: Config,
+}
+
+impl VehicleCurver {
+    /// The curver for a configuration (validated first) in the vehicle
+    /// mode: [`TurnPolicy::Strict`] and a turning radius in
+    /// `(0, MAX_REPAIR_RADIUS]`; `Ok(None)` for any other configuration.
+    pub fn new(config: &Config) -> Result<Option<VehicleCurver>, Error> {
+        config.validate()?;
+        let big_r = config.get_turning_radius();
+        if !(big_r > 0.0 && big_r <= MAX_REPAIR_RADIUS)
+            || config.get_turn_policy() != TurnPolicy::Strict
+        {
+            return Ok(None);
+        }
+        let spec = VehicleSpec {
+            turning_radius: big_r as f64,
+            unit_radius: config.get_unit_radius() as f64,
+            headings: config.get_headings(),
+            neighbourhood: Neighbourhood::D24,
+            max_turn_steps: None,
+        };
+        let steering = Steering::new(spec).map_err(|e| Error::Config {
+            field: "turning_radius",
+            value: big_r.to_string(),
+            expected: if matches!(
+                e,
+                regionpath_vehicle::VehicleError::Spec {
+                    field: "headings",
+                    ..
+                }
+            ) {
+                "headings 8 or 16"
+            } else {
+                "a vehicle the directional search accepts"
+            },
+        })?;
+        Ok(Some(VehicleCurver {
+            search: DirectionalSearch::new(Arc::new(steering)),
+            bad: Vec::new(),
+            bad_wide: Vec::new(),
+            smoother: Smoother::new(),
+            wide: Vec::new(),
+            pieces: Vec::new(),
+            repair: Vec::new(),
+            expansions: 0,
+            config: *config,
+        }))
+    }
+
+    /// A legal curve for the vehicle along the smoothed `waypoints` of the
+    /// cell path `cells`: the waypoints' corners rounded with the turning
+    /// radius where that is legal; each stretch around a turn that is not
+    /// (or around a start or goal heading the curve does not have) replaced
+    /// by a directional search from a pose on the curve before it to a pose
+    /// after it, within their box plus 2R + 3 cells (then once more with
+    /// twice the reach); when a stretch cannot be repaired, one directional
+    /// search over the whole path's box (at most 4 · 10⁶ nodes, 150 000
+    /// expansions). The result is checked with
+    /// [`check_curve`] before it is returned: never an illegal curve.
+    ///
+    /// `cells` must be a path on `grid` (its ends are the curve's) and
+    /// `waypoints` a polyline from the first cell's centre to the last's
+    /// whose segments are clear for the unit radius (as the smoother makes
+    /// them); a blocked segment is [`Error::UnitTooWide`], no legal curve
+    /// [`Error::NoLegalCurve`].
+    pub fn curve(
+        &mut self,
+        grid: &Grid,
+        cells: &[Point],
+        waypoints: &[Vec2],
+    ) -> Result<CurvedPath, Error> {
+        let config = self.config;
+        self.expansions = 0;
+        let big_r = config.get_turning_radius();
+        let r = config.get_unit_radius();
+        let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
+            return Err(CurveError::Empty.into());
+        };
+        let start_heading = config.get_start_heading().map(|d| (d as f64).to_radians());
+        let goal_heading = config.get_goal_heading().map(|d| (d as f64).to_radians());
+        let opts = TurnOptions {
+            turning_radius: big_r,
+            unit_radius: r,
+            policy: TurnPolicy::Tighten,
+        };
+        let mut loose = curve(grid, waypoints, &opts)?;
+        collect_bad(&loose, big_r, start_heading, goal_heading, &mut self.bad);
+        if self
+            .bad
+            .iter()
+            .any(|b| b.1 > 0.0 && b.0 < loose.length() as f64)
+        {
+            // Turns of the path smoothed for the unit hug corners too
+            // closely for the radius: smoothed with a wider clearance, more
+            // of them are legal as they are.
+            let wide = SmoothOptions::with_radius(r + WIDE_CLEARANCE);
+            if self
+                .smoother
+                .smooth(grid, cells, &wide, &mut self.wide)
+                .is_ok()
+            {
+                if let Ok(other) = curve(grid, &self.wide, &opts) {
+                    collect_bad(
+                        &other,
+                        big_r,
+                        start_heading,
+                        goal_heading,
+                        &mut self.bad_wide,
+                    );
+                    if self.bad_wide.len() < self.bad.len() {
+                        loose = other;
+                        std::mem::swap(&mut self.bad, &mut self.bad_wide);
+                    }
+                }
+            }
+        }
+        let segs = loose.segments();
+        let single = segs.is_empty();
+        if self.bad.is_empty() {
+            return self.checked(grid, loose, big_r, r);
+        }
+        let start_goal = (
+            match start_heading {
+                Some(h) => Start::Pose(Pose::new(first.x as f64 + 0.5, first.y as f64 + 0.5, h)),
+                None => Start::Cell(first),
+            },
+            match goal_heading {
+                Some(h) => Goal::Pose(Pose::new(last.x as f64 + 0.5, last.y as f64 + 0.5, h)),
+                None => Goal::Cell(last),
+            },
+        );
+        if !single {
+            for reach in [2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0] {
+                if self.repair_locally(grid, &loose, reach, start_heading, goal_heading)? {
+                    let c = CurvedPath::from_segments(&self.pieces)?;
+                    return self.checked(grid, c, big_r, r);
+                }
+            }
+        }
+        // One search over the whole path's box.
+        let margin = (2.0 * big_r + 4.0).ceil() as u32;
+        let area = Area::around(
+            grid,
+            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+            margin,
+        );
+        self.pieces.clear();
+        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64;
+        if nodes > GLOBAL_MAX_NODES {
+            return Err(Error::NoLegalCurve {
+                expansions: self.expansions,
+            });
+        }
+        let limits = Limits {
+            area: Some(area),
+            max_expansions: GLOBAL_BUDGET,
+            weight: GLOBAL_WEIGHT,
+        };
+        let outcome = self
+            .search
+            .find(grid, start_goal.0, start_goal.1, &limits, &mut self.pieces)
+            .map_err(|e| Error::Inconsistent {
+                reason: e.to_string(),
+            })?;
+        match outcome {
+            Outcome::Found { expansions, .. } => {
+                self.expansions += expansions as u64;
+                if self.pieces.is_empty() {
+                    return self.checked(grid, loose, big_r, r);
+                }
+                let c = CurvedPath::from_segments(&self.pieces)?;
+                self.checked(grid, c, big_r, r)
+            }
+            Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
+                self.expansions += expansions as u64;
+                Err(Error::NoLegalCurve {
+                    expansions: self.expansions,
+                })
+            }
+        }
+    }
+
+    /// Replaces each bad stretch of `loose` (widened by `reach` each way,
+    /// overlapping ones merged) by a directional search; the spliced pieces
+    /// in `self.pieces`. `Ok(false)` when a stretch cannot be repaired.
+    fn repair_locally(
+        &mut self,
+        grid: &Grid,
+        loose: &CurvedPath,
+        reach: f64,
+        start_heading: Option<f64>,
+        goal_heading: Option<f64>,
+    ) -> Result<bool, Error> {
+        let total = loose.length() as f64;
+        self.bad.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Widen and merge (the bad stretches themselves are kept for a
+        // retry with another reach).
+        self.bad_wide.clear();
+        for &(lo, hi) in &self.bad {
+            let (lo, hi) = ((lo - reach).max(0.0), (hi + reach).min(total));
+            match self.bad_wide.last_mut() {
+                Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+                _ => self.bad_wide.push((lo, hi)),
+            }
+        }
+        self.pieces.clear();
+        let mut done = 0.0f64;
+        let spec = *self.search.steering().spec();
+        let margin = (2.0 * spec.turning_radius + 3.0).ceil() as u32;
+        for k in 0..self.bad_wide.len() {
+            let (lo, hi) = self.bad_wide[k];
+            slice_into(loose, done, lo, &mut self.pieces);
+            let pose_at = |s: f64| {
+                let (p, h) = loose.sample(s as f32);
+                Pose::new(p.x as f64, p.y as f64, h as f64)
+            };
+            let mut a = pose_at(lo);
+            if lo <= 0.0 {
+                if let Some(h) = start_heading {
+                    a.heading = h;
+                }
+            }
+            let mut b = pose_at(hi);
+            let at_end = hi >= total;
+            if at_end {
+                if let Some(h) = goal_heading {
+                    b.heading = h;
+                }
+            }
+            let goal = if at_end && goal_heading.is_none() {
+                Goal::Cell(Point::new(b.x.floor() as u32, b.y.floor() as u32))
+            } else {
+                Goal::Pose(b)
+            };
+            let start = if lo <= 0.0 && start_heading.is_none() {
+                Start::Cell(Point::new(a.x.floor() as u32, a.y.floor() as u32))
+            } else {
+                Start::Pose(a)
+            };
+            let steps = ((hi - lo).ceil() as usize).max(1);
+            let area = Area::around(
+                grid,
+                (0..=steps).map(|i| {
+                    let (p, _) = loose.sample((lo + (hi - lo) * i as f64 / steps as f64) as f32);
+                    (p.x as f64, p.y as f64)
+                }),
+                margin,
+            );
+            let limits = Limits {
+                area: Some(area),
+                max_expansions: LOCAL_BUDGET,
+                weight: LOCAL_WEIGHT,
+            };
+            self.repair.clear();
+            let outcome = self
+                .search
+                .find(grid, start, goal, &limits, &mut self.repair)
+                .map_err(|e| Error::Inconsistent {
+                    reason: e.to_string(),
+                })?;
+            match outcome {
+                Outcome::Found { expansions, .. } => {
+                    self.expansions += expansions as u64;
+                }
+                Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
+                    self.expansions += expansions as u64;
+                    return Ok(false);
+                }
+            }
+            if lo <= 0.0 && start_heading.is_none() {
+                // The search may start at the start cell's centre facing
+                // anywhere: the curve starts there too.
+                self.pieces.clear();
+            }
+            self.pieces.extend_from_slice(&self.repair);
+            done = hi;
+        }
+        slice_into(loose, done, total, &mut self.pieces);
+        Ok(!self.pieces.is_empty())
+    }
+
+    /// Directional-search nodes the last [`VehicleCurver::curve`] expanded.
+    pub fn expansions(&self) -> u64 {
+        self.expansions
+    }
+
+    /// `c` if it passes [`check_curve`], else an error (a curve the checks
+    /// refuse is never returned).
+    fn checked(&self, grid: &Grid, c: CurvedPath, big_r: f32, r: f32) -> Result<CurvedPath, Error> {
+        match check_curve(grid, &c, big_r, r) {
+            Ok(()) => Ok(c),
+            Err(v) => Err(Error::Inconsistent {
+                reason: format!("the vehicle curve failed its check: {v:?}"),
+            }),
+        }
+    }
+}
+
+/// The stretches of `loose` that are not legal for radius `big_r` into
+/// `bad` (cleared first): arcs tighter than the radius, sharp corners, and
+/// the ends when a start or goal heading is asked that the curve does not
+/// have.
+fn collect_bad(
+    loose: &CurvedPath,
+    big_r: f32,
+    start_heading: Option<f64>,
+    goal_heading: Option<f64>,
+    bad: &mut Vec<(f64, f64)>,
+) {
+    bad.clear();
+    let total = loose.length() as f64;
+    let mut s = 0.0f64;
+    let segs = loose.segments();
+    for (i, seg) in segs.iter().enumerate() {
+        let len = seg.length() as f64;
+        if let CurveSegment::Arc { radius, .. } = *seg {
+            if radius < big_r * (1.0 - 1e-4) {
+                bad.push((s, s + len));
+            }
+        }
+        if i > 0 {
+            let (_, he) = segs[i - 1].point_at(f64::MAX);
+            let (_, hs) = seg.point_at(0.0);
+            if angle_gap(he as f64, hs as f64) > 1e-3 {
+                bad.push((s, s));
+            }
+        }
+        s += len;
+    }
+    let (_, h0) = loose.sample(0.0);
+    let (_, h1) = loose.sample(loose.length());
+    let single = segs.is_empty();
+    if let Some(h) = start_heading {
+        if single || angle_gap(h, h0 as f64) > 1e-3 {
+            bad.push((0.0, 0.0));
+        }
+    }
+    if let Some(h) = goal_heading {
+        if single || angle_gap(h, h1 as f64) > 1e-3 {
+            bad.push((total, total));
+        }
+    }
+}
+
+/// The smaller angle between two headings (radians).
+fn angle_gap(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(TAU);
+    d.min(TAU - d)
+}
+
+/// Appends the part of `path` between distances `s0` and `s1` to `out`
+/// (pieces shorter than 10⁻⁶ cells left out).
+fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Vec<CurveSegment>) {
+    let mut start = 0.0f64;
+    for seg in path.segments() {
+        let len = seg.length() as f64;
+        let (a, b) = ((s0 - start).max(0.0), (s1 - start).min(len));
+        start += len;
+        if b - a <= 1e-6 {
+            continue;
+        }
+        out.push(match *seg {
+            CurveSegment::Line { .. } => CurveSegment::Line {
+                from: seg.point_at(a).0,
+                to: seg.point_at(b).0,
+            },
+            CurveSegment::Arc {
+                center,
+                radius,
+                start_angle,
+                sweep,
+            } => {
+                let sign = sweep.signum() as f64;
+                CurveSegment::Arc {
+                    center,
+                    radius,
+                    start_angle: (start_angle as f64 + sign * a / radius as f64) as f32,
+                    sweep: (sign * (b - a) / radius as f64) as f32,
+                }
+            }
+        });
+    }
+}

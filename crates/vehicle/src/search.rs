@@ -1,0 +1,630 @@
+//! [`DirectionalSearch`]: A* over (cell, heading) nodes whose children are
+//! reached by the [`Steering`] primitives.
+
+use crate::dubins::{shortest, Maneuver, Pose};
+use crate::pieces::{maneuver_clear, push_maneuver};
+use crate::steering::{Steering, MAX_EXTENT, PACK};
+use crate::VehicleError;
+use regionpath_grid::{Grid, Point};
+use regionpath_smoothing::CurveSegment;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+/// A rectangle of cells: columns `x..x + width`, rows `y..y + height`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    /// First column.
+    pub x: u32,
+    /// First row.
+    pub y: u32,
+    /// Columns.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+}
+
+impl Area {
+    /// The whole grid.
+    pub fn of_grid(grid: &Grid) -> Area {
+        Area {
+            x: 0,
+            y: 0,
+            width: grid.width(),
+            height: grid.height(),
+        }
+    }
+
+    /// The cells within `margin` of the box spanned by the points
+    /// `(x, y)` (cell coordinates, floored), clipped to the grid.
+    pub fn around(grid: &Grid, points: impl IntoIterator<Item = (f64, f64)>, margin: u32) -> Area {
+        let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+        for (x, y) in points {
+            let (cx, cy) = (x.floor() as i64, y.floor() as i64);
+            x0 = x0.min(cx);
+            y0 = y0.min(cy);
+            x1 = x1.max(cx);
+            y1 = y1.max(cy);
+        }
+        if x0 > x1 {
+            return Area {
+                x: 0,
+                y: 0,
+                width: 0,
+                height: 0,
+            };
+        }
+        let m = margin as i64;
+        let (w, h) = (grid.width() as i64, grid.height() as i64);
+        let (ax0, ay0) = ((x0 - m).clamp(0, w), (y0 - m).clamp(0, h));
+        let (ax1, ay1) = ((x1 + m + 1).clamp(0, w), (y1 + m + 1).clamp(0, h));
+        Area {
+            x: ax0 as u32,
+            y: ay0 as u32,
+            width: (ax1 - ax0) as u32,
+            height: (ay1 - ay0) as u32,
+        }
+    }
+
+    fn contains(&self, x: i64, y: i64) -> bool {
+        x >= self.x as i64
+            && y >= self.y as i64
+            && x < self.x as i64 + self.width as i64
+            && y < self.y as i64 + self.height as i64
+    }
+}
+
+/// Where a search starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Start {
+    /// The centre of a cell, facing any of the headings (each free of
+    /// charge).
+    Cell(Point),
+    /// An exact pose anywhere (not necessarily a cell centre or one of
+    /// the headings): its first curve is computed and checked exactly.
+    Pose(Pose),
+}
+
+/// Where a search ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Goal {
+    /// The centre of a cell, arriving with any of the headings.
+    Cell(Point),
+    /// An exact pose: the last curve, from a node within the
+    /// neighbourhood's reach, is computed and checked exactly, so the curve
+    /// ends at this position with exactly this heading.
+    Pose(Pose),
+}
+
+/// Bounds of one search (default: the whole grid, no budget, weight 1).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Limits {
+    /// Nodes are confined to this rectangle (cells outside count as
+    /// blocked for the tables); `None`: the whole grid.
+    pub area: Option<Area>,
+    /// Largest number of node expansions (0: no limit).
+    pub max_expansions: u32,
+    /// Weight of the heuristic (weighted A*): 0 or 1 (the default) gives
+    /// the shortest chain of primitives; `w > 1` one at most `w` times as
+    /// long, usually after far fewer expansions. Values below 1 or not
+    /// finite count as 1.
+    pub weight: f32,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    /// A curve was found and written; its length in cells.
+    Found {
+        /// Length of the curve.
+        length: f64,
+        /// Nodes expanded.
+        expansions: u32,
+    },
+    /// No curve within the area with the primitives (the search ran out
+    /// of nodes).
+    NoPath {
+        /// Nodes expanded.
+        expansions: u32,
+    },
+    /// The node budget ran out first.
+    BudgetExhausted {
+        /// Nodes expanded.
+        expansions: u32,
+    },
+}
+
+const NONE: u32 = u32::MAX;
+const START: u32 = u32::MAX - 1;
+const GOAL: u32 = u32::MAX - 2;
+/// Edge flag: an exact curve (from the start pose, or to the goal pose),
+/// checked when popped.
+const LAZY: u32 = 1 << 31;
+/// Edge flag: an exact curve not yet priced: its `g` is a lower bound (the
+/// parent's cost plus the straight distance); when popped it is priced
+/// (Dubins length) and pushed again as [`LAZY`].
+const UNPRICED: u32 = 1 << 30;
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    f: f64,
+    g: f64,
+    node: u32,
+    parent: u32,
+    edge: u32,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // A max-heap: smaller f first, then larger g, then node.
+        o.f.total_cmp(&self.f)
+            .then(self.g.total_cmp(&o.g))
+            .then(o.node.cmp(&self.node))
+    }
+}
+
+/// Reusable directional A*: scratch for nodes (about 17 bytes per cell of
+/// the area and heading), an open list and the area's obstacle bitmap,
+/// grown to the largest area searched and then reused (no allocation per
+/// query once warm, except the output's growth).
+///
+/// Contract of [`DirectionalSearch::find`]: the curve it writes starts at
+/// the start (cell centre or pose), ends at the goal, is made of the
+/// primitives' lines and arcs of exactly the turning radius (pieces from
+/// or to an exact pose likewise), and keeps the swept disc of the unit
+/// radius clear of blocked cells and of the map's outline (lattice curves
+/// through their hit-check tables, with a margin of
+/// [`crate::TABLE_MARGIN`]; exact curves by the exact test). Its length is
+/// the shortest over chains of these primitives within the area (A* with
+/// the admissible, consistent Euclidean heuristic). Like Pinter's search
+/// it is not complete over all curves: only over the primitive chains.
+#[derive(Debug)]
+pub struct DirectionalSearch {
+    steering: Arc<Steering>,
+    best: Vec<f64>,
+    mark: Vec<u32>,
+    parent: Vec<u32>,
+    edge: Vec<u32>,
+    stamp: u32,
+    heap: BinaryHeap<Entry>,
+    blocked: Vec<u64>,
+    row_words: usize,
+    chain: Vec<(u32, u32)>,
+}
+
+impl DirectionalSearch {
+    /// A search over shared primitives.
+    pub fn new(steering: Arc<Steering>) -> DirectionalSearch {
+        DirectionalSearch {
+            steering,
+            best: Vec::new(),
+            mark: Vec::new(),
+            parent: Vec::new(),
+            edge: Vec::new(),
+            stamp: 0,
+            heap: BinaryHeap::new(),
+            blocked: Vec::new(),
+            row_words: 0,
+            chain: Vec::new(),
+        }
+    }
+
+    /// The primitives in use.
+    pub fn steering(&self) -> &Arc<Steering> {
+        &self.steering
+    }
+
+    /// Finds the shortest chain of primitives from `start` to `goal` and
+    /// appends its pieces to `out` (only on [`Outcome::Found`]; `out` is
+    /// not cleared). Bad input is an error: an end off the map or outside
+    /// the area, a start or goal cell that is blocked, a non-finite pose.
+    /// A start at the goal cell's centre with [`Goal::Cell`] is found with
+    /// no pieces. Cost: O(expansions × children × table rows) plus the
+    /// area's cells once to load its obstacles.
+    pub fn find(
+        &mut self,
+        grid: &Grid,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Vec<CurveSegment>,
+    ) -> Result<Outcome, VehicleError> {
+        let area = limits.area.unwrap_or(Area::of_grid(grid));
+        if area.x as u64 + area.width as u64 > grid.width() as u64
+            || area.y as u64 + area.height as u64 > grid.height() as u64
+        {
+            return Err(VehicleError::AreaOutsideMap);
+        }
+        let start_xy = match start {
+            Start::Cell(p) => (p.x as f64 + 0.5, p.y as f64 + 0.5),
+            Start::Pose(p) => {
+                if !p.is_finite() {
+                    return Err(VehicleError::NonFinite);
+                }
+                (p.x, p.y)
+            }
+        };
+        let goal_pose = match goal {
+            Goal::Cell(p) => Pose::new(p.x as f64 + 0.5, p.y as f64 + 0.5, 0.0),
+            Goal::Pose(p) => {
+                if !p.is_finite() {
+                    return Err(VehicleError::NonFinite);
+                }
+                p
+            }
+        };
+        for (what, (x, y)) in [("start", start_xy), ("goal", (goal_pose.x, goal_pose.y))] {
+            let (cx, cy) = (x.floor() as i64, y.floor() as i64);
+            if !area.contains(cx, cy) {
+                return Err(VehicleError::OutsideArea { what });
+            }
+            if !grid.is_passable_i(cx, cy) {
+                return Err(VehicleError::Blocked { what });
+            }
+        }
+        let spec = *self.steering.spec();
+        let hn = spec.headings;
+        let step = spec.step();
+        let (w, h) = (area.width as usize, area.height as usize);
+        let nodes = w * h * hn as usize;
+        if nodes >= (u32::MAX / 4) as usize {
+            return Err(VehicleError::AreaTooLarge);
+        }
+        self.prepare(grid, &area, nodes);
+        let steering = Arc::clone(&self.steering);
+        let reach = spec.neighbourhood.reach() as i64;
+        let radius = spec.turning_radius;
+        let unit = spec.unit_radius as f32;
+        let bound = |dist: f64| crate::steering::max_length(dist, radius);
+        let gx = goal_pose.x;
+        let gy = goal_pose.y;
+        let weight = if limits.weight.is_finite() && limits.weight > 1.0 {
+            limits.weight as f64
+        } else {
+            1.0
+        };
+        let heur = |cx: usize, cy: usize| {
+            let (x, y) = (
+                (area.x as usize + cx) as f64 + 0.5,
+                (area.y as usize + cy) as f64 + 0.5,
+            );
+            weight * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
+        };
+        let node_of =
+            |cx: usize, cy: usize, hd: u32| ((cy * w + cx) * hn as usize + hd as usize) as u32;
+        let goal_cell = (goal_pose.x.floor() as i64, goal_pose.y.floor() as i64);
+        let node_pose = |node: u32| {
+            let hd = node % hn;
+            let c = (node / hn) as usize;
+            let (cx, cy) = (c % w, c / w);
+            Pose::new(
+                (area.x as usize + cx) as f64 + 0.5,
+                (area.y as usize + cy) as f64 + 0.5,
+                hd as f64 * step,
+            )
+        };
+        // Seeds.
+        match start {
+            Start::Cell(p) => {
+                let (cx, cy) = ((p.x - area.x) as usize, (p.y - area.y) as usize);
+                if let Goal::Cell(g) = goal {
+                    if g == p {
+                        return Ok(Outcome::Found {
+                            length: 0.0,
+                            expansions: 0,
+                        });
+                    }
+                }
+                for hd in 0..hn {
+                    let n = node_of(cx, cy, hd);
+                    self.open(n, 0.0, heur(cx, cy), START, NONE);
+                }
+            }
+            Start::Pose(sp) => {
+                let (scx, scy) = (sp.x.floor() as i64, sp.y.floor() as i64);
+                if let Goal::Cell(g) = goal {
+                    if sp.x == gx && sp.y == gy && g.x as i64 == scx && g.y as i64 == scy {
+                        return Ok(Outcome::Found {
+                            length: 0.0,
+                            expansions: 0,
+                        });
+                    }
+                }
+                for dy in -reach..=reach {
+                    for dx in -reach..=reach {
+                        let (x, y) = (scx + dx, scy + dy);
+                        if !area.contains(x, y) || !grid.is_passable_i(x, y) {
+                            continue;
+                        }
+                        let (cx, cy) = ((x - area.x as i64) as usize, (y - area.y as i64) as usize);
+                        let dist = ((x as f64 + 0.5 - sp.x).powi(2)
+                            + (y as f64 + 0.5 - sp.y).powi(2))
+                        .sqrt();
+                        for hd in 0..hn {
+                            let n = node_of(cx, cy, hd);
+                            self.push(n, dist, heur(cx, cy), START, UNPRICED);
+                        }
+                    }
+                }
+                if let Goal::Pose(gp) = goal {
+                    if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
+                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
+                        self.push(GOAL, dist, 0.0, START, UNPRICED);
+                    }
+                }
+            }
+        }
+        let mut expansions = 0u32;
+        let mut spans = [0u64; 2 * MAX_EXTENT as usize + 1];
+        let extent = steering.extent() as usize;
+        let found_at: u32;
+        let goal_parent: u32;
+        loop {
+            let Some(e) = self.heap.pop() else {
+                return Ok(Outcome::NoPath { expansions });
+            };
+            if e.edge == UNPRICED {
+                // Price the exact curve and queue it again (or drop it).
+                if e.node != GOAL && self.mark[e.node as usize] == self.stamp + 1 {
+                    continue;
+                }
+                let (from, base) = if e.parent == START {
+                    match start {
+                        Start::Pose(sp) => (sp, 0.0),
+                        Start::Cell(_) => continue,
+                    }
+                } else {
+                    (node_pose(e.parent), self.best[e.parent as usize])
+                };
+                let to = if e.node == GOAL {
+                    goal_pose
+                } else {
+                    node_pose(e.node)
+                };
+                let Some(m) = shortest(from, to, radius) else {
+                    continue;
+                };
+                let dist = ((to.x - from.x).powi(2) + (to.y - from.y).powi(2)).sqrt();
+                if m.length > bound(dist) {
+                    continue;
+                }
+                let hv = e.f - e.g;
+                self.push(e.node, base + m.length, hv, e.parent, LAZY);
+                continue;
+            }
+            if e.node == GOAL {
+                let from = if e.parent == START {
+                    match start {
+                        Start::Pose(sp) => sp,
+                        Start::Cell(_) => continue,
+                    }
+                } else {
+                    node_pose(e.parent)
+                };
+                let Goal::Pose(gp) = goal else { continue };
+                match shortest(from, gp, radius) {
+                    Some(m) if maneuver_clear(grid, from, &m, unit) => {}
+                    _ => continue,
+                }
+                found_at = GOAL;
+                goal_parent = e.parent;
+                break;
+            }
+            let n = e.node as usize;
+            if self.mark[n] == self.stamp + 1 {
+                continue;
+            }
+            if e.edge == LAZY {
+                let Start::Pose(sp) = start else { continue };
+                let to = node_pose(e.node);
+                match shortest(sp, to, radius) {
+                    Some(m) if maneuver_clear(grid, sp, &m, unit) => {}
+                    _ => continue,
+                }
+            } else if self.mark[n] == self.stamp && e.g > self.best[n] {
+                continue;
+            }
+            self.mark[n] = self.stamp + 1;
+            self.best[n] = e.g;
+            self.parent[n] = e.parent;
+            self.edge[n] = e.edge;
+            expansions += 1;
+            if limits.max_expansions != 0 && expansions > limits.max_expansions {
+                return Ok(Outcome::BudgetExhausted { expansions });
+            }
+            let hd = e.node % hn;
+            let c = (e.node / hn) as usize;
+            let (cx, cy) = (c % w, c / w);
+            let (ax, ay) = ((area.x as usize + cx) as i64, (area.y as usize + cy) as i64);
+            if let Goal::Cell(_) = goal {
+                if (ax, ay) == goal_cell {
+                    found_at = e.node;
+                    goal_parent = NONE;
+                    break;
+                }
+            }
+            // This cell's neighbourhood rows from the bitmap.
+            let base_row = cy + MAX_EXTENT as usize;
+            for dy in 0..=2 * extent {
+                let row = base_row + dy - extent;
+                let r = &self.blocked[row * self.row_words..(row + 1) * self.row_words];
+                let (wi, sh) = (cx / 64, cx % 64);
+                spans[dy + MAX_EXTENT as usize - extent] = if sh == 0 {
+                    r[wi]
+                } else {
+                    (r[wi] >> sh) | (r[wi + 1] << (64 - sh))
+                };
+            }
+            // The same rows as a 16 × 16 square for the packed tables.
+            let mut square = [0u64; 4];
+            for (i, dy) in (-PACK..=PACK + 1).enumerate() {
+                let row = if dy.unsigned_abs() as usize <= extent {
+                    spans[(dy + MAX_EXTENT) as usize]
+                } else {
+                    0
+                };
+                let bits = (row >> (MAX_EXTENT - PACK)) & 0xFFFF;
+                square[i / 4] |= bits << ((i % 4) * 16);
+            }
+            let (first_child, _) = steering.children_range(hd);
+            for (i, ch) in steering.children(hd).iter().enumerate() {
+                let this = first_child + i as u32;
+                let (nx, ny) = (cx as i64 + ch.dx as i64, cy as i64 + ch.dy as i64);
+                if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                    continue;
+                }
+                let hit = match ch.is_packed.then_some(&ch.packed) {
+                    Some(p) => {
+                        (p[0] & square[0])
+                            | (p[1] & square[1])
+                            | (p[2] & square[2])
+                            | (p[3] & square[3])
+                            != 0
+                    }
+                    None => steering
+                        .rows(ch)
+                        .iter()
+                        .any(|row| spans[(row.dy + MAX_EXTENT) as usize] & row.bits != 0),
+                };
+                if hit {
+                    continue;
+                }
+                let (nx, ny) = (nx as usize, ny as usize);
+                let m = node_of(nx, ny, ch.heading as u32);
+                let mi = m as usize;
+                if self.mark[mi] == self.stamp + 1 {
+                    continue;
+                }
+                let g = e.g + ch.length as f64;
+                if self.mark[mi] == self.stamp && g >= self.best[mi] {
+                    continue;
+                }
+                self.open(m, g, heur(nx, ny), e.node, this);
+            }
+            if let Goal::Pose(gp) = goal {
+                if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
+                    let from = node_pose(e.node);
+                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
+                    self.push(GOAL, e.g + dist, 0.0, e.node, UNPRICED);
+                }
+            }
+        }
+        // Reconstruct: the chain of (node, edge) from the start.
+        self.chain.clear();
+        if found_at == GOAL {
+            self.chain.push((GOAL, goal_parent));
+        }
+        let mut n = if found_at == GOAL {
+            goal_parent
+        } else {
+            found_at
+        };
+        while n != START {
+            self.chain.push((n, self.edge[n as usize]));
+            n = self.parent[n as usize];
+        }
+        let before = out.len();
+        let mut pose = match start {
+            Start::Pose(sp) => sp,
+            Start::Cell(_) => {
+                // The first chained node is a seed: its pose is the start.
+                let (first, _) = *self.chain.last().expect("a seed");
+                node_pose(first)
+            }
+        };
+        for i in (0..self.chain.len()).rev() {
+            let (node, edge) = self.chain[i];
+            let m: Option<Maneuver> = if node == GOAL {
+                match goal {
+                    Goal::Pose(gp) => shortest(pose, gp, radius),
+                    Goal::Cell(_) => None,
+                }
+            } else if edge == LAZY {
+                shortest(pose, node_pose(node), radius)
+            } else if edge == NONE {
+                None
+            } else {
+                Some(*steering.maneuver_at(edge))
+            };
+            if let Some(m) = m {
+                push_maneuver(pose, &m, out);
+                pose = if node == GOAL {
+                    match goal {
+                        Goal::Pose(gp) => gp,
+                        Goal::Cell(_) => pose,
+                    }
+                } else {
+                    node_pose(node)
+                };
+            }
+        }
+        let length: f64 = out[before..].iter().map(|s| s.length() as f64).sum();
+        Ok(Outcome::Found { length, expansions })
+    }
+
+    /// Resets the scratch for `nodes` nodes and loads the area's obstacles.
+    fn prepare(&mut self, grid: &Grid, area: &Area, nodes: usize) {
+        if self.best.len() < nodes {
+            self.best.resize(nodes, 0.0);
+            self.mark.resize(nodes, 0);
+            self.parent.resize(nodes, NONE);
+            self.edge.resize(nodes, NONE);
+        }
+        if self.stamp >= u32::MAX - 4 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 0;
+        }
+        self.stamp += 2;
+        self.heap.clear();
+        let pad = MAX_EXTENT as usize;
+        let (w, h) = (area.width as usize, area.height as usize);
+        let words = (w + 2 * pad).div_ceil(64) + 1;
+        let rows = h + 2 * pad;
+        self.row_words = words;
+        self.blocked.clear();
+        self.blocked.resize(words * rows, !0u64);
+        for ly in 0..h {
+            let row = &mut self.blocked[(ly + pad) * words..(ly + pad + 1) * words];
+            let mut lx = 0;
+            while lx < w {
+                let len = (w - lx).min(64);
+                let free = grid.row_bits(area.x + lx as u32, area.y + ly as u32, len as u32);
+                let col = lx + pad;
+                let (wi, sh) = (col / 64, col % 64);
+                row[wi] &= !(free << sh);
+                if sh != 0 {
+                    row[wi + 1] &= !(free >> (64 - sh));
+                }
+                lx += len;
+            }
+        }
+    }
+
+    /// Opens node `n` with cost `g` (eager edges: the node's best is set).
+    fn open(&mut self, n: u32, g: f64, hv: f64, parent: u32, edge: u32) {
+        self.mark[n as usize] = self.stamp;
+        self.best[n as usize] = g;
+        self.push(n, g, hv, parent, edge);
+    }
+
+    fn push(&mut self, node: u32, g: f64, hv: f64, parent: u32, edge: u32) {
+        self.heap.push(Entry {
+            f: g + hv,
+            g,
+            node,
+            parent,
+            edge,
+        });
+    }
+}

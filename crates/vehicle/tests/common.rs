@@ -1,0 +1,199 @@
+//! Independent checks shared by the vehicle tests: sampled clearance with
+//! the test kit's distances, a numeric curvature bound, and a brute-force
+//! directional Dijkstra.
+#![allow(dead_code)]
+
+use regionpath_grid::{Grid, Point};
+use regionpath_smoothing::CurvedPath;
+use regionpath_testkit::clearance::{point_clearance, point_square_dist};
+use regionpath_vehicle::{shortest, Maneuver, Piece, Pose};
+use std::collections::BinaryHeap;
+use std::f64::consts::TAU;
+
+/// Checks a curve by sampling every 0.02 cells: each sample's disc of
+/// radius `r` clear of blocked and off-map squares (test kit distances), the
+/// heading turning by at most `ds / R` (+ rounding) between samples, and
+/// returns the number of samples.
+pub fn check_sampled(grid: &Grid, c: &CurvedPath, big_r: f64, r: f64) -> usize {
+    let ds = 0.02f64;
+    let n = (c.length() as f64 / ds).ceil() as usize;
+    let mut prev: Option<(f64, f64)> = None;
+    for i in 0..=n {
+        let s = (i as f64 * ds).min(c.length() as f64);
+        let (p, h) = c.sample(s as f32);
+        let clear = point_clearance(grid, (p.x as f64, p.y as f64), r + 1.0);
+        assert!(
+            clear > r - 1e-5,
+            "sample at s = {s} ({}, {}) has clearance {clear} < {r}",
+            p.x,
+            p.y
+        );
+        if let Some((ps, ph)) = prev {
+            let turn = (h as f64 - ph).rem_euclid(TAU);
+            let turn = turn.min(TAU - turn);
+            assert!(
+                turn <= (s - ps) / big_r * 1.001 + 2e-4,
+                "turn of {turn} rad over {} cells at s = {s}: tighter than R = {big_r}",
+                s - ps
+            );
+        }
+        prev = Some((s, h as f64));
+    }
+    n + 1
+}
+
+/// Positions along a maneuver from `from`, every `ds` cells (and the end).
+pub fn sample_maneuver(from: Pose, m: &Maneuver, ds: f64) -> Vec<(f64, f64)> {
+    let mut out = vec![(from.x, from.y)];
+    let mut p = from;
+    for piece in m.pieces {
+        let len = match piece {
+            Piece::Line(l) => l,
+            Piece::Arc(a) => a.abs() * m.radius,
+        };
+        let k = (len / ds).ceil().max(1.0) as usize;
+        let mut q = p;
+        for i in 1..=k {
+            let f = i as f64 / k as f64;
+            let (x, y, h) = match piece {
+                Piece::Line(l) => (
+                    p.x + l * f * p.heading.cos(),
+                    p.y + l * f * p.heading.sin(),
+                    p.heading,
+                ),
+                Piece::Arc(a) => {
+                    let s = a.signum();
+                    let (cx, cy) = (
+                        p.x - s * m.radius * p.heading.sin(),
+                        p.y + s * m.radius * p.heading.cos(),
+                    );
+                    let h = p.heading + a * f;
+                    (cx + s * m.radius * h.sin(), cy - s * m.radius * h.cos(), h)
+                }
+            };
+            out.push((x, y));
+            q = Pose::new(x, y, h);
+        }
+        p = q;
+    }
+    out
+}
+
+/// A brute-force directional search: Dijkstra over (cell, heading) with
+/// every offset within Chebyshev `reach` and every heading, each edge the
+/// Dubins curve kept under the same length bound as the crate's
+/// (1.5 × distance + πR), legal when
+/// every sample (every 0.02 cells) keeps more than `r + 0.011` from every
+/// blocked square (so the continuous curve keeps more than `r + 0.001`).
+/// From the start cell facing anywhere to the goal cell with any heading;
+/// the shortest length, or `None`.
+pub fn brute_force(
+    grid: &Grid,
+    start: Point,
+    goal: Point,
+    big_r: f64,
+    r: f64,
+    headings: u32,
+    reach: i32,
+) -> Option<f64> {
+    let step = TAU / headings as f64;
+    // Per (h0, h1, dx, dy): length and the cells the sampled curve comes
+    // near, relative to the start cell.
+    struct Prim {
+        h0: u32,
+        h1: u32,
+        dx: i32,
+        dy: i32,
+        len: f64,
+        cells: Vec<(i64, i64)>,
+    }
+    let ds = 0.02;
+    let mut prims: Vec<Vec<Prim>> = (0..headings).map(|_| Vec::new()).collect();
+    for h0 in 0..headings {
+        for h1 in 0..headings {
+            for dy in -reach..=reach {
+                for dx in -reach..=reach {
+                    if dx == 0 && dy == 0 {
+                        continue;
+                    }
+                    let from = Pose::new(0.5, 0.5, h0 as f64 * step);
+                    let to = Pose::new(0.5 + dx as f64, 0.5 + dy as f64, h1 as f64 * step);
+                    let Some(m) = shortest(from, to, big_r) else {
+                        continue;
+                    };
+                    let dist = ((dx * dx + dy * dy) as f64).sqrt();
+                    if m.length > 1.5 * dist + 0.5 * TAU * big_r + 1e-9 {
+                        continue;
+                    }
+                    let mut cells = Vec::new();
+                    let lim = r + ds / 2.0 + 1e-3;
+                    for (x, y) in sample_maneuver(from, &m, ds) {
+                        for cy in (y - lim).floor() as i64..=(y + lim).floor() as i64 {
+                            for cx in (x - lim).floor() as i64..=(x + lim).floor() as i64 {
+                                if point_square_dist((x, y), cx, cy) <= lim
+                                    && !cells.contains(&(cx, cy))
+                                {
+                                    cells.push((cx, cy));
+                                }
+                            }
+                        }
+                    }
+                    prims[h0 as usize].push(Prim {
+                        h0,
+                        h1,
+                        dx,
+                        dy,
+                        len: m.length,
+                        cells,
+                    });
+                }
+            }
+        }
+    }
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let idx = |x: i64, y: i64, hd: u32| ((y * w + x) as usize) * headings as usize + hd as usize;
+    let mut dist = vec![f64::INFINITY; (w * h) as usize * headings as usize];
+    #[derive(PartialEq)]
+    struct E(f64, i64, i64, u32);
+    impl Eq for E {}
+    impl PartialOrd for E {
+        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(o))
+        }
+    }
+    impl Ord for E {
+        fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+            o.0.total_cmp(&self.0)
+        }
+    }
+    let mut heap = BinaryHeap::new();
+    for hd in 0..headings {
+        dist[idx(start.x as i64, start.y as i64, hd)] = 0.0;
+        heap.push(E(0.0, start.x as i64, start.y as i64, hd));
+    }
+    let free = |x: i64, y: i64| {
+        x >= 0 && y >= 0 && x < w && y < h && grid.is_passable(Point::new(x as u32, y as u32))
+    };
+    while let Some(E(d, x, y, hd)) = heap.pop() {
+        if d > dist[idx(x, y, hd)] {
+            continue;
+        }
+        if (x, y) == (goal.x as i64, goal.y as i64) {
+            return Some(d);
+        }
+        for p in &prims[hd as usize] {
+            debug_assert_eq!(p.h0, hd);
+            let (nx, ny) = (x + p.dx as i64, y + p.dy as i64);
+            if !free(nx, ny) || !p.cells.iter().all(|&(cx, cy)| free(x + cx, y + cy)) {
+                continue;
+            }
+            let nd = d + p.len;
+            let j = idx(nx, ny, p.h1);
+            if nd < dist[j] {
+                dist[j] = nd;
+                heap.push(E(nd, nx, ny, p.h1));
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,315 @@
+//! The directional search against independent checks: sampled clearance
+//! and curvature, headings at the ends, Pinter's situations, and
+//! completeness against a brute-force directional Dijkstra.
+
+mod common;
+
+use common::{brute_force, check_sampled};
+use regionpath_grid::{Grid, Point};
+use regionpath_smoothing::CurvedPath;
+use regionpath_testkit::maps::obstacles;
+use regionpath_testkit::rng::{Rng64, XorShift64Star};
+use regionpath_vehicle::*;
+use std::f64::consts::{FRAC_PI_2, PI, TAU};
+use std::sync::Arc;
+
+fn search(big_r: f64, r: f64, headings: u32, hood: Neighbourhood) -> DirectionalSearch {
+    let spec = VehicleSpec {
+        turning_radius: big_r,
+        unit_radius: r,
+        headings,
+        neighbourhood: hood,
+        max_turn_steps: None,
+    };
+    DirectionalSearch::new(Arc::new(Steering::new(spec).unwrap()))
+}
+
+/// Runs a search; on `Found` checks the curve (crate check and the
+/// independent sampled check) and returns it.
+fn run(s: &mut DirectionalSearch, grid: &Grid, start: Start, goal: Goal) -> Option<CurvedPath> {
+    let mut pieces = Vec::new();
+    let out = s
+        .find(grid, start, goal, &Limits::default(), &mut pieces)
+        .unwrap();
+    match out {
+        Outcome::Found { length, .. } => {
+            if pieces.is_empty() {
+                return None;
+            }
+            let c = CurvedPath::from_segments(&pieces).unwrap();
+            assert!((c.length() as f64 - length).abs() < 1e-3);
+            let spec = *s.steering().spec();
+            assert_eq!(
+                check_curve(
+                    grid,
+                    &c,
+                    spec.turning_radius as f32,
+                    spec.unit_radius as f32
+                ),
+                Ok(())
+            );
+            check_sampled(grid, &c, spec.turning_radius, spec.unit_radius);
+            Some(c)
+        }
+        Outcome::NoPath { .. } => None,
+        Outcome::BudgetExhausted { .. } => panic!("no budget was set"),
+    }
+}
+
+fn angle_diff(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(TAU);
+    d.min(TAU - d)
+}
+
+/// Exact start and goal poses: the curve starts and ends there with those
+/// headings (well within half a heading step), and sprite samples differ
+/// from the true heading by at most half a sprite step.
+#[test]
+fn start_and_goal_headings_are_kept() {
+    let grid = Grid::new(30, 30, true).unwrap();
+    let mut s = search(2.0, 0.4, 16, Neighbourhood::D24);
+    let mut rng = XorShift64Star::new(7);
+    for _ in 0..20 {
+        let sp = Pose::new(
+            3.0 + rng.unit() * 24.0,
+            3.0 + rng.unit() * 24.0,
+            rng.unit() * TAU,
+        );
+        let gp = Pose::new(
+            3.0 + rng.unit() * 24.0,
+            3.0 + rng.unit() * 24.0,
+            rng.unit() * TAU,
+        );
+        let c = run(&mut s, &grid, Start::Pose(sp), Goal::Pose(gp)).expect("open map");
+        let (a, ha) = c.sample(0.0);
+        let (b, hb) = c.sample(c.length());
+        assert!((a.x as f64 - sp.x).abs() < 1e-3 && (a.y as f64 - sp.y).abs() < 1e-3);
+        assert!((b.x as f64 - gp.x).abs() < 1e-3 && (b.y as f64 - gp.y).abs() < 1e-3);
+        let half = TAU / 32.0;
+        assert!(angle_diff(ha as f64, sp.heading) < half * 0.01);
+        assert!(angle_diff(hb as f64, gp.heading) < half * 0.01);
+        let mut samples = Vec::new();
+        sample_curve(&c, 0.25, Some(8), &mut samples);
+        for w in samples.windows(2) {
+            assert!(w[1].s - w[0].s <= 0.25 + 1e-6);
+        }
+        for smp in &samples {
+            let (_, h) = c.sample(smp.s);
+            let q = smp.heading_deg as f64;
+            assert!(
+                (q / 45.0 - (q / 45.0).round()).abs() < 1e-3,
+                "{q} is not a sprite angle"
+            );
+            assert!(angle_diff(q.to_radians(), h as f64) <= PI / 8.0 + 1e-4);
+        }
+    }
+}
+
+/// Pinter's U-turn: a corridor narrower than the turning circle; the only
+/// way back is through the wide room at its end.
+#[test]
+fn u_turn_uses_the_wide_room() {
+    // Corridor rows 1..=2 (2 wide) from x = 0 to 12, a 9 × 9 room beyond.
+    let mut rows = Vec::new();
+    for y in 0..11 {
+        let mut row = String::new();
+        for x in 0..24 {
+            let room = (13..22).contains(&x) && (1..10).contains(&y);
+            let corridor = x < 13 && (4..6).contains(&y);
+            row.push(if room || corridor { '.' } else { '@' });
+        }
+        rows.push(row);
+    }
+    let grid = Grid::from_rows(&rows).unwrap();
+    let mut s = search(2.0, 0.4, 16, Neighbourhood::D24);
+    // Start at the corridor's west end facing east, end there facing west.
+    let start = Start::Pose(Pose::new(1.5, 4.5, 0.0));
+    let goal = Goal::Pose(Pose::new(3.5, 4.5, PI));
+    let c = run(&mut s, &grid, start, goal).expect("the room allows the U-turn");
+    // The curve must reach into the room (x ≥ 13).
+    let deepest = (0..=200)
+        .map(|i| c.sample(c.length() * i as f32 / 200.0).0.x)
+        .fold(0.0f32, f32::max);
+    assert!(deepest >= 13.0, "turned at x = {deepest}");
+    // Without the room, no U-turn is possible.
+    let mut closed = rows.clone();
+    for row in closed.iter_mut() {
+        *row = row
+            .chars()
+            .enumerate()
+            .map(|(x, ch)| if x >= 13 { '@' } else { ch })
+            .collect();
+    }
+    let grid = Grid::from_rows(&closed).unwrap();
+    assert!(run(&mut s, &grid, start, goal).is_none());
+}
+
+/// Pinter's Figure 8: a right turn between one-cell corridors, too tight
+/// for the radius, is made with a loop the other way through the yard on
+/// the left.
+#[test]
+fn right_turn_needs_the_left_loop() {
+    // North (−y) up a 1-wide corridor (x = 12) that opens on its west side
+    // into a yard (rows 1..=10), then east along a 1-wide corridor (y = 7).
+    let mut rows = Vec::new();
+    for y in 0..20 {
+        let mut row = String::new();
+        for x in 0..26 {
+            let up = x == 12 && (8..20).contains(&y);
+            let east = y == 7 && (12..26).contains(&x);
+            let yard = (1..12).contains(&x) && (1..11).contains(&y);
+            row.push(if up || east || yard { '.' } else { '@' });
+        }
+        rows.push(row);
+    }
+    let grid = Grid::from_rows(&rows).unwrap();
+    let mut s = search(2.0, 0.4, 16, Neighbourhood::D24);
+    let start = Start::Pose(Pose::new(12.5, 18.5, -FRAC_PI_2));
+    let goal = Goal::Pose(Pose::new(24.5, 7.5, 0.0));
+    let c = run(&mut s, &grid, start, goal).expect("the loop through the yard");
+    let westmost = (0..=400)
+        .map(|i| c.sample(c.length() * i as f32 / 400.0).0.x)
+        .fold(f32::INFINITY, f32::min);
+    assert!(
+        westmost < 10.0,
+        "the loop uses the yard: westmost x = {westmost}"
+    );
+    // Without the yard, no legal curve exists.
+    let mut closed = rows.clone();
+    for row in closed.iter_mut() {
+        *row = row
+            .chars()
+            .enumerate()
+            .map(|(x, ch)| if x < 12 { '@' } else { ch })
+            .collect();
+    }
+    let grid = Grid::from_rows(&closed).unwrap();
+    assert!(run(&mut s, &grid, start, goal).is_none());
+}
+
+/// A road grid: 3-wide streets between blocks; every pair of crossings is
+/// connected with legal curves of radius 2.
+#[test]
+fn road_grid() {
+    let mut rows = Vec::new();
+    for y in 0..33 {
+        let mut row = String::new();
+        for x in 0..33 {
+            let street = x % 8 < 3 || y % 8 < 3;
+            row.push(if street { '.' } else { '@' });
+        }
+        rows.push(row);
+    }
+    let grid = Grid::from_rows(&rows).unwrap();
+    let mut s = search(2.0, 0.4, 16, Neighbourhood::D24);
+    let crossings: Vec<Point> = (0..5)
+        .flat_map(|i| (0..5).map(move |j| Point::new(i * 8 + 1, j * 8 + 1)))
+        .filter(|p| p.x < 33 && p.y < 33)
+        .collect();
+    let mut found = 0;
+    for (i, &a) in crossings.iter().enumerate() {
+        for &b in crossings.iter().skip(i + 1).step_by(3) {
+            if run(&mut s, &grid, Start::Cell(a), Goal::Cell(b)).is_some() {
+                found += 1;
+            }
+        }
+    }
+    assert!(found > 0);
+    let pairs = crossings
+        .iter()
+        .enumerate()
+        .map(|(i, _)| crossings.len().saturating_sub(i + 1).div_ceil(3))
+        .sum::<usize>();
+    assert_eq!(found, pairs, "every crossing pair is connected");
+}
+
+/// Completeness: on small random maps, wherever the brute-force search
+/// over the same primitives finds a path, the directional search finds
+/// one, no longer (the brute force's sampled legality is stricter than the
+/// tables). Car (R = 2, r = 0.4, 16 headings, D8 and D24) and ship
+/// (R = 4, r = 1, 8 headings, D24).
+#[test]
+fn complete_against_brute_force() {
+    let cases: [(f64, f64, u32, Neighbourhood, u32, u64); 3] = [
+        (2.0, 0.4, 16, Neighbourhood::D8, 14, 18),
+        (2.0, 0.4, 16, Neighbourhood::D24, 14, 18),
+        (4.0, 1.0, 8, Neighbourhood::D24, 20, 8),
+    ];
+    let mut rng = XorShift64Star::new(34);
+    let (mut both, mut neither) = (0, 0);
+    for &(big_r, r, hn, hood, size, percent) in &cases {
+        let mut s = search(big_r, r, hn, hood);
+        for _ in 0..12 {
+            let grid = obstacles(size, size, percent, &mut |n| rng.below(n));
+            let free: Vec<Point> = (0..size * size)
+                .map(|i| Point::new(i % size, i / size))
+                .filter(|&p| grid.is_passable(p))
+                .collect();
+            if free.len() < 2 {
+                continue;
+            }
+            let a = free[rng.below(free.len() as u64) as usize];
+            let b = free[rng.below(free.len() as u64) as usize];
+            if a == b {
+                continue;
+            }
+            let brute = brute_force(&grid, a, b, big_r, r, hn, hood.reach());
+            let ours = run(&mut s, &grid, Start::Cell(a), Goal::Cell(b));
+            match (brute, &ours) {
+                (Some(len), Some(c)) => {
+                    both += 1;
+                    assert!(
+                        c.length() as f64 <= len + 1e-3,
+                        "{} > brute {len}",
+                        c.length()
+                    );
+                }
+                (Some(len), None) => {
+                    panic!("brute force found {len} from {a:?} to {b:?}, search none")
+                }
+                (None, _) => neither += 1,
+            }
+        }
+    }
+    assert!(
+        both >= 5,
+        "too few solvable cases: {both} (unsolved {neither})"
+    );
+}
+
+/// Bad input is a typed error.
+#[test]
+fn bad_input_is_an_error() {
+    let grid = Grid::from_rows(&["....", ".@..", "...."]).unwrap();
+    let mut s = search(1.0, 0.0, 8, Neighbourhood::D8);
+    let mut out = Vec::new();
+    let lim = Limits::default();
+    assert!(s
+        .find(
+            &grid,
+            Start::Cell(Point::new(1, 1)),
+            Goal::Cell(Point::new(0, 0)),
+            &lim,
+            &mut out
+        )
+        .is_err());
+    assert!(s
+        .find(
+            &grid,
+            Start::Cell(Point::new(9, 1)),
+            Goal::Cell(Point::new(0, 0)),
+            &lim,
+            &mut out
+        )
+        .is_err());
+    let nan = Start::Pose(Pose::new(f64::NAN, 0.5, 0.0));
+    assert!(s
+        .find(&grid, nan, Goal::Cell(Point::new(0, 0)), &lim, &mut out)
+        .is_err());
+    assert!(Steering::new(VehicleSpec {
+        headings: 12,
+        ..VehicleSpec::new(1.0, 0.0)
+    })
+    .is_err());
+    assert!(Steering::new(VehicleSpec::new(-1.0, 0.0)).is_err());
+}
