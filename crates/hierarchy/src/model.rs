@@ -29,7 +29,7 @@ pub struct BuildStats {
     /// Top-level clusters of the quick start's cluster graph.
     pub clusters: usize,
     /// Abstraction levels above the regions (0 below 32,768 regions; see
-    /// [`crate::PlannerConfig::get_levels`]).
+    /// [`crate::PlannerConfig::get_levels_from`]).
     pub levels: usize,
     /// Nodes of the top abstraction level (0 without levels).
     pub top_nodes: usize,
