@@ -92,10 +92,12 @@ fn cluster_graph(
     (centre, adj_start, adj)
 }
 
-struct UnionFind(Vec<u32>);
+/// Union-find over `0..n` (path halving, the lower root wins); also used
+/// by [`super::levels`].
+pub(crate) struct UnionFind(Vec<u32>);
 
 impl UnionFind {
-    fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         UnionFind((0..n as u32).collect())
     }
     fn find(&mut self, mut a: u32) -> u32 {
@@ -106,7 +108,7 @@ impl UnionFind {
         }
         a
     }
-    fn union(&mut self, a: u32, b: u32) {
+    pub(crate) fn union(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
@@ -114,7 +116,7 @@ impl UnionFind {
         }
     }
     /// Dense labels 0..k in order of first appearance.
-    fn dense(&mut self) -> (Vec<u32>, usize) {
+    pub(crate) fn dense(&mut self) -> (Vec<u32>, usize) {
         let n = self.0.len();
         let mut map = vec![u32::MAX; n];
         let mut out = Vec::with_capacity(n);

@@ -27,6 +27,7 @@
 //! update leaves the levels as they were and queries do not use them until
 //! `refresh` (regions an update adds have no level).
 
+use super::connectivity::UnionFind;
 use crate::graph::{Region, RegionGraph, Run};
 use crate::sector::Layout;
 use regionpath_grid::Point;
@@ -96,26 +97,6 @@ impl Level {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub(crate) struct Levels {
     pub levels: Vec<Level>,
-}
-
-struct UnionFind(Vec<u32>);
-
-impl UnionFind {
-    fn find(&mut self, mut a: u32) -> u32 {
-        while self.0[a as usize] != a {
-            let p = self.0[self.0[a as usize] as usize];
-            self.0[a as usize] = p;
-            a = p;
-        }
-        a
-    }
-    fn union(&mut self, a: u32, b: u32) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-            self.0[hi as usize] = lo;
-        }
-    }
 }
 
 /// What one level is built from: the nodes of the level below.
@@ -200,7 +181,7 @@ impl Levels {
                 let (sx, sy) = children.sector[i];
                 (sy / side) * across + sx / side
             };
-            let mut uf = UnionFind((0..n as u32).collect());
+            let mut uf = UnionFind::new(n);
             for a in 0..n {
                 for &b in children.neighbours(a) {
                     if (a as u32) < b && square(a) == square(b as usize) {
@@ -209,18 +190,7 @@ impl Levels {
                 }
             }
             // Dense ids in the order of first children.
-            let mut id = vec![u32::MAX; n];
-            let mut parent = Vec::with_capacity(n);
-            let mut k = 0u32;
-            for i in 0..n as u32 {
-                let root = uf.find(i) as usize;
-                if id[root] == u32::MAX {
-                    id[root] = k;
-                    k += 1;
-                }
-                parent.push(id[root]);
-            }
-            let k = k as usize;
+            let (parent, k) = uf.dense();
             let mut sector = vec![(0, 0); k];
             let mut sums = vec![(0u64, 0u64, 0u64); k];
             for (i, &p) in parent.iter().enumerate() {
