@@ -78,6 +78,7 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
                 "edges": s.edge_bytes,
                 "landmarks": s.landmark_bytes,
                 "portal_layer": s.portal_bytes,
+                "derived": s.derived_bytes,
             },
         });
         if let (Some((st, _)), Some(map)) = (&loaded, &args.map) {
@@ -147,14 +148,15 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
         out.line(format_args!("built in {:.2} ms", s.build_ms))?;
     }
     out.line(format_args!(
-        "file: {} bytes = header {} + fixed fields {} + regions {} + edges {} + landmarks {} + portal layer {}",
+        "file: {} bytes = header {} + fixed fields {} + regions {} + edges {} + landmarks {} + portal layer {} + derived tables {}",
         bytes.len(),
         s.header_bytes,
         s.fixed_bytes,
         s.region_bytes,
         s.edge_bytes,
         s.landmark_bytes,
-        s.portal_bytes
+        s.portal_bytes,
+        s.derived_bytes
     ))?;
     if let Some((st, _)) = &loaded {
         out.line(format_args!(

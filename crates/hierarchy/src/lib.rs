@@ -182,6 +182,10 @@ pub enum FilePart {
     /// The stored portal layer (format 6): a field or a landmark distance
     /// disagrees with the grid or the portal graph.
     Portals,
+    /// The derived tables (format 8): component or cluster labels, the
+    /// cluster graph, the levels or the block-cut tree disagree with the
+    /// region graph.
+    Derived,
 }
 
 impl std::fmt::Display for FilePart {
@@ -192,6 +196,7 @@ impl std::fmt::Display for FilePart {
             FilePart::Edge { index, a, b } => write!(f, "edge {index} (regions {a}-{b})"),
             FilePart::Landmarks => write!(f, "landmark table"),
             FilePart::Portals => write!(f, "portal layer"),
+            FilePart::Derived => write!(f, "derived tables"),
         }
     }
 }

@@ -77,3 +77,27 @@ where
     let _ = parallel;
     (0..n).fold(Vec::new(), f)
 }
+
+/// `f(k, chunk)` for the `k`-th chunk of `size` items of `out` (the last
+/// one shorter), side by side when `parallel`; the results in chunk order.
+pub(crate) fn chunks_mut<T, R, F>(parallel: bool, out: &mut [T], size: usize, f: F) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+    F: Fn(usize, &mut [T]) -> R + Sync + Send,
+{
+    #[cfg(feature = "rayon")]
+    if parallel {
+        use rayon::prelude::*;
+        return out
+            .par_chunks_mut(size)
+            .enumerate()
+            .map(|(k, c)| f(k, c))
+            .collect();
+    }
+    let _ = parallel;
+    out.chunks_mut(size)
+        .enumerate()
+        .map(|(k, c)| f(k, c))
+        .collect()
+}

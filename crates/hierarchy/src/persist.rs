@@ -32,6 +32,16 @@
 //!   portal layer (format 6, when its flag is 1): portal count u32, each
 //!     portal's field (128 bytes: 4 bits a cell, the first step towards
 //!     it), each portal's 8 landmark distances (u64 each)
+//!   derived tables (format 8, see `persist/derived.rs`), u32 each:
+//!     per region its component label; the super-sector side; per region
+//!     its cluster; the cluster count, the cluster graph's row starts
+//!     (count + 1), its entry count and entries; the level count, then per
+//!     level its side, node count, per node below (region for the first)
+//!     its parent, per node its position (x, y), row starts, entry count,
+//!     entries and per entry its crossing run (x, y, length, 1 when
+//!     vertical); the block count, the block-cut tree's node count, per
+//!     region its tree node, per node its parent, the blocks'
+//!     bridge bits and the regions' tree-like bits (32 a word)
 //! ```
 //! All little-endian; every field starts 4-aligned. The landmark distances
 //! are stored and checked against the edges (`Landmarks::check`: O(edges ×
@@ -39,15 +49,17 @@
 //! and the sector digests come from the region check's pass over the
 //! cells; the portal layer's fields and landmark distances are stored and
 //! checked (`Portals::read`: each field a legal, acyclic, shortest-path
-//! field, one pass over its cells instead of a sweep); the region graph,
-//! the connectivity matrix and the block-cut tree are rebuilt from the
-//! checked tables. A file records its movement profile and loads only for
+//! field, one pass over its cells instead of a sweep); the region graph is
+//! rebuilt from the links (a counting sort), and the derived tables
+//! (components, clusters, levels, block-cut tree) are stored (format 8)
+//! and checked against the graph in one pass each instead of computed
+//! again: a load reads and checks, it does not build. A file records its movement profile and loads only for
 //! that profile ([`Hierarchy::from_bytes_with_profile`]; a profiled file is
 //! refused by [`Hierarchy::from_bytes`] and the other way round:
 //! [`HierarchyError::WrongProfile`]); under a profile whose costs differ
 //! the links' costs come from the terrain, so they are checked for range
 //! only, while the landmark distances are still checked against them.
-//! Files of format 6 and earlier are refused with
+//! Files of format 7 and earlier are refused with
 //! [`HierarchyError::Version`] (rebuild them: a build is at most a few
 //! times a load). Every
 //! length is checked against the bytes that remain before anything is
@@ -56,7 +68,6 @@
 //! still checked against itself and its grid (`check`: linear in the file)
 //! and refused with [`HierarchyError::Inconsistent`] where they disagree.
 
-use crate::derived::connectivity::Connectivity;
 use crate::graph::{region_graph, Link, Region};
 use crate::model::Hierarchy;
 use crate::portal::Portals;
@@ -67,9 +78,10 @@ use std::io::Write;
 use std::path::Path;
 
 mod check;
+mod derived;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -159,6 +171,9 @@ pub struct FileSummary {
     /// Bytes of the portal layer (count, fields, landmark distances; 0
     /// without one).
     pub portal_bytes: usize,
+    /// Bytes of the derived tables (format 8: components, clusters,
+    /// levels, block-cut tree).
+    pub derived_bytes: usize,
 }
 
 /// Bytes of the landmark distances of `n` regions and `k` landmarks, with
@@ -394,6 +409,8 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         let count = r.count(Portals::STORED_BYTES)?;
         r.take(count * Portals::STORED_BYTES)?;
     }
+    let portals_end = r.at;
+    derived::read(&mut r, n)?;
     if r.at != payload.len() {
         return Err(HierarchyError::Corrupt("trailing bytes".into()));
     }
@@ -415,7 +432,8 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
         region_bytes,
         edge_bytes: edges_end - fixed_bytes - region_bytes,
         landmark_bytes: landmarks_end - edges_end,
-        portal_bytes: r.at - landmarks_end,
+        portal_bytes: portals_end - landmarks_end,
+        derived_bytes: r.at - portals_end,
     })
 }
 
@@ -487,6 +505,7 @@ impl Hierarchy {
         if let Some(portals) = &self.portals {
             portals.write(&mut p);
         }
+        derived::write(&self.connectivity, &self.blocks, &mut p);
         let mut out = Vec::with_capacity(HEADER + p.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -626,61 +645,16 @@ impl Hierarchy {
         }
         let layout = Layout::new(width, height, size);
         let n = r.count(32)?;
-        let mut regions = Vec::with_capacity(n);
-        let mut first_region = vec![0u32; layout.count() + 1];
-        let mut last_sector = 0u32;
-        for (i, rec) in r.take(n * 32)?.chunks_exact(32).enumerate() {
-            let v = words::<8>(rec);
-            let reg = Region::new(
-                v[0],
-                Point::new(v[1], v[2]),
-                v[3],
-                Point::new(v[4], v[5]),
-                Point::new(v[6], v[7]),
-            );
-            let ok = (v[0] as usize) < layout.count()
-                && v[0] >= last_sector
-                && layout.rect(v[0]).contains(Point::new(v[1], v[2]))
-                && grid.is_passable(Point::new(v[1], v[2]));
-            if !ok {
-                return Err(HierarchyError::Corrupt(format!("region {i} is invalid")));
-            }
-            for f in &mut first_region[last_sector as usize + 1..=v[0] as usize] {
-                *f = i as u32;
-            }
-            last_sector = v[0];
-            regions.push(reg);
-        }
-        for f in &mut first_region[last_sector as usize + 1..] {
-            *f = n as u32;
-        }
+        let region_table = r.take(n * 32)?;
         let m = r.count(32)?;
-        let mut edges = Vec::with_capacity(m);
-        for (i, rec) in r.take(m * 32)?.chunks_exact(32).enumerate() {
-            let v = words::<8>(rec);
-            let (a, b, w) = (v[0], v[1], f32::from_bits(v[2]));
-            let from = Point::new(v[3], v[4]);
-            let to = Point::new(v[5], v[6]);
-            let (len, more) = (v[7] & !(1 << 31), v[7] >> 31 != 0);
-            let ok = (a as usize) < n
-                && (b as usize) < n
-                && w.is_finite()
-                && w >= 0.0
-                && a < b
-                && layout.rect(regions[a as usize].sector()).contains(from)
-                && layout.rect(regions[b as usize].sector()).contains(to)
-                && from.x.abs_diff(to.x) <= 1
-                && from.y.abs_diff(to.y) <= 1
-                && from != to
-                && len >= 1
-                && len <= size
-                && grid.is_passable(from)
-                && grid.is_passable(to);
-            if !ok {
-                return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
-            }
-            edges.push((a, b, Link::new(w, from, to, len).with_more_crossings(more)));
-        }
+        let edge_table = r.take(m * 32)?;
+        let (regions, edges) = crate::par::join(
+            config.get_parallel(),
+            || parse_regions(region_table, &layout),
+            || parse_edges(edge_table, n, &layout, config.get_parallel()),
+        );
+        let (regions, first_region) = regions?;
+        let edges = edges?;
         let landmarks = read_landmarks(&mut r, n, landmark_count)?;
         let stored_portals = if portals {
             let count = r.count(Portals::STORED_BYTES)?;
@@ -688,23 +662,56 @@ impl Hierarchy {
         } else {
             None
         };
+        let stored = derived::read(&mut r, n)?;
         if r.at != payload.len() {
             return Err(HierarchyError::Corrupt("trailing bytes".into()));
         }
-        // The tables against each other and the grid, before anything is
-        // derived from them (see `check`); the region check's pass over
-        // the cells also gives the sealed sectors and the digests.
-        let (sealed, digests) = check::regions(grid, &layout, &regions, &first_region)?;
-        check::edges(grid, &layout, &regions, &edges, weighted)?;
-        landmarks
-            .check(n, &edges)
-            .map_err(|reason| HierarchyError::Inconsistent {
-                part: FilePart::Landmarks,
-                reason,
-            })?;
-        let graph = region_graph(n, &edges);
-        let connectivity = Connectivity::build(&layout, &regions, &graph, grid.cell_count());
-        let blocks = crate::derived::blocks::Blocks::build(&graph);
+        // The tables against each other and the grid (see `check`; the
+        // region check's pass over the cells also gives the sealed sectors
+        // and the digests), beside the region graph and the check of the
+        // stored derived tables against it (on two threads when the file
+        // was built in parallel). A table's error is reported before a
+        // derived table's: those are checked against the graph the tables
+        // make.
+        let parallel = config.get_parallel();
+        // Edges in chunks, so that the thread done first takes the rest.
+        const CHUNK: usize = 1 << 13;
+        let chunks = edges.len().div_ceil(CHUNK) as u32;
+        let (tables, derived) = crate::par::join(
+            parallel,
+            || {
+                let cells = check::regions(grid, &layout, &regions, &first_region, parallel);
+                let links = crate::par::map_range(
+                    parallel,
+                    chunks,
+                    || (),
+                    |_, c| {
+                        let from = c as usize * CHUNK;
+                        let to = (from + CHUNK).min(edges.len());
+                        check::edges(grid, &layout, &regions, &edges, from..to, weighted)
+                    },
+                );
+                let (sealed, digests) = cells?;
+                links.into_iter().collect::<Result<(), _>>()?;
+                Ok::<_, HierarchyError>((sealed, digests))
+            },
+            || {
+                let landmarks =
+                    landmarks
+                        .check(n, &edges)
+                        .map_err(|reason| HierarchyError::Inconsistent {
+                            part: FilePart::Landmarks,
+                            reason,
+                        });
+                let graph = region_graph(n, &edges);
+                let parts = stored.into_parts(&layout, &regions, &graph);
+                (landmarks, graph, parts)
+            },
+        );
+        let (sealed, digests) = tables?;
+        let (landmarks_checked, graph, parts) = derived;
+        landmarks_checked?;
+        let (connectivity, blocks) = parts?;
         let portals = match stored_portals {
             Some(stored) => Some(Portals::read(grid, stored).map_err(|reason| {
                 HierarchyError::Inconsistent {
@@ -741,6 +748,91 @@ impl Hierarchy {
         h.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(h)
     }
+}
+
+/// The region table's records (32 bytes each), range-checked: sectors in
+/// order and on the map, each representative in its sector (whether it is
+/// passable: `check::regions`).
+/// Also the first region of each sector (one entry past the last sector).
+fn parse_regions(table: &[u8], layout: &Layout) -> Result<(Vec<Region>, Vec<u32>), HierarchyError> {
+    let n = table.len() / 32;
+    let mut regions = Vec::with_capacity(n);
+    let mut first_region = vec![0u32; layout.count() + 1];
+    let mut last_sector = 0u32;
+    for (i, rec) in table.chunks_exact(32).enumerate() {
+        let v = words::<8>(rec);
+        let reg = Region::new(
+            v[0],
+            Point::new(v[1], v[2]),
+            v[3],
+            Point::new(v[4], v[5]),
+            Point::new(v[6], v[7]),
+        );
+        let ok = (v[0] as usize) < layout.count()
+            && v[0] >= last_sector
+            && layout.rect(v[0]).contains(Point::new(v[1], v[2]));
+        if !ok {
+            return Err(HierarchyError::Corrupt(format!("region {i} is invalid")));
+        }
+        for f in &mut first_region[last_sector as usize + 1..=v[0] as usize] {
+            *f = i as u32;
+        }
+        last_sector = v[0];
+        regions.push(reg);
+    }
+    for f in &mut first_region[last_sector as usize + 1..] {
+        *f = n as u32;
+    }
+    Ok((regions, first_region))
+}
+
+/// The edge table's records (32 bytes each) over `n` regions,
+/// range-checked: `a < b < n`, a finite cost, both crossing cells on the
+/// map and neighbours, a run of 1 to a sector side. What the cells are is
+/// checked with the other tables (`check::edges`). In chunks, side by side
+/// when `parallel`.
+fn parse_edges(
+    table: &[u8],
+    n: usize,
+    layout: &Layout,
+    parallel: bool,
+) -> Result<Vec<(u32, u32, Link)>, HierarchyError> {
+    const CHUNK: usize = 1 << 16;
+    let (width, height, size) = (layout.width, layout.height, layout.size);
+    let blank = (0, 0, Link::new(0.0, Point::new(0, 0), Point::new(1, 0), 1));
+    let mut edges = vec![blank; table.len() / 32];
+    let parsed = crate::par::chunks_mut(parallel, &mut edges, CHUNK, |k, out| {
+        let records = table[k * CHUNK * 32..].chunks_exact(32);
+        for (j, (rec, e)) in records.zip(out.iter_mut()).enumerate() {
+            let v = words::<8>(rec);
+            let (a, b, w) = (v[0], v[1], f32::from_bits(v[2]));
+            let from = Point::new(v[3], v[4]);
+            let to = Point::new(v[5], v[6]);
+            let (len, more) = (v[7] & !(1 << 31), v[7] >> 31 != 0);
+            let ok = (a as usize) < n
+                && (b as usize) < n
+                && w.is_finite()
+                && w >= 0.0
+                && a < b
+                && from.x < width
+                && from.y < height
+                && to.x < width
+                && to.y < height
+                && from.x.abs_diff(to.x) <= 1
+                && from.y.abs_diff(to.y) <= 1
+                && from != to
+                && len >= 1
+                && len <= size;
+            if !ok {
+                let i = k * CHUNK + j;
+                return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
+            }
+            *e = (a, b, Link::new(w, from, to, len).with_more_crossings(more));
+        }
+        Ok(())
+    });
+    parsed.into_iter().collect::<Result<(), _>>()?;
+    Ok(edges)
 }
 
 /// The first `N` little-endian u32 words of `rec` (at least `4 N` bytes).
@@ -802,9 +894,13 @@ mod summary_tests {
                         + s.region_bytes
                         + s.edge_bytes
                         + s.landmark_bytes
-                        + s.portal_bytes,
+                        + s.portal_bytes
+                        + s.derived_bytes,
                     bytes.len()
                 );
+                // Per region a component, a cluster and a tree node, and
+                // six counts and sizes at least.
+                assert!(s.derived_bytes >= 12 * st.regions + 24);
                 assert_eq!(
                     s.portal_bytes,
                     st.portals.min(1) * 4 + st.portals * Portals::STORED_BYTES
@@ -887,6 +983,9 @@ mod summary_tests {
             assert_eq!(back.sealed, h.sealed, "round {round}");
             assert_eq!(back.digests, crate::sector::digests(&g, &back.layout));
             assert_eq!(back.landmarks, h.landmarks, "round {round}");
+            assert_eq!(back.graph, h.graph, "round {round}");
+            assert_eq!(back.connectivity, h.connectivity, "round {round}");
+            assert_eq!(back.blocks, h.blocks, "round {round}");
             assert_eq!(back.to_bytes(), bytes);
             let s = read_file_summary(&bytes).unwrap();
             let fix = |mut b: Vec<u8>| {
@@ -900,8 +999,46 @@ mod summary_tests {
                     Err(HierarchyError::Inconsistent { part, .. }) if part == want
                 )
             };
+            // The derived tables: a linked region's component label, the
+            // cluster of a region linked inside its super-sector, a tree
+            // node's parent made its own, each refused.
+            let derived = bytes.len() - s.derived_bytes;
+            let n = h.regions.len();
+            if let Some(r) = (0..n as u32).find(|&r| !h.graph.neighbors_slice(r).is_empty()) {
+                let mut damaged = bytes.clone();
+                let at = derived + 4 * r as usize;
+                damaged[at] ^= 1;
+                assert!(refused(&fix(damaged), FilePart::Derived), "round {round}");
+            }
+            let c = &h.connectivity;
+            let clusters = derived + 4 * n + 4;
+            let inside = (0..n as u32).find(|&r| {
+                h.graph
+                    .neighbors_slice(r)
+                    .iter()
+                    .any(|&b| c.cluster_of_region[b as usize] == c.cluster_of_region[r as usize])
+            });
+            if let Some(r) = inside {
+                let mut damaged = bytes.clone();
+                let at = clusters + 4 * r as usize;
+                let v = c.cluster_of_region[r as usize] ^ 1;
+                damaged[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                assert!(refused(&fix(damaged), FilePart::Derived), "round {round}");
+            }
+            let (_, _, parent, _, _) = h.blocks.parts();
+            if let Some(x) = parent.iter().position(|&p| p != u32::MAX) {
+                // The parent table follows the block and node counts and
+                // the home table (one entry per region); the level count
+                // is 0 on these maps.
+                let adj = 4 * (c.cluster_count() + 1) + 4 + 4 * c.adj.len();
+                let blocks = clusters + 4 * n + 4 + adj + 4;
+                let at = blocks + 8 + 4 * n + 4 * x;
+                let mut damaged = bytes.clone();
+                damaged[at..at + 4].copy_from_slice(&(x as u32).to_le_bytes());
+                assert!(refused(&fix(damaged), FilePart::Derived), "round {round}");
+            }
             if let Some(p) = &h.portals {
-                let fields = bytes.len() - s.portal_bytes + 4;
+                let fields = bytes.len() - s.derived_bytes - s.portal_bytes + 4;
                 // A reached cell's first step in the first field made
                 // "unreached", and one landmark distance moved far.
                 if let Some(at) = (fields..fields + FIELD_BYTES).find(|&i| bytes[i] & 15 < 8) {

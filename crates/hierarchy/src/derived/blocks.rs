@@ -258,6 +258,116 @@ impl Blocks {
         }
     }
 
+    /// The stored form (format 8): the block count, then per region its
+    /// tree node, per tree node its parent, the bridge bits of the blocks
+    /// and the tree-like bits of the regions (depths follow from parents).
+    pub(crate) fn parts(&self) -> (u32, &[u32], &[u32], &FixedBitSet, &FixedBitSet) {
+        (
+            self.blocks,
+            &self.home,
+            &self.parent,
+            &self.bridge,
+            &self.tree_like,
+        )
+    }
+
+    /// Blocks read from a file (format 8) for `graph`, checked in one pass:
+    /// tables of the right lengths, every tree node's parent in range and
+    /// of the other kind (blocks under cut nodes and the other way round),
+    /// no cycle of parents (the depths are computed on the way, so every
+    /// walk up ends at a root); a region has a tree node exactly when it has
+    /// links, and the two ends of every link lie in one block or in tree
+    /// nodes next to it. What this cannot see (a block split or merged) can
+    /// only make the restricted region search find nothing, and then it
+    /// searches every block (`CellPlanner::route_in`); the bridge and
+    /// tree-like bits only mark routes unique or exact (the answer's
+    /// `exact` flag), never what is valid.
+    pub(crate) fn from_parts(
+        graph: &RegionGraph,
+        blocks: u32,
+        home: Vec<u32>,
+        parent: Vec<u32>,
+        bridge: FixedBitSet,
+        tree_like: FixedBitSet,
+    ) -> Result<Blocks, &'static str> {
+        let (n, nodes) = (graph.node_count(), parent.len());
+        if home.len() != n
+            || blocks as usize > nodes
+            || bridge.len() != blocks as usize
+            || tree_like.len() != n
+        {
+            return Err("a block table's length");
+        }
+        for (x, &p) in parent.iter().enumerate() {
+            if p != NONE && (p as usize >= nodes || ((x as u32) < blocks) == (p < blocks)) {
+                return Err("a block-cut tree parent");
+            }
+        }
+        // Depths: walk up from each node to one of known depth, then
+        // number the walk back down. `ON_WALK` marks the current walk, so
+        // a cycle of parents is found where it closes.
+        const ON_WALK: u32 = NONE - 1;
+        let mut depth = vec![NONE; nodes];
+        let mut walk: Vec<u32> = Vec::new();
+        for x in 0..nodes as u32 {
+            let mut y = x;
+            while depth[y as usize] == NONE {
+                depth[y as usize] = ON_WALK;
+                walk.push(y);
+                match parent[y as usize] {
+                    NONE => break,
+                    p => y = p,
+                }
+            }
+            let mut d = match depth[y as usize] {
+                // Back on the walk: a cycle.
+                ON_WALK if parent[y as usize] != NONE => {
+                    return Err("a cycle of block-cut tree parents")
+                }
+                // A root, the walk's last node.
+                ON_WALK => 0,
+                known => known + 1,
+            };
+            while let Some(z) = walk.pop() {
+                depth[z as usize] = d;
+                d += 1;
+            }
+        }
+        // Whether tree nodes `x` and `y` lie on one block: the same block,
+        // a block and a cut node next to it, or two cut nodes of one block.
+        let up = |x: u32| parent[x as usize];
+        let near = |x: u32, y: u32| {
+            x == y
+                || up(x) == y
+                || up(y) == x
+                || (x >= blocks && y >= blocks && {
+                    let (px, py) = (up(x), up(y));
+                    (px != NONE && (px == py || up(px) == y)) || (py != NONE && up(py) == x)
+                })
+        };
+        for r in 0..n as u32 {
+            let x = home[r as usize];
+            let links = graph.neighbors_slice(r);
+            if links.is_empty() != (x == NONE) || (x != NONE && x as usize >= nodes) {
+                return Err("a region's block-cut tree node");
+            }
+            for &b in links {
+                let y = home[b as usize];
+                if y == NONE || y as usize >= nodes || !near(x, y) {
+                    return Err("a link's ends in no one block");
+                }
+            }
+        }
+        Ok(Blocks {
+            blocks,
+            bridge,
+            home,
+            parent,
+            depth,
+            tree_like,
+        })
+    }
+
     /// Number of block-cut tree nodes (blocks and cut regions).
     pub(crate) fn nodes(&self) -> usize {
         self.parent.len()

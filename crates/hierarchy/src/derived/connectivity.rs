@@ -56,13 +56,8 @@ fn cluster_graph(
     cluster_of_region: &[u32],
     nclusters: usize,
 ) -> (Vec<Point>, Vec<u32>, Vec<u32>) {
-    let mut sum = vec![(0u64, 0u64, 0u64); nclusters];
     let mut pairs: Vec<(u32, u32)> = Vec::new();
-    for (r, region) in regions.iter().enumerate() {
-        let c = cluster_of_region[r];
-        let (w, p) = (region.cells() as u64, region.representative());
-        let e = &mut sum[c as usize];
-        *e = (e.0 + w * p.x as u64, e.1 + w * p.y as u64, e.2 + w);
+    for (r, &c) in cluster_of_region.iter().enumerate() {
         for &b in graph.neighbors_slice(r as u32) {
             let cb = cluster_of_region[b as usize];
             if cb != c {
@@ -72,13 +67,6 @@ fn cluster_graph(
     }
     pairs.sort_unstable();
     pairs.dedup();
-    let centre = sum
-        .iter()
-        .map(|&(x, y, w)| {
-            let w = w.max(1);
-            Point::new(((x + w / 2) / w) as u32, ((y + w / 2) / w) as u32)
-        })
-        .collect();
     let mut adj_start = Vec::with_capacity(nclusters + 1);
     let mut i = 0;
     for c in 0..nclusters as u32 {
@@ -89,7 +77,51 @@ fn cluster_graph(
     }
     adj_start.push(i as u32);
     let adj = pairs.iter().map(|p| p.1).collect();
+    let centre = cluster_centres(regions, cluster_of_region, nclusters);
     (centre, adj_start, adj)
+}
+
+/// The number of labels of `labels` when they are dense in the order of
+/// first appearance (each new label one above the largest so far), else
+/// `None`.
+pub(crate) fn dense_count(labels: &[u32]) -> Option<usize> {
+    let mut next = 0u32;
+    for &l in labels {
+        if l == next {
+            next += 1;
+        } else if l > next {
+            return None;
+        }
+    }
+    Some(next as usize)
+}
+
+/// Checks a graph in compressed rows over `nodes` nodes: `start` has
+/// `nodes + 1` entries from 0 up to `adj.len()`, and each row's targets are
+/// below `targets`, ascending without repeats (and, when `targets ==
+/// nodes`, not the row's own node).
+pub(crate) fn check_rows(
+    start: &[u32],
+    adj: &[u32],
+    nodes: usize,
+    targets: usize,
+) -> Result<(), &'static str> {
+    if start.len() != nodes + 1 || start[0] != 0 || start[nodes] as usize != adj.len() {
+        return Err("a graph's rows do not cover its entries");
+    }
+    for (c, w) in start.windows(2).enumerate() {
+        let row = adj
+            .get(w[0] as usize..w[1] as usize)
+            .ok_or("a graph's rows are not in order")?;
+        if row
+            .iter()
+            .any(|&t| t as usize >= targets || (targets == nodes && t as usize == c))
+            || row.windows(2).any(|p| p[0] >= p[1])
+        {
+            return Err("a graph's row is out of range or out of order");
+        }
+    }
+    Ok(())
 }
 
 /// Union-find over `0..n` (path halving, the lower root wins); also used
@@ -133,6 +165,47 @@ impl UnionFind {
     }
 }
 
+/// Per cluster its index among the open clusters (`u32::MAX` for a closed
+/// one: its regions are its whole component), and how many are open.
+fn open_clusters(
+    cluster_of_region: &[u32],
+    nclusters: usize,
+    component: &[u32],
+    comp_size: &[u32],
+) -> (Vec<u32>, usize) {
+    let mut cluster_size = vec![0u32; nclusters];
+    let mut cluster_comp = vec![0u32; nclusters];
+    for (r, &c) in cluster_of_region.iter().enumerate() {
+        cluster_size[c as usize] += 1;
+        cluster_comp[c as usize] = component[r];
+    }
+    let mut open_index = vec![u32::MAX; nclusters];
+    let mut k = 0u32;
+    for c in 0..nclusters {
+        if cluster_size[c] != comp_size[cluster_comp[c] as usize] {
+            open_index[c] = k;
+            k += 1;
+        }
+    }
+    (open_index, k as usize)
+}
+
+/// Per cluster the cell-weighted mean of its regions' representatives.
+fn cluster_centres(regions: &[Region], cluster_of_region: &[u32], nclusters: usize) -> Vec<Point> {
+    let mut sum = vec![(0u64, 0u64, 0u64); nclusters];
+    for (region, &c) in regions.iter().zip(cluster_of_region) {
+        let (w, p) = (region.cells() as u64, region.representative());
+        let e = &mut sum[c as usize];
+        *e = (e.0 + w * p.x as u64, e.1 + w * p.y as u64, e.2 + w);
+    }
+    sum.iter()
+        .map(|&(x, y, w)| {
+            let w = w.max(1);
+            Point::new(((x + w / 2) / w) as u32, ((y + w / 2) / w) as u32)
+        })
+        .collect()
+}
+
 impl Connectivity {
     pub fn build(layout: &Layout, regions: &[Region], graph: &RegionGraph, cells: u64) -> Self {
         let n = regions.len();
@@ -162,21 +235,8 @@ impl Connectivity {
                 }
             }
             let (cluster_of_region, nclusters) = uf.dense();
-            let mut cluster_size = vec![0u32; nclusters];
-            let mut cluster_comp = vec![0u32; nclusters];
-            for (r, &c) in cluster_of_region.iter().enumerate() {
-                cluster_size[c as usize] += 1;
-                cluster_comp[c as usize] = component[r];
-            }
-            let mut open_index = vec![u32::MAX; nclusters];
-            let mut open: Vec<u32> = Vec::new();
-            for c in 0..nclusters {
-                if cluster_size[c] != comp_size[cluster_comp[c] as usize] {
-                    open_index[c] = open.len() as u32;
-                    open.push(c as u32);
-                }
-            }
-            let k = open.len();
+            let (open_index, k) =
+                open_clusters(&cluster_of_region, nclusters, &component, &comp_size);
             let covers_map = m >= layout.sectors_x && m >= layout.sectors_y;
             if (k as u64) * (k as u64) <= cells.max(1) || covers_map {
                 let (centre, adj_start, adj) =
@@ -196,6 +256,91 @@ impl Connectivity {
             }
             m *= 2;
         }
+    }
+
+    /// The connectivity stored in a `.rph` file (format 8) over checked
+    /// regions and their graph: the component and cluster labels, the
+    /// super-sector side, the cluster graph and the levels; sizes, open
+    /// clusters and centres are derived (O(regions)). Checked in one pass
+    /// over the graph: both labellings dense in the order of first regions,
+    /// every link inside one component, every link inside one super-sector
+    /// inside one cluster, every cluster inside one component, the cluster
+    /// graph sorted and in range, a region without links alone in its
+    /// component (the levels by [`Levels::check`]). What the pass cannot see
+    /// (two linked components under one label: every label of one changed;
+    /// two clusters merged) does not make an answer invalid: the region
+    /// search still follows links only, and a route it cannot find is an
+    /// error ([`crate::PlanError::Stale`]), never a path.
+    ///
+    /// [`Levels::check`]: super::levels::Levels::check
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_parts(
+        layout: &Layout,
+        regions: &[Region],
+        graph: &RegionGraph,
+        super_size: u32,
+        component: Vec<u32>,
+        cluster_of_region: Vec<u32>,
+        (adj_start, adj): (Vec<u32>, Vec<u32>),
+        levels: super::levels::Levels,
+    ) -> Result<Connectivity, &'static str> {
+        let n = regions.len();
+        if component.len() != n || cluster_of_region.len() != n {
+            return Err("a label table's length is not the region count");
+        }
+        if super_size < 8 || !super_size.is_power_of_two() {
+            return Err("super-sector side");
+        }
+        let ncomp = dense_count(&component).ok_or("component labels are not dense")?;
+        let nclusters = dense_count(&cluster_of_region).ok_or("cluster labels are not dense")?;
+        let across = layout.sectors_x.div_ceil(super_size);
+        let sup = |r: &Region| {
+            let (sx, sy) = layout.coords(r.sector());
+            (sy / super_size) * across + sx / super_size
+        };
+        let mut cluster_comp = vec![NONE; nclusters];
+        for (r, region) in regions.iter().enumerate() {
+            let (c, k) = (component[r], cluster_of_region[r]);
+            let cc = &mut cluster_comp[k as usize];
+            if *cc != NONE && *cc != c {
+                return Err("a cluster spans two components");
+            }
+            *cc = c;
+            for &b in graph.neighbors_slice(r as u32) {
+                let other = &regions[b as usize];
+                if component[b as usize] != c {
+                    return Err("a link joins two components");
+                }
+                if sup(other) == sup(region) && cluster_of_region[b as usize] != k {
+                    return Err("a link inside a super-sector joins two clusters");
+                }
+            }
+        }
+        check_rows(&adj_start, &adj, nclusters, nclusters)?;
+        levels.check(n, layout)?;
+        let mut sizes = vec![0u32; ncomp];
+        for &c in &component {
+            sizes[c as usize] += 1;
+        }
+        let alone = |r: usize| graph.neighbors_slice(r as u32).is_empty();
+        if (0..n).any(|r| alone(r) && sizes[component[r] as usize] != 1) {
+            return Err("a region without links shares its component label");
+        }
+        let (open_index, open_count) =
+            open_clusters(&cluster_of_region, nclusters, &component, &sizes);
+        let centre = cluster_centres(regions, &cluster_of_region, nclusters);
+        Ok(Connectivity {
+            super_size,
+            cluster_of_region,
+            open_index,
+            open_count,
+            component,
+            sizes,
+            centre,
+            adj_start,
+            adj,
+            levels,
+        })
     }
 
     /// Whether regions `a` and `b` lie in one connected component. O(1).

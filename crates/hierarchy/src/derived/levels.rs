@@ -278,6 +278,52 @@ impl Levels {
         Levels { levels }
     }
 
+    /// Checks levels read from a file (format 8) over `regions` regions of
+    /// `layout`: each level's squares four times as wide as the one below
+    /// (the first [`FIRST_SIDE`] sectors), a parent in range for every node
+    /// below, positions and crossing runs on the map, neighbour rows sorted
+    /// and in range with one run per edge. O(regions). Levels only steer
+    /// the region search (it falls back to every region), so what this
+    /// does not check (which nodes are really joined) cannot make a path
+    /// invalid.
+    pub fn check(&self, regions: usize, layout: &Layout) -> Result<(), &'static str> {
+        let (w, h) = (layout.width, layout.height);
+        let mut below = regions;
+        let mut side = FIRST_SIDE;
+        for level in &self.levels {
+            let k = level.centre.len();
+            if level.side != side || level.parent.len() != below {
+                return Err("a level's side or parent table");
+            }
+            if level.parent.iter().any(|&p| p as usize >= k) {
+                return Err("a level's parent out of range");
+            }
+            if level.centre.iter().any(|p| p.x >= w || p.y >= h) {
+                return Err("a level's position off the map");
+            }
+            super::connectivity::check_rows(&level.adj_start, &level.adj, k, k)?;
+            if level.run.len() != level.adj.len() {
+                return Err("a level's runs are not one per edge");
+            }
+            let on_map = |r: &Run| {
+                let (x, y) = (u64::from(r.start.x), u64::from(r.start.y));
+                let end = u64::from(r.len);
+                r.len >= 1
+                    && if r.vertical {
+                        x < u64::from(w) && y + end <= u64::from(h)
+                    } else {
+                        y < u64::from(h) && x + end <= u64::from(w)
+                    }
+            };
+            if !level.run.iter().all(on_map) {
+                return Err("a level's crossing off the map");
+            }
+            below = k;
+            side = side.saturating_mul(SIDE_FACTOR);
+        }
+        Ok(())
+    }
+
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         self.levels.iter().map(Level::bytes).sum()

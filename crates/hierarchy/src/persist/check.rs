@@ -108,17 +108,52 @@ fn passable_in(grid: &Grid, s: u32, rect: Rect) -> (u64, Option<Rect>, u64) {
 /// cells (regions hold fewer cells than are passable) and the sectors'
 /// digests, equal to [`SealedSectors::build`] and
 /// [`crate::sector::digests`].
+///
+/// In chunks of sectors, side by side when `parallel`.
 pub(super) fn regions(
     grid: &Grid,
     layout: &Layout,
     regions: &[Region],
     first_region: &[u32],
+    parallel: bool,
 ) -> Result<(SealedSectors, Vec<u64>), HierarchyError> {
+    const CHUNK: u32 = 256;
+    let count = layout.count() as u32;
+    let chunks = crate::par::map_range(
+        parallel,
+        count.div_ceil(CHUNK),
+        || (Vec::new(), SectorScratch::default()),
+        |(reps, scratch), k| {
+            let sectors = k * CHUNK..((k + 1) * CHUNK).min(count);
+            sector_range(grid, layout, regions, first_region, sectors, reps, scratch)
+        },
+    );
     let mut sealed = SealedSectors::none(layout.count());
     let mut digests = Vec::with_capacity(layout.count());
-    let mut reps: Vec<(u32, u32)> = Vec::new();
-    let mut scratch = SectorScratch::default();
-    for s in 0..layout.count() as u32 {
+    for chunk in chunks {
+        let (bits, d) = chunk?;
+        for s in bits {
+            sealed.set(s, true);
+        }
+        digests.extend(d);
+    }
+    Ok((sealed, digests))
+}
+
+/// [`regions`] over `sectors`: the sealed ones among them and their
+/// digests, in order.
+fn sector_range(
+    grid: &Grid,
+    layout: &Layout,
+    regions: &[Region],
+    first_region: &[u32],
+    sectors: std::ops::Range<u32>,
+    reps: &mut Vec<(u32, u32)>,
+    scratch: &mut SectorScratch,
+) -> Result<(Vec<u32>, Vec<u64>), HierarchyError> {
+    let mut sealed = Vec::new();
+    let mut digests = Vec::with_capacity(sectors.len());
+    for s in sectors {
         let rect = layout.rect(s);
         let (lo, hi) = (first_region[s as usize], first_region[s as usize + 1]);
         let mut cells = 0u64;
@@ -166,14 +201,14 @@ pub(super) fn regions(
             // Cells in no region must be sealed pieces (no move out of the
             // sector): the sector is labelled again and must give exactly
             // these regions. Only sectors with sealed pieces pay for it.
-            let fresh = sector_data(grid, layout, s, &mut scratch);
+            let fresh = sector_data(grid, layout, s, scratch);
             if fresh.regions[..] != regions[lo as usize..hi as usize] {
                 return Err(bad(
                     FilePart::Sector(s),
                     "passable cells in no region are not sealed pieces",
                 ));
             }
-            sealed.set(s, true);
+            sealed.push(s);
             continue;
         }
         if union != open_box {
@@ -199,17 +234,22 @@ fn in_box(r: &Region, p: Point) -> bool {
     (a.x..=b.x).contains(&p.x) && (a.y..=b.y).contains(&p.y)
 }
 
-/// Checks the edge table `(a, b, link from a)` in file order (see the
-/// module comment); indices are already range-checked (`a < b < regions`).
+/// Checks the records `range` of the edge table `(a, b, link from a)` in
+/// file order (see the module comment; the order against the record before
+/// `range` too, so two ranges side by side check what one would); indices
+/// are already range-checked (`a < b < regions`).
 pub(super) fn edges(
     grid: &Grid,
     layout: &Layout,
     regions: &[Region],
     edges: &[(u32, u32, Link)],
+    range: std::ops::Range<usize>,
     weighted: bool,
 ) -> Result<(), HierarchyError> {
-    let mut last: Option<(u32, u32)> = None;
-    for (i, &(a, b, link)) in edges.iter().enumerate() {
+    let mut last = range.start.checked_sub(1).map(|j| (edges[j].0, edges[j].1));
+    let first = range.start;
+    for (i, &(a, b, link)) in edges[range].iter().enumerate() {
+        let i = first + i;
         let part = FilePart::Edge {
             index: i as u32,
             a,
@@ -231,12 +271,6 @@ pub(super) fn edges(
         };
         let (cross, along) = link.crossing();
         let diagonal = from.x != to.x && from.y != to.y;
-        if diagonal && (link.len() != 1 || !grid.can_step(from, dir)) {
-            return Err(bad(
-                part,
-                "a corner crossing is not one legal diagonal step",
-            ));
-        }
         // A straight line: inside a rectangle when both ends are.
         let end = |run: crate::graph::Run| {
             let k = link.len() - 1;
@@ -252,6 +286,13 @@ pub(super) fn edges(
             || !sb.contains(end(along))
         {
             return Err(bad(part, "crossing run leaves the regions' sectors"));
+        }
+        // Both ends on the map (inside their sectors): the step can be read.
+        if diagonal && (link.len() != 1 || !grid.can_step(from, dir)) {
+            return Err(bad(
+                part,
+                "a corner crossing is not one legal diagonal step",
+            ));
         }
         // 64 cells a word (both ends are in the grid, checked above).
         let open = |run: crate::graph::Run| {

@@ -24,6 +24,9 @@ pub enum Step {
 #[derive(Clone, Debug, Default)]
 struct Sliced {
     search: Option<RouteSearch>,
+    /// Whether the search follows every block: set when the marked blocks
+    /// held no route (only a damaged file's block-cut tree does that).
+    unrestricted: bool,
     nodes: hashbrown::HashMap<u32, route::ANode>,
     heap: BinaryHeap<Reverse<u64>>,
 }
@@ -455,17 +458,26 @@ impl CellPlanner {
                 q.sliced.heap.clear();
                 seed_route(h, &s, &mut q.sliced.nodes, &mut q.sliced.heap);
                 q.sliced.search = Some(s);
+                q.sliced.unrestricted = false;
                 s
             }
         };
         self.marked = None;
         self.avoid.clear();
         self.stats = q.stats;
-        let restrict = self.mark_blocks(h, search.from, search.to);
+        let restrict = !q.sliced.unrestricted && self.mark_blocks(h, search.from, search.to);
         let (nodes, heap) = (&mut q.sliced.nodes, &mut q.sliced.heap);
         let run = self.run_route(h, &search, restrict, nodes, heap, left);
         let result = match run {
             RouteRun::Paused => Ok(false),
+            RouteRun::Empty if restrict => {
+                // As in `route_in`: search every block from the start.
+                q.sliced.unrestricted = true;
+                q.sliced.nodes.clear();
+                q.sliced.heap.clear();
+                seed_route(h, &search, &mut q.sliced.nodes, &mut q.sliced.heap);
+                Ok(false)
+            }
             RouteRun::Found(r) => {
                 self.route.clear();
                 self.cross.clear();

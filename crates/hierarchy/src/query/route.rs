@@ -499,18 +499,29 @@ impl CellPlanner {
         let restrict = !matches!(corridor, Corridor::Nodes { .. }) && self.mark_blocks(h, from, to);
         let mut nodes = std::mem::take(&mut self.anodes);
         let mut heap = std::mem::take(&mut self.aheap);
-        let gen = next_generation(&mut nodes, &mut self.agen, h.regions.len());
-        let mut store = Dense {
-            nodes: &mut nodes,
-            gen,
-        };
-        heap.clear();
-        seed_route(h, &search, &mut store, &mut heap);
-        let mut limit = u32::MAX;
-        let found = match self.run_route(h, &search, restrict, &mut store, &mut heap, &mut limit) {
-            RouteRun::Found(r) => self.extract_route(h, &search, &mut store, r),
-            RouteRun::Empty | RouteRun::Paused => false,
-        };
+        let mut found = false;
+        // Only blocks that disagree with the graph (a damaged file's
+        // block-cut tree, see `Blocks::from_parts`) leave the marked blocks
+        // without a route between connected regions: then every block is
+        // searched (a corridor's search falls back to `All` already).
+        let retry = restrict && corridor == Corridor::All;
+        for restrict in [restrict, false].into_iter().take(1 + retry as usize) {
+            let gen = next_generation(&mut nodes, &mut self.agen, h.regions.len());
+            let mut store = Dense {
+                nodes: &mut nodes,
+                gen,
+            };
+            heap.clear();
+            seed_route(h, &search, &mut store, &mut heap);
+            let mut limit = u32::MAX;
+            match self.run_route(h, &search, restrict, &mut store, &mut heap, &mut limit) {
+                RouteRun::Found(r) => {
+                    found = self.extract_route(h, &search, &mut store, r);
+                    break;
+                }
+                RouteRun::Empty | RouteRun::Paused => {}
+            }
+        }
         self.anodes = nodes;
         self.aheap = heap;
         found
