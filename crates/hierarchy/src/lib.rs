@@ -56,7 +56,7 @@ pub use model::{BuildStats, Hierarchy};
 pub use persist::{read_file_summary, FileSummary, FORMAT_VERSION};
 pub use query::{
     CellPlanner, GroupPaths, GroupStats, PlanError, PlanStats, PlannerConfig, Query, Reached, Step,
-    MAX_FIELD_SIDE, MAX_RECHECK_WINDOW, MAX_ROUNDS, MAX_WINDOW,
+    MAX_FIELD_SIDE, MAX_RECHECK_WINDOW, MAX_ROUNDS, MAX_WINDOW, REGION_WEIGHT,
 };
 
 use thiserror::Error;

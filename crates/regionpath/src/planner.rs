@@ -414,8 +414,10 @@ impl Planner {
             .restart_sliced(query, hierarchy, grid, start, goal)?)
     }
 
-    /// Advances `query` by at most `budget` route-search expansions and
-    /// then at most one leg whose search box holds about `budget` cells
+    /// Advances `query` by at most `budget` nodes of route search (a region
+    /// expansion counts as `regionpath_hierarchy::REGION_WEIGHT` = 4 nodes,
+    /// about its cost against a cell's) and then at most one leg whose
+    /// search box holds about the `budget` left in cells
     /// (at least two sectors' span), appending the leg to `leg`:
     /// [`Step::Pending`] (call again next frame), [`Step::Leg`] or
     /// [`Step::Done`]. The paused search lives in the query, so one

@@ -43,7 +43,7 @@ use crate::portal::PortalSearch;
 use crate::sector::{Labeler, Rect};
 use crate::ConfigError;
 pub use group::{GroupPaths, GroupStats, MAX_FIELD_SIDE, MAX_ROUNDS};
-pub use lazy::{Query, Step};
+pub use lazy::{Query, Step, REGION_WEIGHT};
 use legs::{LegMemo, Memo};
 pub use partial::Reached;
 use regionpath_grid::{octile, Dir, Grid, Point};
