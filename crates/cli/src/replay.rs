@@ -184,6 +184,8 @@ struct Unit {
     fresh: bool,
     /// [`Query::repairs`] when last counted.
     repairs: u32,
+    /// [`Query::carried_over`] when last counted.
+    carried: u32,
     /// The hierarchy stamp the unit last looked at the map on.
     stamp: u64,
     state: UnitState,
@@ -216,6 +218,7 @@ struct Report {
     lazy_cells: u64,
     lazy_legs: u64,
     lazy_repairs: usize,
+    lazy_carried: usize,
     lazy_invalid: usize,
     lazy_trapped: usize,
     lazy_unreachable: usize,
@@ -302,6 +305,7 @@ impl Report {
             "lazy_cells": self.lazy_cells,
             "lazy_legs": self.lazy_legs,
             "lazy_repairs": self.lazy_repairs,
+            "lazy_carried": self.lazy_carried,
             "lazy_invalid": self.lazy_invalid,
             "lazy_trapped": self.lazy_trapped,
             "lazy_unreachable": self.lazy_unreachable,
@@ -338,12 +342,13 @@ impl Report {
             self.subopt_max * 100.0
         ))?;
         out.line(format_args!(
-            "lazy {} queries, {} walks, {} cells, {} legs: repairs {}, invalid {}, trapped {}, unreachable {}, arrived {}, errors {}",
+            "lazy {} queries, {} walks, {} cells, {} legs: repairs {}, carried over {}, invalid {}, trapped {}, unreachable {}, arrived {}, errors {}",
             self.lazy_queries,
             self.lazy_walks,
             self.lazy_cells,
             self.lazy_legs,
             self.lazy_repairs,
+            self.lazy_carried,
             self.lazy_invalid,
             self.lazy_trapped,
             self.lazy_unreachable,
@@ -472,11 +477,14 @@ fn repair(planner: &mut CellPlanner, unit: &mut Unit, h: &Hierarchy, grid: &Grid
     }
 }
 
-/// Adds the repairs `unit`'s query made since last counted to `report`.
+/// Adds the repairs `unit`'s query made since last counted to `report`,
+/// and the map changes it went on through without one.
 fn count_repairs(report: &mut Report, unit: &mut Unit) {
     if let Some(q) = &unit.query {
         report.lazy_repairs += q.repairs().saturating_sub(unit.repairs) as usize;
         unit.repairs = q.repairs();
+        report.lazy_carried += q.carried_over().saturating_sub(unit.carried) as usize;
+        unit.carried = q.carried_over();
     }
 }
 
@@ -790,6 +798,7 @@ impl Replay<'_> {
             next: 0,
             fresh: true,
             repairs: 0,
+            carried: 0,
             stamp: self.h.stamp(),
             state: UnitState::Walking,
             line,

@@ -301,6 +301,7 @@ fn generated_traces_are_seeded_and_replay_without_a_wrong_answer() {
         "mean_subopt",
         "lazy_walks",
         "lazy_repairs",
+        "lazy_carried",
         "lazy_invalid",
         "lazy_trapped",
         "groups",
@@ -338,6 +339,7 @@ fn generated_traces_are_seeded_and_replay_without_a_wrong_answer() {
     assert_eq!(count_after(&text, "lazy"), n(&v, "lazy_queries"));
     assert_eq!(count_after(&text, "queries,"), n(&v, "lazy_walks"));
     assert_eq!(count_after(&text, "repairs"), n(&v, "lazy_repairs"));
+    assert_eq!(count_after(&text, "carried over"), n(&v, "lazy_carried"));
     assert_eq!(count_after(&text, "trapped"), n(&v, "lazy_trapped"));
     assert_eq!(count_after(&text, "groups"), n(&v, "groups"));
     assert_eq!(

@@ -103,10 +103,30 @@ pub struct Hierarchy {
     /// loaded, updated or attached for: a query with a grid of another
     /// revision is refused in O(1).
     pub(crate) grid_revision: u64,
+    /// The latest local updates, oldest first (at most [`CHANGE_LOG`]):
+    /// per update the stamps before and after and the sectors whose
+    /// regions or links it may have changed (sorted). A lazy query planned
+    /// on an earlier state continues without a repair when its route keeps
+    /// off all of them ([`Hierarchy::changes_since`]). Emptied by builds,
+    /// loads and [`Hierarchy::refresh`] (which renumber regions).
+    pub(crate) changes: std::collections::VecDeque<Change>,
     /// The movement profile and its view of the grid, for a hierarchy
     /// built with [`Hierarchy::build_with_profile`] (see
     /// [`crate::profiled`]); shared by clones.
     pub(crate) profile: Option<std::sync::Arc<crate::profile::ProfileData>>,
+}
+
+/// How many local updates [`Hierarchy::changes`] remembers.
+pub(crate) const CHANGE_LOG: usize = 64;
+
+/// One local update in [`Hierarchy::changes`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Change {
+    /// The stamp before the update and after it.
+    pub from: u64,
+    pub to: u64,
+    /// Sectors whose regions or links the update may have changed, sorted.
+    pub sectors: Vec<u32>,
 }
 
 /// A stamp never handed out before in this process (0 is never used).
@@ -229,6 +249,43 @@ impl Hierarchy {
     /// lineage refuses it with [`crate::PlanError::QueryMismatch`].
     pub fn lineage(&self) -> u64 {
         self.lineage
+    }
+
+    /// The sector lists of the local updates from state `stamp` to this
+    /// one, in order, when every one of them is remembered (`None` for a
+    /// state before a build, load, refresh or the log's reach). Empty for
+    /// `stamp` = this state.
+    pub(crate) fn changes_since(&self, stamp: u64) -> Option<impl Iterator<Item = &[u32]> + '_> {
+        let first = if stamp == self.stamp {
+            self.changes.len()
+        } else {
+            self.changes.iter().position(|c| c.from == stamp)?
+        };
+        let chained = self
+            .changes
+            .range(first..)
+            .zip(self.changes.range(first..).skip(1))
+            .all(|(a, b)| a.to == b.from);
+        let reaches = self
+            .changes
+            .range(first..)
+            .next_back()
+            .map_or(stamp, |c| c.to);
+        (chained && reaches == self.stamp)
+            .then(|| self.changes.range(first..).map(|c| &c.sectors[..]))
+    }
+
+    /// Records a local update from state `from` to this one that may have
+    /// changed the regions and links of `sectors`.
+    pub(crate) fn log_change(&mut self, from: u64, sectors: Vec<u32>) {
+        if self.changes.len() == CHANGE_LOG {
+            self.changes.pop_front();
+        }
+        self.changes.push_back(Change {
+            from,
+            to: self.stamp,
+            sectors,
+        });
     }
 
     /// Whether queries with `grid` are served: its [`Grid::revision`] is

@@ -740,6 +740,7 @@ impl Hierarchy {
             stamp: crate::model::next_stamp(),
             lineage: crate::model::next_stamp(),
             grid_revision: grid.revision(),
+            changes: Default::default(),
             profile: None,
         };
         if let Some(data) = data {

@@ -165,7 +165,9 @@ impl Hierarchy {
         }
         if touched.is_empty() {
             // No cell edited: the same hierarchy for this revision.
+            let from = self.stamp;
             self.stamp = crate::model::next_stamp();
+            self.log_change(from, Vec::new());
             self.grid_revision = grid.revision();
             self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
             return Ok(self.stats());
@@ -344,7 +346,11 @@ impl Hierarchy {
         self.blocks = Blocks::default();
         self.loose = true;
         self.grid_checksum = grid.checksum();
+        let from = self.stamp;
         self.stamp = crate::model::next_stamp();
+        // `dirty` holds the touched and changed sectors and every sector
+        // whose links were produced again.
+        self.log_change(from, dirty.iter().copied().collect());
         self.grid_revision = grid.revision();
         // Grown rows leave dead space (and changed sectors retired ids):
         // once it outweighs the live graph, the tables are laid out afresh
@@ -416,6 +422,8 @@ impl Hierarchy {
         self.landmarks = Landmarks::build(&self.graph, count);
         self.loose = false;
         self.stamp = crate::model::next_stamp();
+        // Regions renumbered: no query planned before carries over.
+        self.changes.clear();
         self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
     }
 }

@@ -498,3 +498,90 @@ fn interleaved_steps_on_one_planner() {
     }
     assert!(frames > 10, "{frames} frames: the budget did not slice");
 }
+
+/// A lazy query goes on as planned after edits that keep off its route
+/// (counted by `carried_over`, no repair), plans again after one on its
+/// route, and its walk stays legal on the grid of each step and reaches
+/// the goal: along the top of a 240 × 64 map, edits in the bottom
+/// rows (other sectors) carry over; a wall across the top rows ahead of
+/// the unit does not.
+#[test]
+fn edits_off_the_route_leave_the_query_as_planned() {
+    for sliced in [false, true] {
+        let mut g = Grid::new(240, 64, true).unwrap();
+        // Short walls near the top, the gaps alternating: no straight
+        // answer from before the last.
+        for (x, ys) in [(40, 0..6), (100, 3..12), (160, 0..6)] {
+            for y in ys {
+                g.set_passable(Point::new(x, y), false).unwrap();
+            }
+        }
+        let config = HierarchyConfig::new().sector_size(8);
+        let mut h = Hierarchy::build(&g, &config).unwrap();
+        let mut planner = CellPlanner::new();
+        let (s, t) = (Point::new(1, 1), Point::new(238, 1));
+        let mut q = if sliced {
+            planner.start_sliced(&h, &g, s, t).unwrap()
+        } else {
+            planner.start(&h, &g, s, t).unwrap()
+        };
+        let mut walked = vec![s];
+        let mut leg = Vec::new();
+        let mut far_edits = 0;
+        let mut walled = false;
+        loop {
+            leg.clear();
+            let more = if sliced {
+                loop {
+                    match planner.step(&mut q, &h, &g, 1_000, &mut leg).unwrap() {
+                        Step::Pending => continue,
+                        Step::Leg => break true,
+                        Step::Done => break false,
+                    }
+                }
+            } else {
+                planner.next_leg(&mut q, &h, &g, &mut leg).unwrap()
+            };
+            for &p in &leg {
+                let u = *walked.last().unwrap();
+                if p == u {
+                    // The first leg's first cell: where the unit stands.
+                    assert_eq!(p, s);
+                    continue;
+                }
+                let (dx, dy) = (p.x as i64 - u.x as i64, p.y as i64 - u.y as i64);
+                assert!(
+                    regionpath_testkit::legal(&g, u.x.into(), u.y.into(), dx, dy),
+                    "illegal step {u} -> {p}"
+                );
+                walked.push(p);
+            }
+            if !more {
+                break;
+            }
+            let at = *walked.last().unwrap();
+            if at.x < 110 {
+                // Far off the route: a block in the bottom rows.
+                let x = 10 + 20 * far_edits;
+                for y in 50..56 {
+                    g.set_passable(Point::new(x, y), false).unwrap();
+                }
+                h.update(&g, &[]).unwrap();
+                far_edits += 1;
+            } else if !walled && at.x < 205 {
+                // On the route: a wall across the top rows ahead, with a gap
+                // below it.
+                for y in 0..20 {
+                    g.set_passable(Point::new(210, y), false).unwrap();
+                }
+                h.update(&g, &[]).unwrap();
+                walled = true;
+            }
+        }
+        assert_eq!(walked.last(), Some(&t), "sliced {sliced}");
+        assert!(far_edits >= 2, "{far_edits} far edits");
+        assert!(walled);
+        assert_eq!(q.carried_over(), far_edits, "sliced {sliced}");
+        assert_eq!(q.repairs(), 1, "sliced {sliced}");
+    }
+}

@@ -294,6 +294,7 @@ impl Partial {
             stamp: crate::model::next_stamp(),
             lineage: crate::model::next_stamp(),
             grid_revision: grid.revision(),
+            changes: Default::default(),
             profile: None,
             layout: self.layout,
             grid_checksum: grid.checksum(),

@@ -18,6 +18,50 @@ pub enum Step {
     Done,
 }
 
+/// Whether `q` can go on after the map changes between its state and
+/// `h`'s without planning again; if so its state becomes `h`'s. It can when
+/// its route is planned (whole, or a quick start's first regions, whose
+/// rest is planned on the current state anyway; no straight answer, no
+/// paused search), every
+/// update since is remembered ([`Hierarchy::changes_since`]) and none of
+/// them touched the sector of its position, of its goal or of a region left
+/// on its route: those regions keep their ids and the links between them
+/// their crossings, and legs are searched on the current grid anyway.
+/// O(updates × route regions × log of the sectors an update touched).
+fn carry_over(q: &mut Query, h: &Hierarchy, grid: &Grid) -> bool {
+    let pr = &q.progress;
+    if q.hierarchy == h.stamp()
+        || !matches!(pr.route, Planned::Whole | Planned::Partial)
+        || pr.straight.is_some()
+        || q.sliced.search.is_some()
+        || pr.at >= q.route.len()
+    {
+        return false;
+    }
+    let Some(changes) = h.changes_since(q.hierarchy) else {
+        return false;
+    };
+    let layout = &h.layout;
+    let ahead = &q.route[pr.at..];
+    for sectors in changes {
+        let hit = |s: u32| sectors.binary_search(&s).is_ok();
+        let (pos, goal) = (layout.sector_of(pr.pos), layout.sector_of(pr.goal));
+        if hit(pos) || hit(goal) {
+            return false;
+        }
+        for &r in ahead {
+            match h.regions.get(r as usize) {
+                Some(region) if !hit(region.sector()) => {}
+                _ => return false,
+            }
+        }
+    }
+    q.hierarchy = h.stamp();
+    q.revision = grid.revision();
+    q.carried += 1;
+    true
+}
+
 /// Nodes a region expansion of a sliced route search is charged in
 /// [`CellPlanner::step`]'s budget. A paused search keeps its nodes in the
 /// query (a hash map, so steps of many queries can share one planner), and
@@ -65,6 +109,8 @@ pub struct Query {
     /// How many times it planned again after a map change (or on
     /// [`CellPlanner::replan_from`]).
     repairs: u32,
+    /// How many times it went on after map changes off its route.
+    carried: u32,
     /// The next leg starts where the unit already stands (after a repair):
     /// its first cell was handed out before and is not handed out again.
     resumed: bool,
@@ -111,6 +157,12 @@ impl Query {
     /// [`CellPlanner::next_leg`]) or when asked ([`CellPlanner::replan_from`]).
     pub fn repairs(&self) -> u32 {
         self.repairs
+    }
+
+    /// How many times the query went on after map changes without planning
+    /// again: every change was off its route (see [`CellPlanner::next_leg`]).
+    pub fn carried_over(&self) -> u32 {
+        self.carried
     }
 
     /// Whether a unit standing at `at`, a cell this query handed out, can
@@ -175,6 +227,7 @@ impl CellPlanner {
             hierarchy: 0,
             revision: 0,
             lineage: 0,
+            carried: 0,
             repairs: 0,
             resumed: false,
             sliced: Sliced::default(),
@@ -207,6 +260,7 @@ impl CellPlanner {
         q.revision = grid.revision();
         q.lineage = h.lineage();
         q.repairs = 0;
+        q.carried = 0;
         q.resumed = false;
         q.sliced.search = None;
         q.stats = PlanStats::default();
@@ -241,8 +295,12 @@ impl CellPlanner {
     /// **Map changes.** A query survives them: when `h` is a later state of
     /// the hierarchy it was planned on (updated after edits, or a clone of
     /// it updated: the same [`Hierarchy::lineage`]) or the grid's revision
-    /// changed, the next leg first plans again from where the last leg
-    /// ended ([`Query::position`]) on the current state: one route search,
+    /// changed, the query goes on as planned when every update since kept
+    /// off the sectors of its position, its goal and the regions left on its
+    /// route (the last 64 updates are remembered; counted by
+    /// [`Query::carried_over`]); otherwise the next leg first plans again
+    /// from where the last leg ended ([`Query::position`]) on the current
+    /// state: one route search,
     /// counted by [`Query::repairs`]. The legs before stay handed out (the
     /// unit walks or walked them); the new legs continue from that cell
     /// (it is not handed out twice). A unit standing elsewhere on the legs
@@ -267,7 +325,7 @@ impl CellPlanner {
         if q.progress.is_done() {
             return Ok(false);
         }
-        if q.hierarchy != h.stamp() || q.revision != grid.revision() {
+        if (q.hierarchy != h.stamp() || q.revision != grid.revision()) && !carry_over(q, h, grid) {
             let at = q.progress.pos;
             self.repair(q, h, grid, at)?;
         }
@@ -426,7 +484,7 @@ impl CellPlanner {
         if q.progress.is_done() {
             return Ok(Step::Done);
         }
-        if q.hierarchy != h.stamp() || q.revision != grid.revision() {
+        if (q.hierarchy != h.stamp() || q.revision != grid.revision()) && !carry_over(q, h, grid) {
             let at = q.progress.pos;
             self.defer_route = true;
             let r = self.repair(q, h, grid, at);
