@@ -22,9 +22,8 @@ pub enum Step {
 /// `h`'s without planning again; if so its state becomes `h`'s. It can when
 /// its route is planned (whole, or a quick start's first regions, whose
 /// rest is planned on the current state anyway; no straight answer, no
-/// paused search), every
-/// update since is remembered ([`Hierarchy::changes_since`]) and none of
-/// them touched the sector of its position, of its goal or of a region left
+/// paused search), every update since is remembered
+/// ([`Hierarchy::changes_since`]) and none of them touched the sector of its position, of its goal or of a region left
 /// on its route: those regions keep their ids and the links between them
 /// their crossings, and legs are searched on the current grid anyway.
 /// O(updates × route regions × log of the sectors an update touched).
@@ -41,11 +40,10 @@ fn carry_over(q: &mut Query, h: &Hierarchy, grid: &Grid) -> bool {
     let Some(changes) = h.changes_since(q.hierarchy) else {
         return false;
     };
-    let layout = &h.layout;
+    let (pos, goal) = (h.layout.sector_of(pr.pos), h.layout.sector_of(pr.goal));
     let ahead = &q.route[pr.at..];
     for sectors in changes {
         let hit = |s: u32| sectors.binary_search(&s).is_ok();
-        let (pos, goal) = (layout.sector_of(pr.pos), layout.sector_of(pr.goal));
         if hit(pos) || hit(goal) {
             return false;
         }
