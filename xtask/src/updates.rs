@@ -1,9 +1,12 @@
-//! Incremental update timing: `updates MAP.map [--edits N] [--seed S]`.
-//! Alternates one-cell toggles and 16 × 16 blocks placed and removed at
-//! random open spots; prints the update time percentiles.
+//! Incremental update timing: `updates MAP.map [--edits N] [--seed S]
+//! [--queries Q]`. Alternates one-cell toggles and 16 × 16 blocks placed
+//! and removed at random open spots; prints the update time percentiles.
+//! Then times `Q` queries between random connected cells on the updated
+//! hierarchy as it is (loose: repaired landmarks, no block tree or levels)
+//! and after a refresh (least of 3 runs each), with abstract expansions.
 
-use regionpath_grid::{read_map, Point};
-use regionpath_hierarchy::{Hierarchy, HierarchyConfig};
+use regionpath_grid::{read_map, Grid, Point};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
 use std::time::Instant;
 
 struct Rng(u64);
@@ -18,12 +21,13 @@ impl Rng {
 
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
-    let (mut edits, mut seed) = (200usize, 7u64);
+    let (mut edits, mut seed, mut queries) = (200usize, 7u64, 0usize);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--edits" => edits = it.next().and_then(|v| v.parse().ok()).unwrap_or(edits),
             "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
+            "--queries" => queries = it.next().and_then(|v| v.parse().ok()).unwrap_or(0),
             _ => files.push(a),
         }
     }
@@ -76,4 +80,52 @@ pub fn run(args: Vec<String>) {
             q(1.0)
         );
     }
+    if queries == 0 {
+        return;
+    }
+    let mut pairs = Vec::new();
+    while pairs.len() < queries {
+        let pick = |rng: &mut Rng| loop {
+            let p = Point::new(rng.below(w as u64) as u32, rng.below(hgt as u64) as u32);
+            if let Some(r) = h.region_of(&grid, p) {
+                return (p, r);
+            }
+        };
+        let ((s, rs), (g, rg)) = (pick(&mut rng), pick(&mut rng));
+        if h.regions_connected(rs, rg) {
+            pairs.push((s, g));
+        }
+    }
+    println!("landmarks kept: {}", h.stats().landmarks);
+    time_queries("loose", &h, &grid, &pairs);
+    h.refresh();
+    time_queries("refreshed", &h, &grid, &pairs);
+}
+
+/// Mean query time (least of 3 runs per pair) and abstract expansions.
+fn time_queries(name: &str, h: &Hierarchy, grid: &Grid, pairs: &[(Point, Point)]) {
+    let mut planner = CellPlanner::new();
+    let mut out = Vec::new();
+    let (mut total, mut abs, mut cost) = (0.0, 0u64, 0.0);
+    for &(s, g) in pairs {
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let r = planner
+                .find_path_into(h, grid, s, g, &mut out)
+                .expect("connected pair");
+            best = best.min(t.elapsed().as_secs_f64());
+            abs += r.abstract_expanded as u64;
+            cost += r.cost;
+        }
+        total += best;
+    }
+    let n = pairs.len() as f64;
+    println!(
+        "{name}: {} queries, mean {:.0} us, abstract expanded {:.0}, mean cost {:.1}",
+        pairs.len(),
+        total / n * 1e6,
+        abs as f64 / (3.0 * n),
+        cost / (3.0 * n)
+    );
 }

@@ -34,7 +34,8 @@ pub struct BuildStats {
     /// Nodes of the top abstraction level (0 without levels).
     pub top_nodes: usize,
     /// Landmarks of the abstract search's heuristic (see
-    /// [`crate::HierarchyConfig::get_fit_memory`]).
+    /// [`crate::HierarchyConfig::get_fit_memory`]); after a local
+    /// [`Hierarchy::update`], those its repair kept (see there).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
     /// landmark distances, block-cut tree, sector digests, portal layer).
@@ -471,7 +472,7 @@ impl Hierarchy {
                 .levels
                 .last()
                 .map_or(0, |l| l.len()),
-            landmarks: self.landmarks.count(),
+            landmarks: self.landmarks.live(),
             bytes: bytes + portal_bytes,
             build_ms: self.build_ms,
         }

@@ -11,10 +11,13 @@
 //! are repaired where edges went away (searches from the edges' ends, side
 //! by side, until they meet or one side is exhausted and takes a new label:
 //! O(the smaller side) for a split, O(the detour) otherwise) and where
-//! edges came (the smaller component relabelled). Landmarks and the
-//! block-cut tree are switched off until a refresh rebuilds them; the
-//! quick start's cluster graph is kept as it was (it only narrows a search
-//! that falls back to the whole graph).
+//! edges came (the smaller component relabelled). The landmark bounds are
+//! repaired outward from the links made again (`Landmarks::repair`: they
+//! stay admissible and consistent; an opening lowers them where it
+//! reaches, a new wall leaves them lower than a fresh build's). The
+//! block-cut tree and the levels are switched off until a refresh rebuilds
+//! them; the quick start's cluster graph is kept as it was (it only
+//! narrows a search that falls back to the whole graph).
 
 use crate::build::sectors::{sector_data, sector_edges, EdgeList, SectorData, SectorScratch};
 use crate::derived::connectivity::NONE;
@@ -47,11 +50,15 @@ impl Hierarchy {
     /// changed may have a new id at the end of the table, and retired ids
     /// (regions with no cells and no edges) may remain until
     /// [`Hierarchy::refresh`]; ids of unchanged regions are kept.
-    /// [`Hierarchy::regions_connected`] is exact. The route accelerators
-    /// are off until a refresh: no landmarks (the abstract search uses the
-    /// octile bound alone) and no block-cut tree (the abstract search is
-    /// not restricted and no route is claimed exact from it); queries stay
-    /// valid and find a route whenever one exists. The portal layer, where
+    /// [`Hierarchy::regions_connected`] is exact. The landmark bounds of
+    /// the abstract search are repaired outward from the edit (admissible
+    /// and consistent on the new graph; after a new wall, weaker than a
+    /// fresh build's until a refresh); a landmark whose repair would reach
+    /// past a few thousand regions is switched off instead
+    /// ([`BuildStats::landmarks`] counts those kept). The block-cut tree and the levels are off until a refresh
+    /// (the abstract search is not restricted, no route is claimed exact
+    /// from the tree, large maps route over one level); queries stay valid
+    /// and find a route whenever one exists. The portal layer, where
     /// built, redoes the sectors around the edited cells and stays exact.
     /// [`Hierarchy::to_bytes`] writes the refreshed hierarchy. The stamp is
     /// new (lazy queries of the old state are refused).
@@ -342,7 +349,19 @@ impl Hierarchy {
         if let Some(portals) = &mut self.portals {
             portals.update(grid, &cells);
         }
-        self.landmarks = Landmarks::default();
+        // Landmark rows: forgotten where a region changed (its slot, new
+        // or retired), lowered from the ends of every link made again.
+        let mut reset: Vec<u32> = succ
+            .iter()
+            .filter(|(o, n)| o != n)
+            .map(|(&o, _)| o)
+            .collect();
+        for &s in &moved {
+            reset.extend(self.sector_regions(s));
+        }
+        let ends: Vec<u32> = added.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+        self.landmarks
+            .repair(&self.graph, self.regions.len(), &reset, &ends);
         self.blocks = Blocks::default();
         self.loose = true;
         self.grid_checksum = grid.checksum();
@@ -808,6 +827,50 @@ mod tests {
         fresh
     }
 
+    /// The landmark bounds of a locally updated `h` against exact
+    /// region-graph distances (a float Dijkstra over its live graph) from
+    /// up to 6 regions spread over the table: never above the distance;
+    /// and along every link, both rows reached or neither (so no bound
+    /// skips a landmark on a path it would need), landmarks with repair
+    /// work left masked. Returns how many bounds were compared and how
+    /// many landmarks were masked.
+    fn assert_landmarks_admissible(h: &Hierarchy, what: &str) -> (usize, usize) {
+        let n = h.regions.len();
+        let k = h.landmarks.count();
+        if k == 0 || n == 0 {
+            return (0, 0);
+        }
+        for a in 0..n as u32 {
+            for &b in h.graph.neighbors_slice(a) {
+                let (x, y) = (h.landmarks.goal_row(a), h.landmarks.goal_row(b));
+                for (&u, &v) in x.iter().zip(y.iter()) {
+                    assert_eq!(u == u16::MAX, v == u16::MAX, "{what}: link {a}-{b}");
+                }
+            }
+        }
+        let mut exact = vec![0f32; n];
+        let mut compared = 0;
+        for i in 0..6 {
+            let from = (i * n / 6) as u32;
+            if h.graph.neighbors_slice(from).is_empty() {
+                continue;
+            }
+            crate::derived::landmarks::dijkstra(&h.graph, from, &mut exact);
+            let row = h.landmarks.goal_row(from);
+            for (to, &d) in exact.iter().enumerate() {
+                if d.is_finite() {
+                    let bound = h.landmarks.bound_to(to as u32, &row);
+                    assert!(
+                        bound <= d * (1.0 + 1e-5) + 1e-3,
+                        "{what}: bound {bound} over the distance {d} from {from} to {to}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        (compared, k - h.landmarks.live())
+    }
+
     /// Queries between random passable cells on a locally updated `h`:
     /// found exactly when the Dijkstra oracle reaches the goal, valid paths
     /// from start to goal, and "unreachable" from the matrix only when the
@@ -930,6 +993,7 @@ mod tests {
         let mut below = xorshift(0x0bad_5eed_0042);
         let trials = if cfg!(debug_assertions) { 40 } else { 400 };
         let (mut updates, mut short_lists, mut public_equal) = (0, 0, 0);
+        let (mut bounds, mut masked) = (0, 0);
         for trial in 0..trials {
             let mut g = random_map(&mut below);
             let config = HierarchyConfig {
@@ -969,6 +1033,9 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 updates += 1;
                 let fresh = assert_local_equals_fresh(&h, &g, &what);
+                let (checked, waiting) = assert_landmarks_admissible(&h, &what);
+                bounds += checked;
+                masked += usize::from(waiting > 0);
                 assert_queries_valid(&h, &g, &mut below, &what);
                 if below(3) == 0 {
                     h.refresh();
@@ -987,9 +1054,14 @@ mod tests {
             }
         }
         eprintln!(
-            "update vs fresh build: {trials} maps, {updates} updates ({short_lists} with cells left out), {public_equal} also equal to the public build"
+            "update vs fresh build: {trials} maps, {updates} updates ({short_lists} with cells left out), {public_equal} also equal to the public build, {bounds} landmark bounds checked, {masked} updates with landmarks waiting for repair work"
         );
         assert!(short_lists > updates / 4 && public_equal > updates / 2);
+        assert!(bounds > updates as usize * 10, "{bounds} landmark bounds");
+        assert!(
+            masked > updates as usize / 10,
+            "{masked} with repair work left"
+        );
     }
 
     /// A map of walls, then every cell opened: the update takes the

@@ -33,6 +33,11 @@ const UNREACHED: u16 = u16::MAX;
 /// Largest finite stored distance.
 const MAX_UNITS: u64 = UNREACHED as u64 - 1;
 
+/// Regions a [`Landmarks::repair`] settles per landmark and call beyond
+/// four per touched region; the rest waits for the next call: a bound on
+/// an update's cost where an opening brings much of the map closer.
+const REPAIR_POPS: usize = 2048;
+
 /// Most bits a weight is shifted by (a link cost is a `u16`: beyond this
 /// every weight would be 0).
 pub(crate) const MAX_SHIFT: u32 = 16;
@@ -40,7 +45,7 @@ pub(crate) const MAX_SHIFT: u32 = 16;
 /// Links' stored costs per cell (`Link::cost` is this many units exactly).
 const LINK_UNITS: f32 = 64.0;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Landmarks {
     /// The landmark regions (fewer than [`LANDMARKS`] on tiny graphs).
     regions: Box<[u32]>,
@@ -49,8 +54,29 @@ pub(crate) struct Landmarks {
     /// Cells per stored unit: `2^shift / 64`.
     pub(crate) scale: f32,
     /// `dist[r * k + i]`: distance from landmark `i` to region `r`, in
-    /// stored units.
-    dist: Box<[u16]>,
+    /// stored units (after a [`Landmarks::repair`], a bound on it).
+    dist: Vec<u16>,
+    /// Bit `i`: landmark `i` has repair work left in `pending[i]` and
+    /// gives no bound until it is done.
+    off: u32,
+    /// Per landmark, the regions a [`Landmarks::repair`] has yet to settle
+    /// (a heap keyed by distance, region below); empty after a build.
+    pending: Vec<BinaryHeap<Reverse<u64>>>,
+}
+
+impl PartialEq for Landmarks {
+    /// The tables and the work left (not its order).
+    fn eq(&self, other: &Landmarks) -> bool {
+        self.regions == other.regions
+            && self.shift == other.shift
+            && self.dist == other.dist
+            && self.off == other.off
+            && self
+                .pending
+                .iter()
+                .map(|h| h.len())
+                .eq(other.pending.iter().map(|h| h.len()))
+    }
 }
 
 /// A link's weight in units of `2^shift / 64` cell, rounded down.
@@ -217,7 +243,88 @@ impl Landmarks {
             regions: regions.into_boxed_slice(),
             shift,
             scale: (1u64 << shift) as f32 / LINK_UNITS,
-            dist: dist.into_boxed_slice(),
+            dist,
+            off: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Keeps the bounds admissible and consistent after a local update
+    /// changed the graph (now `graph`, with `n` regions, new ones at the
+    /// end): the rows of `reset` (regions whose cells changed, new or
+    /// retired) are forgotten, then for each landmark a Dijkstra seeded
+    /// with the current rows of `seeds` (both ends of every link made
+    /// again) lowers every row above a neighbour's row plus the link's
+    /// weight, and so on outward. Once a landmark's work is done, every
+    /// link satisfies `|d(a) − d(b)| ≤ w(a, b)` with both ends reached or
+    /// neither (what
+    /// [`Landmarks::check`] demands but for the landmarks' own zeros, which
+    /// an edit may move): the bound stays admissible and consistent.
+    ///
+    /// Removed links need nothing (fewer constraints); a wall that makes a
+    /// detour leaves the old, smaller distances in place (a weaker bound
+    /// until [`crate::Hierarchy::refresh`]), an opening lowers them as far
+    /// as it reaches. Cost: the touched regions and whatever an
+    /// opening brings closer to a landmark, times the landmarks, but at
+    /// most [`REPAIR_POPS`] plus four per touched region settled per
+    /// landmark and call. A landmark with work left over (an opening that
+    /// shortens the way to much of the map, a join with a large piece it
+    /// did not reach) gives no bound ([`Landmarks::goal_row`] masks it)
+    /// and goes on at the next repair: the work is spread over updates.
+    pub(crate) fn repair(&mut self, graph: &RegionGraph, n: usize, reset: &[u32], seeds: &[u32]) {
+        let k = self.count();
+        if k == 0 {
+            return;
+        }
+        self.dist.resize(n * k, UNREACHED);
+        for &r in reset {
+            self.dist[r as usize * k..(r as usize + 1) * k].fill(UNREACHED);
+        }
+        self.pending.resize_with(k, BinaryHeap::new);
+        // Tests spread nearly every repair over several calls.
+        let budget = if cfg!(test) {
+            3
+        } else {
+            REPAIR_POPS + 4 * (seeds.len() + reset.len())
+        };
+        for i in 0..k {
+            let heap = &mut self.pending[i];
+            for &s in seeds {
+                let d = self.dist[s as usize * k + i];
+                if d != UNREACHED {
+                    heap.push(Reverse(u64::from(d) << 32 | u64::from(s)));
+                }
+            }
+            let mut pops = 0;
+            while pops < budget {
+                let Some(Reverse(key)) = heap.pop() else {
+                    break;
+                };
+                let (d, r) = ((key >> 32) as u32, key as u32);
+                if d != u32::from(self.dist[r as usize * k + i]) {
+                    continue;
+                }
+                pops += 1;
+                for (&o, link) in graph.neighbors_slice(r).iter().zip(graph.edges_slice(r)) {
+                    // Capped: min(d, MAX_UNITS) keeps every difference
+                    // within the weight.
+                    let nd = (d + weight(link, self.shift)).min(MAX_UNITS as u32);
+                    let at = &mut self.dist[o as usize * k + i];
+                    if nd < u32::from(*at) {
+                        *at = nd as u16;
+                        heap.push(Reverse(u64::from(nd) << 32 | u64::from(o)));
+                    }
+                }
+            }
+            if heap.is_empty() {
+                self.off &= !(1 << i);
+                // Big heaps are not kept between updates.
+                if heap.capacity() > 4 * budget {
+                    *heap = BinaryHeap::new();
+                }
+            } else {
+                self.off |= 1 << i;
+            }
         }
     }
 
@@ -269,6 +376,25 @@ impl Landmarks {
         self.regions.len()
     }
 
+    /// Landmarks held and giving bounds (not waiting for repair work).
+    pub(crate) fn live(&self) -> usize {
+        self.count() - self.off.count_ones() as usize
+    }
+
+    /// The stored distances of goal region `r` for [`Landmarks::bound_to`],
+    /// landmarks with repair work left masked as unreached (they give no
+    /// bound). O(landmarks).
+    #[inline]
+    pub(crate) fn goal_row(&self, r: u32) -> [u16; LANDMARKS] {
+        let mut out = [UNREACHED; LANDMARKS];
+        for (i, (o, &d)) in out.iter_mut().zip(self.row(r)).enumerate() {
+            if self.off >> i & 1 == 0 {
+                *o = d;
+            }
+        }
+        out
+    }
+
     /// The stored distances of region `r` (for the planner to keep the
     /// goal's row at hand).
     #[inline]
@@ -278,7 +404,7 @@ impl Landmarks {
     }
 
     /// A lower bound on the region-graph distance from region `a` to a
-    /// goal region whose [`Landmarks::row`] is `goal`.
+    /// goal region whose [`Landmarks::goal_row`] is `goal`.
     #[inline]
     pub(crate) fn bound_to(&self, a: u32, goal: &[u16]) -> f32 {
         let row = self.row(a);

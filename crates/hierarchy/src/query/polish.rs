@@ -219,7 +219,7 @@ impl CellPlanner {
         to: u32,
     ) -> f64 {
         let direct = octile(start, goal);
-        let lm = h.landmarks.bound_to(from, h.landmarks.row(to)) as f64;
+        let lm = h.landmarks.bound_to(from, &h.landmarks.goal_row(to)) as f64;
         let slack = octile(start, h.regions[from as usize].representative())
             + octile(goal, h.regions[to as usize].representative());
         direct.max(lm - slack)

@@ -250,7 +250,7 @@ pub(super) fn seed_route<N: Nodes>(
     // landmark bound where walls make the way longer.
     // (all rows, every 8th: abstract expansions 2-5x fewer, abstract
     // time per query 25 -> 12 us, median first leg 12.6 -> 8.6 us).
-    let goal_row = h.landmarks.row(search.to);
+    let goal_row = &h.landmarks.goal_row(search.to);
     // Link costs are at least the octile length times the cheapest
     // cost (1 without a profile: `x * 1.0 == x`).
     let floor = h.cost_floor();
@@ -575,7 +575,7 @@ impl CellPlanner {
             Corridor::Nodes { end, .. } => end != super::levels::NO_END && node_of(r) == end,
         };
         let gen = nodes.gen();
-        let goal_row = h.landmarks.row(to);
+        let goal_row = &h.landmarks.goal_row(to);
         let floor = h.cost_floor();
         let aw = if crossings {
             CROSSING_WEIGHT
