@@ -137,6 +137,27 @@ pub(crate) fn next_stamp() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// The stamp of the state an update or refresh makes from state `from`:
+/// a hash of `from` and `words` (what the step read: the edited cells and
+/// their terrain), top bit set so it never equals a [`next_stamp`]. Two
+/// copies of one state given the same edits reach the same state (updates
+/// are deterministic) and the same stamp, so a query planned on one
+/// carries over on the other (double-buffered worlds); different edits
+/// give different stamps, up to 64-bit hash collisions.
+pub(crate) fn derived_stamp(from: u64, words: impl IntoIterator<Item = u64>) -> u64 {
+    // SplitMix64's finaliser, chained.
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut h = mix(from ^ 0x9e37_79b9_7f4a_7c15);
+    for w in words {
+        h = mix(h ^ w.wrapping_add(0x9e37_79b9_7f4a_7c15));
+    }
+    h | 1 << 63
+}
+
 impl Hierarchy {
     /// Width of the grid this hierarchy was built for.
     pub fn width(&self) -> u32 {
@@ -235,10 +256,13 @@ impl Hierarchy {
         self.grid_checksum
     }
 
-    /// The stamp of this state of the hierarchy: fresh on every build, load
-    /// and update, equal between a hierarchy and its clone. A lazy query
-    /// started on one state replans (repairs itself) on the next leg asked
-    /// on another state of the same [`Hierarchy::lineage`].
+    /// The stamp of this state of the hierarchy: fresh on every build and
+    /// load, new after every update and refresh, equal between a hierarchy
+    /// and its clone, and equal between two clones given the same updates
+    /// (the same cells edited to the same terrain, in the same order: they
+    /// reach the same state). A lazy query started on one state carries
+    /// over or replans on the next leg asked on another state of the same
+    /// [`Hierarchy::lineage`].
     pub fn stamp(&self) -> u64 {
         self.stamp
     }

@@ -170,10 +170,23 @@ impl Hierarchy {
                 cover(s, &mut cells);
             }
         }
+        // The new stamp: the old one and what was read (see
+        // `derived_stamp`).
+        let stamp = {
+            let mut read: Vec<Point> = cells.clone();
+            read.sort_unstable_by_key(|p| (p.y, p.x));
+            read.dedup();
+            let words = read.iter().map(|&p| {
+                let t = grid.terrain(p).map_or(0, |t| t.to_char() as u64);
+                u64::from(p.x) | u64::from(p.y) << 24 | t << 48
+            });
+            let whole = [grid.checksum()];
+            crate::model::derived_stamp(self.stamp, whole.into_iter().chain(words))
+        };
         if touched.is_empty() {
             // No cell edited: the same hierarchy for this revision.
             let from = self.stamp;
-            self.stamp = crate::model::next_stamp();
+            self.stamp = stamp;
             self.log_change(from, Vec::new());
             self.grid_revision = grid.revision();
             self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -366,7 +379,7 @@ impl Hierarchy {
         self.loose = true;
         self.grid_checksum = grid.checksum();
         let from = self.stamp;
-        self.stamp = crate::model::next_stamp();
+        self.stamp = stamp;
         // `dirty` holds the touched and changed sectors and every sector
         // whose links were produced again.
         self.log_change(from, dirty.iter().copied().collect());
@@ -440,7 +453,8 @@ impl Hierarchy {
         let count = self.fitted_landmarks(&self.config, cells);
         self.landmarks = Landmarks::build(&self.graph, count);
         self.loose = false;
-        self.stamp = crate::model::next_stamp();
+        // Deterministic, as the refresh is (see `derived_stamp`).
+        self.stamp = crate::model::derived_stamp(self.stamp, [u64::MAX]);
         // Regions renumbered: no query planned before carries over.
         self.changes.clear();
         self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -749,6 +763,14 @@ impl Hierarchy {
             crate::build::profiled::reweigh(self, &fresh.view);
         }
         self.bind_profile(grid, fresh);
+        // The view's cells say passable or not; the stamp also takes the
+        // terrain (a cost changed without passability is another state).
+        let words = changed.iter().map(|&p| {
+            let t = grid.terrain(p).map_or(0, |t| t.to_char() as u64);
+            u64::from(p.x) | u64::from(p.y) << 24 | t << 48
+        });
+        let whole = [grid.checksum()];
+        self.stamp = crate::model::derived_stamp(self.stamp, whole.into_iter().chain(words));
         self.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(self.stats())
     }
