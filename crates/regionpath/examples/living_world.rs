@@ -2,17 +2,14 @@
 //! closes and another opens. The query repairs itself after the update
 //! (the next leg is planned again from where the last one ended), and a
 //! unit caught mid-leg behind the new wall is replanned from where it
-//! stands. Readers may plan on an `Arc` snapshot while a writer prepares
-//! the next one: here the writer clones, edits, updates and publishes.
+//! stands. The world is a double-buffered `World`: readers plan on an
+//! immutable snapshot while the writer edits the other buffer and
+//! publishes it.
 //!
 //! `cargo run -p regionpath --example living_world`
 
-use regionpath::{Error, Grid, Hierarchy, HierarchyConfig, Planner, Point};
+use regionpath::{Error, Grid, Hierarchy, HierarchyConfig, Planner, Point, World};
 use std::collections::VecDeque;
-use std::sync::Arc;
-
-/// The world a reader plans on: a grid and the hierarchy that serves it.
-type Snapshot = Arc<(Grid, Hierarchy)>;
 
 fn main() -> Result<(), Error> {
     // Three rooms side by side; a door at (30, 10) in the first wall,
@@ -26,11 +23,13 @@ fn main() -> Result<(), Error> {
         }
     }
     let hierarchy = Hierarchy::build(&grid, &HierarchyConfig::default())?;
-    let mut world: Snapshot = Arc::new((grid, hierarchy));
+    let mut world = World::new(grid, hierarchy)?;
+    // A reader thread would hold `world.reader()` and call `snapshot()`.
+    let mut snap = world.snapshot();
 
     let mut planner = Planner::default();
     let (start, goal) = (Point::new(2, 12), Point::new(88, 20));
-    let mut query = planner.start(&world.1, &world.0, start, goal)?;
+    let mut query = planner.start(snap.hierarchy(), snap.grid(), start, goal)?;
     let mut unit = start;
     let mut ahead: VecDeque<Point> = VecDeque::new();
     let mut leg = Vec::new();
@@ -39,7 +38,7 @@ fn main() -> Result<(), Error> {
     while unit != goal {
         if ahead.is_empty() {
             leg.clear();
-            planner.next_leg(&mut query, &world.1, &world.0, &mut leg)?;
+            planner.next_leg(&mut query, snap.hierarchy(), snap.grid(), &mut leg)?;
             // The first leg starts with the unit's own cell.
             ahead.extend(leg.iter().copied().filter(|&p| p != unit));
         }
@@ -50,15 +49,14 @@ fn main() -> Result<(), Error> {
         // Ten cells from the door, it closes and a new one opens at (30, 30).
         if !door_closed && unit.x == 20 {
             door_closed = true;
-            let (mut grid, mut h) = (world.0.clone(), world.1.clone());
-            let (near, far) = (Point::new(30, 10), Point::new(30, 30));
-            grid.set_passable(near, false)?;
-            grid.set_passable(far, true)?;
-            h.update(&grid, &[near, far])?;
-            world = Arc::new((grid, h)); // publish the next snapshot
+            world.edit(|grid| {
+                grid.set_passable(Point::new(30, 10), false)?;
+                grid.set_passable(Point::new(30, 30), true)
+            })?; // the hierarchy updated and the next snapshot published
+            snap = world.snapshot();
             println!("door (30, 10) closed, (30, 30) opened, unit at {unit}");
-            if !query.ahead_is_clear(&world.0, unit) {
-                planner.replan_from(&mut query, &world.1, &world.0, unit)?;
+            if !query.ahead_is_clear(snap.grid(), unit) {
+                planner.replan_from(&mut query, snap.hierarchy(), snap.grid(), unit)?;
                 ahead.clear();
                 println!("the way ahead is walled off: replanned from {unit}");
             }

@@ -16,6 +16,9 @@
 //!   reachable cell nearest an unreachable goal;
 //!   [`Planner::find_group_paths`] for many units to one goal
 //!   ([`GroupPlan`]);
+//! * [`World`]: a double-buffered grid and hierarchy for a world that
+//!   changes while reader threads plan ([`World::edit`],
+//!   [`Reader::snapshot`]);
 //! * [`Error`]: every failure, flat, with structured fields.
 //!
 //! The crates underneath ([`grid`], [`search`], [`hierarchy`],
@@ -40,6 +43,7 @@ mod error;
 mod group;
 mod planner;
 mod vehicle_mode;
+mod world;
 
 pub use regionpath_grid as grid;
 pub use regionpath_hierarchy as hierarchy;
@@ -62,6 +66,7 @@ pub use regionpath_hierarchy::{
 pub use regionpath_smoothing::{CurveSegment, CurvedPath, TurnPolicy, Vec2};
 pub use regionpath_vehicle::{sample_curve, Sample};
 pub use vehicle_mode::{VehicleCurver, MAX_REPAIR_RADIUS};
+pub use world::{Publish, Reader, Snapshot, World};
 
 /// The types a game shares between threads are `Send + Sync`: one
 /// [`Hierarchy`] and [`Grid`] for all, one [`Planner`] per thread, queries
@@ -75,6 +80,9 @@ const _: fn() = || {
     send_sync::<Path>();
     send_sync::<GroupPlan>();
     send_sync::<Config>();
+    send_sync::<World>();
+    send_sync::<Snapshot>();
+    send_sync::<Reader>();
     send_sync::<Error>();
 };
 
