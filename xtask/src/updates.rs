@@ -4,6 +4,8 @@
 //! Then times `Q` queries between random connected cells on the updated
 //! hierarchy as it is (loose: repaired landmarks, no block tree or levels)
 //! and after a refresh (least of 3 runs each), with abstract expansions.
+//! `--world` instead times `regionpath::World::edit` (the double buffer)
+//! against a clone of grid and hierarchy, edit and update per publish.
 
 use regionpath_grid::{read_map, Grid, Point};
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
@@ -22,12 +24,14 @@ impl Rng {
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
     let (mut edits, mut seed, mut queries) = (200usize, 7u64, 0usize);
+    let mut world = false;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--edits" => edits = it.next().and_then(|v| v.parse().ok()).unwrap_or(edits),
             "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
             "--queries" => queries = it.next().and_then(|v| v.parse().ok()).unwrap_or(0),
+            "--world" => world = true,
             _ => files.push(a),
         }
     }
@@ -45,6 +49,9 @@ pub fn run(args: Vec<String>) {
     );
     let mut rng = Rng(seed | 1);
     let (w, hgt) = (grid.width(), grid.height());
+    if world {
+        return publishes(grid, h, &mut rng, edits);
+    }
     let mut one = Vec::new();
     let mut block = Vec::new();
     for i in 0..edits {
@@ -128,4 +135,49 @@ fn time_queries(name: &str, h: &Hierarchy, grid: &Grid, pairs: &[(Point, Point)]
         abs as f64 / (3.0 * n),
         cost / (3.0 * n)
     );
+}
+
+/// Publish times of the double-buffered `World` and of clone + edit +
+/// update, for the same toggled rectangles.
+fn publishes(grid: Grid, h: Hierarchy, rng: &mut Rng, edits: usize) {
+    let (w, hgt) = (grid.width(), grid.height());
+    let mut snap = std::sync::Arc::new((grid.clone(), h.clone()));
+    let mut world = regionpath::World::new(grid, h).expect("world");
+    let (mut tw, mut tc, mut copies) = (Vec::new(), Vec::new(), 0);
+    for i in 0..edits {
+        let side = if i % 2 == 0 { 1 } else { 16 };
+        let x = rng.below((w - side) as u64) as u32;
+        let y = rng.below((hgt - side) as u64) as u32;
+        let cells: Vec<(Point, bool)> = (y..y + side)
+            .flat_map(|yy| (x..x + side).map(move |xx| Point::new(xx, yy)))
+            .map(|p| (p, !snap.0.is_passable(p)))
+            .collect();
+        let t = Instant::now();
+        let p = world
+            .edit(|g| cells.iter().try_for_each(|&(p, v)| g.set_passable(p, v)))
+            .expect("edit");
+        tw.push(t.elapsed().as_secs_f64() * 1e6);
+        copies += usize::from(p.copied);
+        let t = Instant::now();
+        let (mut g, mut hh) = (snap.0.clone(), snap.1.clone());
+        for &(p, v) in &cells {
+            g.set_passable(p, v).expect("in the map");
+        }
+        let listed: Vec<Point> = cells.iter().map(|&(p, _)| p).collect();
+        hh.update(&g, &listed).expect("update");
+        snap = std::sync::Arc::new((g, hh));
+        tc.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    for (name, mut v) in [("World::edit", tw), ("clone + update", tc)] {
+        v.sort_by(f64::total_cmp);
+        let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
+        println!(
+            "{name}: n {} p50 {:.0} us p99 {:.0} us max {:.0} us",
+            v.len(),
+            q(0.5),
+            q(0.99),
+            q(1.0)
+        );
+    }
+    println!("World copies: {copies}");
 }
