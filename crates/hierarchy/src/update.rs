@@ -53,9 +53,10 @@ impl Hierarchy {
     /// [`Hierarchy::regions_connected`] is exact. The landmark bounds of
     /// the abstract search are repaired outward from the edit (admissible
     /// and consistent on the new graph; after a new wall, weaker than a
-    /// fresh build's until a refresh); a landmark whose repair would reach
-    /// past a few thousand regions is switched off instead
-    /// ([`BuildStats::landmarks`] counts those kept). The block-cut tree and the levels are off until a refresh
+    /// fresh build's until a refresh). A landmark's repair settles at most
+    /// a few hundred regions per update (plus four per touched region);
+    /// one with work left gives no bound until a later update finishes it
+    /// ([`BuildStats::landmarks`] counts those giving bounds). The block-cut tree and the levels are off until a refresh
     /// (the abstract search is not restricted, no route is claimed exact
     /// from the tree, large maps route over one level); queries stay valid
     /// and find a route whenever one exists. The portal layer, where

@@ -36,7 +36,7 @@ const MAX_UNITS: u64 = UNREACHED as u64 - 1;
 /// Regions a [`Landmarks::repair`] settles per landmark and call beyond
 /// four per touched region; the rest waits for the next call: a bound on
 /// an update's cost where an opening brings much of the map closer.
-const REPAIR_POPS: usize = 2048;
+const REPAIR_POPS: usize = 256;
 
 /// Most bits a weight is shifted by (a link cost is a `u16`: beyond this
 /// every weight would be 0).
