@@ -56,13 +56,16 @@ impl Hierarchy {
     /// fresh build's until a refresh). A landmark's repair settles at most
     /// a few hundred regions per update (plus four per touched region);
     /// one with work left gives no bound until a later update finishes it
-    /// ([`BuildStats::landmarks`] counts those giving bounds). The block-cut tree and the levels are off until a refresh
-    /// (the abstract search is not restricted, no route is claimed exact
-    /// from the tree, large maps route over one level); queries stay valid
-    /// and find a route whenever one exists. The portal layer, where
-    /// built, redoes the sectors around the edited cells and stays exact.
+    /// ([`BuildStats::landmarks`] counts those giving bounds). The
+    /// block-cut tree and the levels are off until a refresh (the abstract
+    /// search is not restricted, no route is claimed exact from the tree,
+    /// large maps route over one level); queries stay valid and find a
+    /// route whenever one exists. The portal layer, where built, redoes the
+    /// sectors around the edited cells and stays exact.
     /// [`Hierarchy::to_bytes`] writes the refreshed hierarchy. The stamp is
-    /// new (lazy queries of the old state are refused).
+    /// new, derived from the old one and the cells read (see
+    /// [`Hierarchy::stamp`]): lazy queries of the old state carry over or
+    /// replan.
     ///
     /// Retired ids and the graph's dead space are bounded: when the dead
     /// space exceeds twice the live edges (plus a constant), the update
