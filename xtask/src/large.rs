@@ -75,6 +75,9 @@ pub fn run(args: Vec<String>) {
     let t = Instant::now();
     let grid = read_map(&map).expect("map");
     println!("read {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    if only == "read" {
+        return;
+    }
     let t = Instant::now();
     let h = Hierarchy::build(&grid, &HierarchyConfig::default()).expect("build");
     let built_ms = t.elapsed().as_secs_f64() * 1e3;

@@ -852,7 +852,6 @@ impl Grid {
         height: u32,
         rows: &[Vec<Terrain>],
     ) -> Result<Grid, GridError> {
-        let mut g = Grid::new(width, height, false)?;
         // Kinds in order of first appearance.
         let mut seen = [false; 128];
         let mut kinds = Vec::new();
@@ -868,26 +867,8 @@ impl Grid {
                 kinds.push(*t);
             }
         }
-        // The bases `set_passable` writes: the first Moving AI kind of each
-        // class in the order `. G S` and `@ O T W`, else the first seen.
-        let rank = |t: &Terrain| ".GS@OTW".find(t.to_char()).unwrap_or(7);
-        let passable = kinds.iter().filter(|t| t.is_passable());
-        let blocked = kinds.iter().filter(|t| !t.is_passable());
-        let (np, nb) = (passable.clone().count(), blocked.clone().count());
-        if let Some(t) = passable.min_by_key(|t| rank(t)) {
-            g.base_passable = *t;
-        }
-        if let Some(t) = blocked.min_by_key(|t| rank(t)) {
-            g.base_blocked = *t;
-        }
-        g.palette = Palette::of(&kinds);
-        let mut code_of = [0u8; 128];
-        for (c, t) in kinds.iter().enumerate() {
-            code_of[t.0 as usize] = c as u8;
-        }
-        if np > 1 || nb > 1 {
-            g.terrain = Some(vec![0u8; g.cell_count().div_ceil(2) as usize]);
-        }
+        let mut g = Grid::new(width, height, false)?;
+        let code_of = g.set_kinds(&kinds);
         for (y, row) in rows.iter().enumerate() {
             for (x, t) in row.iter().enumerate() {
                 let p = Point::new(x as u32, y as u32);
@@ -904,6 +885,122 @@ impl Grid {
         }
         g.rebuild_columns();
         Ok(g)
+    }
+
+    /// Sets up a grid being built for the map kinds `kinds` (in order of
+    /// first appearance): the palette, the bases `set_passable` writes
+    /// (the first Moving AI kind of each class in the order `. G S` and
+    /// `@ O T W`, else the first seen), a zeroed terrain layer where a
+    /// class has more than one kind. Returns each kind's code.
+    fn set_kinds(&mut self, kinds: &[Terrain]) -> [u8; 128] {
+        let rank = |t: &Terrain| ".GS@OTW".find(t.to_char()).unwrap_or(7);
+        let passable = kinds.iter().filter(|t| t.is_passable());
+        let blocked = kinds.iter().filter(|t| !t.is_passable());
+        let (np, nb) = (passable.clone().count(), blocked.clone().count());
+        if let Some(t) = passable.min_by_key(|t| rank(t)) {
+            self.base_passable = *t;
+        }
+        if let Some(t) = blocked.min_by_key(|t| rank(t)) {
+            self.base_blocked = *t;
+        }
+        self.palette = Palette::of(kinds);
+        let mut code_of = [0u8; 128];
+        for (c, t) in kinds.iter().enumerate() {
+            code_of[t.0 as usize] = c as u8;
+        }
+        if np > 1 || nb > 1 {
+            self.terrain = Some(vec![0u8; self.cell_count().div_ceil(2) as usize]);
+        }
+        code_of
+    }
+
+    /// [`Grid::from_terrain_rows`] from rows of terrain characters as
+    /// bytes, for the map reader's fast path: `rows` holds `height` rows of
+    /// `width` bytes. `None` when a byte is not a character
+    /// [`Terrain::from_char`] knows (or is whitespace), or the rows hold
+    /// more than [`MAX_TERRAIN_KINDS`] kinds: the general reader then names
+    /// the error. One pass writes 64 cells per word and notes the bytes
+    /// met; the kinds' order of first appearance comes from the rows that
+    /// met a new one; a second pass fills the terrain layer where one is
+    /// needed. No byte per cell in between.
+    pub(crate) fn from_ascii_rows(width: u32, height: u32, rows: &[&[u8]]) -> Option<Grid> {
+        let w = width as usize;
+        if rows.len() != height as usize || rows.iter().any(|r| r.len() != w) {
+            return None;
+        }
+        let mut g = Grid::new(width, height, false).ok()?;
+        let mut open = [0u64; 256];
+        let mut known = [0u64; 2];
+        for c in 0u8..128 {
+            if let Some(t) = Terrain::from_char(c as char).filter(|_| !c.is_ascii_whitespace()) {
+                open[c as usize] = u64::from(t.is_passable());
+                known[(c >> 6) as usize] |= 1 << (c & 63);
+            }
+        }
+        // `present[c]`: byte `c` met so far (a store per byte, no chain
+        // of reads); rows that met a new byte are read again for the order.
+        let mut present = [0u8; 256];
+        let mut noted = [0u8; 256];
+        let mut new_rows: Vec<usize> = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            let start = (y + 1) * g.stride + 1;
+            for (k, chunk) in row.chunks(64).enumerate() {
+                let mut v = 0u64;
+                for (b, &c) in chunk.iter().enumerate() {
+                    v |= open[c as usize] << b;
+                    present[c as usize] = 1;
+                }
+                if v == 0 {
+                    continue;
+                }
+                g.passable_cells += u64::from(v.count_ones());
+                let i = start + k * 64;
+                let (wd, o) = (i >> 6, i & 63);
+                g.bits[wd] |= v << o;
+                if o != 0 {
+                    g.bits[wd + 1] |= v >> (64 - o);
+                }
+            }
+            if present != noted {
+                noted = present;
+                new_rows.push(y);
+            }
+        }
+        // Bytes that are no kind (past 127, whitespace, unknown).
+        let mut count = 0;
+        for (c, &p) in present.iter().enumerate() {
+            if p != 0 {
+                if c >= 128 || known[c >> 6] & (1 << (c & 63)) == 0 {
+                    return None;
+                }
+                count += 1;
+            }
+        }
+        if count > MAX_TERRAIN_KINDS {
+            return None;
+        }
+        // Kinds in order of first appearance.
+        let mut seen = [false; 128];
+        let mut kinds = Vec::new();
+        for &y in &new_rows {
+            for &c in rows[y].iter() {
+                if !seen[c as usize & 127] {
+                    seen[c as usize & 127] = true;
+                    kinds.push(Terrain::from_char(c as char)?);
+                }
+            }
+        }
+        let code_of = g.set_kinds(&kinds);
+        if let Some(layer) = &mut g.terrain {
+            for (y, row) in rows.iter().enumerate() {
+                for (x, &c) in row.iter().enumerate() {
+                    let i = y * w + x;
+                    layer[i / 2] |= code_of[c as usize & 127] << ((i % 2) * 4);
+                }
+            }
+        }
+        g.rebuild_columns();
+        Some(g)
     }
 
     /// A grid of `width × height` cells whose passability comes row by row
