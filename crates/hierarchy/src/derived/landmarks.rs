@@ -145,7 +145,7 @@ fn dijkstra_small(
 /// of O(log regions). The same distances (a shortest-path distance does
 /// not depend on the queue); used for the landmarks' runs, whose
 /// distances are small (at most [`MAX_UNITS`] in the largest component).
-fn dijkstra_buckets(
+pub(crate) fn dijkstra_buckets(
     graph: &RegionGraph,
     source: u32,
     shift: u32,
@@ -183,7 +183,7 @@ fn dijkstra_buckets(
 
 /// [`dijkstra_small`] without a bound on the distances (`u64::MAX` where
 /// unreached): the seed's run that sets the shift.
-fn dijkstra_units(
+pub(crate) fn dijkstra_units(
     graph: &RegionGraph,
     source: u32,
     shift: u32,
@@ -501,57 +501,4 @@ fn argmax_finite(d: &[u32]) -> Option<u32> {
         .filter(|(_, &x)| x != u32::MAX)
         .max_by_key(|(_, &x)| x)
         .map(|(i, _)| i as u32)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Hierarchy, HierarchyConfig};
-    use regionpath_grid::{Grid, Point};
-
-    /// The bucket queue's distances equal the binary heap's
-    /// (`dijkstra_units`) from several sources at several shifts, on the
-    /// region graphs of 30 random maps.
-    #[test]
-    fn the_bucket_queue_gives_the_heaps_distances() {
-        let mut state = 0x51ed_270b_2741_5b1fu64;
-        let mut next = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
-        let mut compared = 0;
-        for round in 0..30 {
-            let (w, h) = (16 + next(100) as u32, 16 + next(100) as u32);
-            let mut g = Grid::new(w, h, true).unwrap();
-            let density = 5 + next(45);
-            for y in 0..h {
-                for x in 0..w {
-                    if next(100) < density {
-                        g.set_passable(Point::new(x, y), false).unwrap();
-                    }
-                }
-            }
-            let config = HierarchyConfig::new().sector_size(4 + next(12) as u32);
-            let hi = Hierarchy::build(&g, &config).unwrap();
-            let n = hi.graph.node_count();
-            if n == 0 {
-                continue;
-            }
-            let (mut ring, mut heap) = (Vec::new(), BinaryHeap::new());
-            let (mut a, mut b) = (vec![0u32; n], vec![0u64; n]);
-            for shift in [0, 1, 3, 6, 16] {
-                let source = next(n as u64) as u32;
-                dijkstra_buckets(&hi.graph, source, shift, &mut a, &mut ring);
-                dijkstra_units(&hi.graph, source, shift, &mut b, &mut heap);
-                for (r, (&x, &y)) in a.iter().zip(&b).enumerate() {
-                    let y = if y == u64::MAX { u32::MAX } else { y as u32 };
-                    assert_eq!(x, y, "round {round} shift {shift} region {r}");
-                }
-                compared += n;
-            }
-        }
-        assert!(compared > 10_000, "{compared}");
-    }
 }
