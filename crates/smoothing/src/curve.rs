@@ -205,7 +205,7 @@ fn wrap_angle(a: f64) -> f64 {
 /// The default value is an empty path (a single point at the origin): a
 /// buffer for [`curve_into`] and [`CurvedPath::assign_driven`], which
 /// reuse its memory.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 pub struct CurvedPath {
     start: Vec2,
     end: Vec2,
@@ -217,6 +217,32 @@ pub struct CurvedPath {
     reverse: Vec<bool>,
     total: f64,
     tightened: Vec<BlockedTurn>,
+}
+
+impl Clone for CurvedPath {
+    fn clone(&self) -> Self {
+        CurvedPath {
+            start: self.start,
+            end: self.end,
+            segments: self.segments.clone(),
+            starts: self.starts.clone(),
+            reverse: self.reverse.clone(),
+            total: self.total,
+            tightened: self.tightened.clone(),
+        }
+    }
+
+    /// Copies `source` into this path's memory (no allocation once its
+    /// buffers are large enough).
+    fn clone_from(&mut self, source: &Self) {
+        self.start = source.start;
+        self.end = source.end;
+        self.segments.clone_from(&source.segments);
+        self.starts.clone_from(&source.starts);
+        self.reverse.clone_from(&source.reverse);
+        self.total = source.total;
+        self.tightened.clone_from(&source.tightened);
+    }
 }
 
 impl CurvedPath {
