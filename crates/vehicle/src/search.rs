@@ -256,6 +256,23 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
+        // Forwards only, the direction bit and its costs compile away.
+        if self.steering.spec().reverse.is_some() {
+            self.find_in::<true>(grid, start, goal, limits, out)
+        } else {
+            self.find_in::<false>(grid, start, goal, limits, out)
+        }
+    }
+
+    /// [`DirectionalSearch::find`] with (`REV`) or without reversing.
+    fn find_in<const REV: bool>(
+        &mut self,
+        grid: &Grid,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
         let area = limits.area.unwrap_or(Area::of_grid(grid));
         if area.x as u64 + area.width as u64 > grid.width() as u64
             || area.y as u64 + area.height as u64 > grid.height() as u64
@@ -293,7 +310,7 @@ impl DirectionalSearch {
         let hn = spec.headings;
         let step = spec.step();
         let rev = spec.reverse;
-        let dirs = if rev.is_some() { 2usize } else { 1 };
+        let dirs = if REV { 2usize } else { 1 };
         let penalty = rev.map_or(1.0, |r| r.penalty);
         let gear = rev.map_or(0.0, |r| r.gear_change);
         // Cost factor of a piece driven in direction `d` (0 forwards).
@@ -327,12 +344,17 @@ impl DirectionalSearch {
         let node_of = |cx: usize, cy: usize, hd: u32, d: usize| {
             (((cy * w + cx) * hn as usize + hd as usize) * dirs + d) as u32
         };
-        let is_goal = |n: u32| n == GOAL || n == GOAL_REV;
+        let is_goal = |n: u32| n == GOAL || (REV && n == GOAL_REV);
         // Direction (0 forwards, 1 reverse) a node or goal was reached in.
-        let dir_of = |n: u32| match n {
-            GOAL => 0,
-            GOAL_REV => 1,
-            n => n as usize % dirs,
+        let dir_of = |n: u32| {
+            if !REV {
+                return 0;
+            }
+            match n {
+                GOAL => 0,
+                GOAL_REV => 1,
+                n => n as usize % dirs,
+            }
         };
         // Cost of a change of direction from `parent` to direction `d`.
         let gear_cost = |parent: u32, d: usize| {
@@ -584,7 +606,11 @@ impl DirectionalSearch {
                     if self.mark[mi] == self.stamp + 1 {
                         continue;
                     }
-                    let g = e.g + ch.length as f64 * step_cost + change;
+                    let g = if REV {
+                        e.g + ch.length as f64 * step_cost + change
+                    } else {
+                        e.g + ch.length as f64
+                    };
                     if self.mark[mi] == self.stamp && g >= self.best[mi] {
                         continue;
                     }
