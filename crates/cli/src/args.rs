@@ -352,6 +352,15 @@ pub struct PathArgs {
     /// search, samples unrounded).
     #[arg(long, value_name = "8|16", requires = "turning_radius")]
     pub headings: Option<u32>,
+    /// The vehicle may drive backwards (vehicle mode): reverse pieces cost
+    /// their length times `--reverse-penalty` plus one turning radius per
+    /// change of direction; samples give the body's heading and carry
+    /// `"reverse": true` while reversing (pieces likewise).
+    #[arg(long, requires = "turning_radius", conflicts_with = "tighten_turns")]
+    pub reverse: bool,
+    /// Cost factor of driving backwards, in [1, 1000] (default 2.0).
+    #[arg(long, value_name = "P", default_value_t = 2.0, requires = "reverse")]
+    pub reverse_penalty: f32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -447,6 +456,15 @@ pub struct ScenArgs {
     /// Headings of the vehicle search (8 or 16) with `--turning-radius`.
     #[arg(long, default_value_t = 16, requires = "turning_radius")]
     pub headings: u32,
+    /// The vehicle may drive backwards (with `--turning-radius`): reverse
+    /// pieces cost their length times `--reverse-penalty` plus one turning
+    /// radius per change of direction; `curve_reversing` counts the curves
+    /// that reverse.
+    #[arg(long, requires = "turning_radius")]
+    pub reverse: bool,
+    /// Cost factor of driving backwards, in [1, 1000] (default 2.0).
+    #[arg(long, value_name = "P", default_value_t = 2.0, requires = "reverse")]
+    pub reverse_penalty: f32,
     /// Also time each row's first leg (hierarchical planner only:
     /// `start_query` plus one `next_leg`, the moment a unit can start
     /// walking), in a second pass over the file's rows after the full

@@ -7,7 +7,7 @@
 //! | 0 | success | `ok` |
 //! | 1 | no path: the goal cannot be reached from the start | `no_path` |
 //! | 2 | bad input: a file that cannot be read, parsed or written (standard output included), a bad argument, a blocked or out-of-grid endpoint, a stale or damaged hierarchy file | `bad_input` |
-//! | 3 | planning failure: a planner or the curve failed on valid input (a turn that cannot take the turning radius with `--strict-turns`, a unit too wide for a passage on a curve), or `scen` found an invalid or wrong path | `planning_failed` |
+//! | 3 | planning failure: a planner or the curve failed on valid input (a turn that cannot take the turning radius with `--strict-turns`, no legal vehicle curve, a unit too wide for a passage on a curve), or `scen` found an invalid or wrong path | `planning_failed` |
 //!
 //! A closed standard output (`| head -1`) ends the program quietly with
 //! code 141, as if killed by SIGPIPE.
@@ -270,7 +270,11 @@ impl CliError {
                 ..
             } => 1,
             CliError::Path {
-                source: E::TurnTooTight { .. } | E::UnitTooWide { .. } | E::Inconsistent { .. },
+                source:
+                    E::TurnTooTight { .. }
+                    | E::UnitTooWide { .. }
+                    | E::NoLegalCurve { .. }
+                    | E::Inconsistent { .. },
                 ..
             } => 3,
             _ => BAD_INPUT,

@@ -182,7 +182,13 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
         })
         .start_heading(args.heading)
         .goal_heading(args.goal_heading)
-        .headings(args.headings.unwrap_or(16));
+        .headings(args.headings.unwrap_or(16))
+        .sprite_headings(args.headings);
+    let config = if args.reverse {
+        config.reverse(args.reverse_penalty)
+    } else {
+        config
+    };
     let mut planner = Planner::new(config).map_err(|source| CliError::Path {
         map: args.map.clone(),
         source,
@@ -241,7 +247,7 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "tightened_turns": turns,
             "length": path.curve.as_ref().map(|c| c.length()),
             "pieces": path.curve.as_ref().map(pieces_json),
-            "samples": path.curve.as_ref().map(|c| samples_json(c, args.headings)),
+            "samples": path.curve.as_ref().map(|c| samples_json(&planner, c)),
             "vehicle": vehicle,
             "directional_expanded": planner.vehicle_expansions(),
             "legs": st.legs,
@@ -311,42 +317,65 @@ pub fn run(args: &PathArgs, out: &mut Out) -> Result<Outcome, CliError> {
 }
 
 /// The curve's pieces as JSON: lines with their ends, arcs with centre,
-/// radius, start angle and signed sweep (degrees), each with its length.
+/// radius, start angle and signed sweep (degrees), each with its length;
+/// pieces driven backwards also carry `"reverse": true` (their geometry is
+/// in travel order, the body facing opposite the motion).
 fn pieces_json(c: &regionpath::CurvedPath) -> serde_json::Value {
     c.segments()
         .iter()
-        .map(|p| match *p {
-            regionpath::CurveSegment::Line { from, to } => json!({
-                "type": "line",
-                "from": [from.x, from.y],
-                "to": [to.x, to.y],
-                "length": p.length(),
-            }),
-            regionpath::CurveSegment::Arc {
-                center,
-                radius,
-                start_angle,
-                sweep,
-            } => json!({
-                "type": "arc",
-                "center": [center.x, center.y],
-                "radius": radius,
-                "start_angle": start_angle.to_degrees(),
-                "sweep": sweep.to_degrees(),
-                "length": p.length(),
-            }),
+        .enumerate()
+        .map(|(i, p)| (c.is_reverse(i), p))
+        .map(|(rev, p)| {
+            let mut v = piece_json(p);
+            if rev {
+                v["reverse"] = json!(true);
+            }
+            v
         })
         .collect()
 }
 
+/// One piece as JSON.
+fn piece_json(p: &regionpath::CurveSegment) -> serde_json::Value {
+    match *p {
+        regionpath::CurveSegment::Line { from, to } => json!({
+            "type": "line",
+            "from": [from.x, from.y],
+            "to": [to.x, to.y],
+            "length": p.length(),
+        }),
+        regionpath::CurveSegment::Arc {
+            center,
+            radius,
+            start_angle,
+            sweep,
+        } => json!({
+            "type": "arc",
+            "center": [center.x, center.y],
+            "radius": radius,
+            "start_angle": start_angle.to_degrees(),
+            "sweep": sweep.to_degrees(),
+            "length": p.length(),
+        }),
+    }
+}
+
 /// Samples every 0.25 cells of travel (and the end): `s`, `x`, `y` and
-/// `heading` in degrees (0 = +x, 90 = +y), rounded to `sprites` angles when
-/// given.
-fn samples_json(c: &regionpath::CurvedPath, sprites: Option<u32>) -> serde_json::Value {
+/// `heading` in degrees (0 = +x, 90 = +y; the body's heading, opposite the
+/// motion while reversing), rounded to the planner's sprite headings
+/// (`--headings`) when given; samples on reverse pieces also carry
+/// `"reverse": true`.
+fn samples_json(planner: &Planner, c: &regionpath::CurvedPath) -> serde_json::Value {
     let mut samples = Vec::new();
-    regionpath::sample_curve(c, 0.25, sprites, &mut samples);
+    planner.sample_curve(c, 0.25, &mut samples);
     samples
         .iter()
-        .map(|s| json!({"s": s.s, "x": s.pos.x, "y": s.pos.y, "heading": s.heading_deg}))
+        .map(|s| {
+            let mut v = json!({"s": s.s, "x": s.pos.x, "y": s.pos.y, "heading": s.heading_deg});
+            if s.reverse {
+                v["reverse"] = json!(true);
+            }
+            v
+        })
         .collect()
 }

@@ -56,6 +56,8 @@ pub struct CurveRow {
     pub length: Option<f64>,
     /// A curve was returned but failed the independent check.
     pub invalid: bool,
+    /// The checked curve drives backwards somewhere (`--reverse`).
+    pub reversing: bool,
     /// The whole query with the curve: planner, smoothing and curve, µs.
     pub us: f64,
 }
@@ -162,6 +164,10 @@ pub struct AlgoStats {
     /// 99th percentile of that time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p99_curve_us: Option<f64>,
+    /// Solved rows whose curve drives backwards somewhere (with
+    /// `--reverse`; left out when none does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve_reversing: Option<usize>,
 }
 
 /// Nearest-rank percentile of sorted values (`q` in 0..=1).
@@ -258,6 +264,7 @@ impl AlgoStats {
             mean_curve_ratio: mean(&curve_ratios),
             mean_curve_us: mean(&curve_us),
             p99_curve_us: percentile(&curve_us, 0.99),
+            curve_reversing: Some(curves.iter().filter(|c| c.reversing).count()).filter(|&n| n > 0),
         }
     }
 

@@ -162,6 +162,8 @@ struct Buffers {
     /// waypoints as it takes them.
     curver: Option<(regionpath::VehicleCurver, f32, f32)>,
     waypoints: Vec<regionpath::Vec2>,
+    /// The vehicle curve of the row (its memory reused).
+    curve: regionpath::CurvedPath,
     paths: Option<PathsFile>,
 }
 
@@ -313,11 +315,12 @@ fn run_row(
                 .map(|&(x, y)| regionpath::Vec2::new(x as f32, y as f32)),
         );
         let t = Instant::now();
-        let curve = curver.curve(grid, &buf.path, &buf.waypoints);
+        let curve = curver.curve_into(grid, &buf.path, &buf.waypoints, &mut buf.curve);
         let curve_us = t.elapsed().as_secs_f64() * 1e6;
+        let c = &buf.curve;
         let (length, invalid) = match curve {
-            Ok(c) => {
-                match validate::check_curve(grid, row.start, row.goal, &c, *big_r as f64, *r as f64)
+            Ok(()) => {
+                match validate::check_curve(grid, row.start, row.goal, c, *big_r as f64, *r as f64)
                 {
                     Ok(len) => (Some(len), false),
                     Err(_) => (None, true),
@@ -328,6 +331,7 @@ fn run_row(
         result.curve = Some(report::CurveRow {
             length,
             invalid,
+            reversing: length.is_some() && c.has_reverse(),
             us: us + result.smooth_us.unwrap_or(0.0) + curve_us,
         });
     }
@@ -513,6 +517,11 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
                 .turning_radius(big_r)
                 .turn_policy(regionpath::TurnPolicy::Strict)
                 .headings(args.headings);
+            let config = if args.reverse {
+                config.reverse(args.reverse_penalty)
+            } else {
+                config
+            };
             let curver = regionpath::VehicleCurver::new(&config)
                 .map_err(|e| CliError::Unsupported(format!("--turning-radius {big_r}: {e}")))?
                 .ok_or_else(|| {
@@ -530,6 +539,7 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
         smoothed: Vec::new(),
         curver,
         waypoints: Vec::new(),
+        curve: regionpath::CurvedPath::default(),
         paths: match &args.paths {
             Some(p) => Some(PathsFile::create(p)?),
             None => None,

@@ -769,3 +769,64 @@ fn scen_reports_vehicle_curves() {
         "{h}"
     );
 }
+
+/// `path --reverse` out of a one-cell dead end, facing into it: without
+/// `--reverse` no legal curve (exit code 3); with it, every sample is
+/// flagged `"reverse": true` and carries the body's heading (0°, facing
+/// the dead end) while its positions move towards −x, and the pieces are
+/// flagged too. A penalty below 1 is a usage error.
+#[test]
+fn path_reverse_backs_out_with_body_headings() {
+    let dir = scratch("reverse");
+    let map = dir.join("bay.map");
+    let mut text = String::from("type octile\nheight 11\nwidth 32\nmap\n");
+    for y in 0..11 {
+        for x in 0..32 {
+            text.push(if y == 5 && (1..21).contains(&x) {
+                '.'
+            } else {
+                '@'
+            });
+        }
+        text.push('\n');
+    }
+    std::fs::write(&map, text).unwrap();
+    let args = [
+        "--from",
+        "15,5",
+        "--to",
+        "4,5",
+        "--turning-radius",
+        "2",
+        "--radius",
+        "0.4",
+        "--heading",
+        "0",
+        "--json",
+    ];
+    let (code, v, _) = run_json(bin().arg("path").arg(&map).args(args));
+    assert_eq!(code, 3, "{v}");
+    let (code, v, _) = run_json(bin().arg("path").arg(&map).args(args).arg("--reverse"));
+    assert_eq!(code, 0, "{v}");
+    let samples = v["samples"].as_array().unwrap();
+    assert!(samples.len() > 40, "{v}");
+    for (i, s) in samples.iter().enumerate() {
+        assert_eq!(s["reverse"], true, "{s}");
+        let h = s["heading"].as_f64().unwrap();
+        assert!(!(1e-3..=360.0 - 1e-3).contains(&h), "{s}");
+        if i > 0 {
+            assert!(s["x"].as_f64().unwrap() < samples[i - 1]["x"].as_f64().unwrap());
+        }
+    }
+    assert!(v["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["reverse"] == true));
+    let (code, v, _) = run_json(bin().arg("path").arg(&map).args(args).args([
+        "--reverse",
+        "--reverse-penalty",
+        "0.5",
+    ]));
+    assert_ne!(code, 0, "{v}");
+}

@@ -35,6 +35,8 @@ pub struct Config {
     start_heading: Option<f32>,
     goal_heading: Option<f32>,
     headings: u32,
+    reverse: Option<f32>,
+    sprite_headings: Option<u32>,
     planner: PlannerConfig,
 }
 
@@ -48,6 +50,8 @@ impl Default for Config {
             start_heading: None,
             goal_heading: None,
             headings: 16,
+            reverse: None,
+            sprite_headings: None,
             planner: PlannerConfig::default(),
         }
     }
@@ -120,6 +124,36 @@ impl Config {
     #[must_use]
     pub fn headings(mut self, count: u32) -> Self {
         self.headings = count;
+        self
+    }
+
+    /// Let the vehicle drive backwards, each reverse piece costing its
+    /// length times `penalty` (finite, 1..=1000; Pinter's reverse
+    /// directions with a penalty) plus
+    /// [`crate::GEAR_CHANGE_RADII`] turning radii per change
+    /// of direction. Off by default. Only in the vehicle mode
+    /// ([`TurnPolicy::Strict`] and a turning radius): the directional
+    /// searches that repair blocked turns (and the search over the whole
+    /// path's box) then also drive their primitives in reverse, with twice
+    /// the nodes; the curve marks reverse pieces
+    /// ([`regionpath_smoothing::CurvedPath::is_reverse`]) and samples give
+    /// the body's heading.
+    #[must_use]
+    pub fn reverse(mut self, penalty: f32) -> Self {
+        self.reverse = Some(penalty);
+        self
+    }
+
+    /// Report sampled headings rounded to `count` sprite angles, 8 or 16
+    /// (`None`, the default: exact headings). Applies to
+    /// [`crate::Planner::sample_curve`]: each sample's heading is the
+    /// nearest multiple of 360°/count to the curve's true (body) heading, so
+    /// within 180°/count of it; the positions are the curve's own, so every
+    /// clearance and curvature bound of the curve holds for them
+    /// unchanged. Only the reported angle is rounded, never the geometry.
+    #[must_use]
+    pub fn sprite_headings(mut self, count: Option<u32>) -> Self {
+        self.sprite_headings = count;
         self
     }
 
@@ -232,6 +266,16 @@ impl Config {
         self.headings
     }
 
+    /// The reverse penalty, when the vehicle may drive backwards.
+    pub fn get_reverse(&self) -> Option<f32> {
+        self.reverse
+    }
+
+    /// The sprite heading count samples are rounded to, if any.
+    pub fn get_sprite_headings(&self) -> Option<u32> {
+        self.sprite_headings
+    }
+
     /// The leg refinement settings as the hierarchy crate takes them.
     pub fn get_planner(&self) -> PlannerConfig {
         self.planner
@@ -273,6 +317,23 @@ impl Config {
         }
         if self.headings != 8 && self.headings != 16 {
             return bad("headings", self.headings as f32, "8 or 16");
+        }
+        if let Some(p) = self.reverse {
+            if !(p.is_finite() && (1.0..=1000.0).contains(&p)) {
+                return bad("reverse", p, "a penalty in 1..=1000");
+            }
+            if self.turn_policy != TurnPolicy::Strict || self.turning_radius <= 0.0 {
+                return bad(
+                    "reverse",
+                    p,
+                    "only with a turning radius and TurnPolicy::Strict",
+                );
+            }
+        }
+        if let Some(n) = self.sprite_headings {
+            if n != 8 && n != 16 {
+                return bad("sprite_headings", n as f32, "8 or 16");
+            }
         }
         self.planner.validate()?;
         Ok(())

@@ -108,6 +108,17 @@ impl Planner {
         &self.config
     }
 
+    /// Samples `curve` every `step` cells of travel into `out` (cleared
+    /// first) as [`crate::sample_curve`] does, with the headings rounded to
+    /// [`Config::sprite_headings`] when set: positions are the curve's own
+    /// (every clearance and curvature bound of the curve holds for them),
+    /// headings the body's (opposite the motion while reversing), each
+    /// within 180°/count of the true heading when rounded. No allocation
+    /// once `out` has grown to the sample count.
+    pub fn sample_curve(&self, curve: &CurvedPath, step: f32, out: &mut Vec<crate::Sample>) {
+        crate::sample_curve(curve, step, self.config.get_sprite_headings(), out);
+    }
+
     /// The region route of the last full query (empty when it was answered
     /// without one: a straight line, one window search, or the exact
     /// portal layer).

@@ -4,12 +4,12 @@
 use crate::{Config, Error};
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::{
-    curve, CurveError, CurveSegment, CurvedPath, SmoothOptions, Smoother, TurnOptions, TurnPolicy,
-    Vec2,
+    curve_into, CurveError, CurveScratch, CurveSegment, CurvedPath, SmoothOptions, Smoother,
+    TurnOptions, TurnPolicy, Vec2,
 };
 use regionpath_vehicle::{
-    check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Start,
-    Steering, VehicleSpec,
+    check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Reverse,
+    Start, Steering, Track, VehicleSpec,
 };
 use std::f64::consts::TAU;
 use std::sync::Arc;
@@ -33,16 +33,23 @@ const GLOBAL_WEIGHT: f32 = 1.2;
 /// Node budget of the search over the whole path's box.
 const GLOBAL_BUDGET: u32 = 150_000;
 /// Largest search over the whole path's box, in (cell, heading) nodes
-/// (about 20 bytes of scratch each); a larger box is not searched.
+/// (about 20 bytes of scratch each; with reversing, (cell, heading,
+/// direction) nodes); a larger box is not searched.
 const GLOBAL_MAX_NODES: u64 = 4_000_000;
+
+/// Cost of a change of direction when reversing, in turning radii: a cusp
+/// costs as much as driving this many radii, so that of two routes of
+/// about the same cost the one with fewer gear changes is taken.
+pub const GEAR_CHANGE_RADII: f32 = 1.0;
 
 /// The vehicle mode on its own: turns a cell path and its smoothed
 /// waypoints into a legal curve for a vehicle (what [`crate::Planner`] does
 /// in the vehicle mode, for paths from any planner). Holds the directional
 /// search (its tables built once, in [`VehicleCurver::new`]; it allocates
-/// nothing once warm) and the splice buffers. Rounding the corners
-/// ([`regionpath_smoothing::curve`]) builds its curves anew per query, so a
-/// query allocates a few vectors besides the output curve.
+/// nothing once warm), the curves being rounded and the splice buffers, all
+/// reused: [`VehicleCurver::curve_into`] allocates nothing once warm (only
+/// a curve the final check refuses formats its error message);
+/// [`VehicleCurver::curve`] allocates just the returned curve.
 #[derive(Debug)]
 pub struct VehicleCurver {
     search: DirectionalSearch,
@@ -50,8 +57,11 @@ pub struct VehicleCurver {
     bad_wide: Vec<(f64, f64)>,
     smoother: Smoother,
     wide: Vec<Vec2>,
-    pieces: Vec<CurveSegment>,
-    repair: Vec<CurveSegment>,
+    scratch: CurveScratch,
+    loose: CurvedPath,
+    other: CurvedPath,
+    pieces: Track,
+    repair: Track,
     expansions: u64,
     config: Config,
 }
@@ -74,6 +84,10 @@ impl VehicleCurver {
             headings: config.get_headings(),
             neighbourhood: Neighbourhood::D24,
             max_turn_steps: None,
+            reverse: config.get_reverse().map(|penalty| Reverse {
+                penalty: penalty as f64,
+                gear_change: (GEAR_CHANGE_RADII * big_r) as f64,
+            }),
         };
         let steering = Steering::new(spec).map_err(|e| Error::Config {
             field: "turning_radius",
@@ -96,8 +110,11 @@ impl VehicleCurver {
             bad_wide: Vec::new(),
             smoother: Smoother::new(),
             wide: Vec::new(),
-            pieces: Vec::new(),
-            repair: Vec::new(),
+            scratch: CurveScratch::default(),
+            loose: CurvedPath::default(),
+            other: CurvedPath::default(),
+            pieces: Track::new(),
+            repair: Track::new(),
             expansions: 0,
             config: *config,
         }))
@@ -119,12 +136,51 @@ impl VehicleCurver {
     /// whose segments are clear for the unit radius (as the smoother makes
     /// them); a blocked segment is [`Error::UnitTooWide`], no legal curve
     /// [`Error::NoLegalCurve`].
+    ///
+    /// With [`Config::reverse`] the directional searches may drive
+    /// primitives backwards at the configured penalty (plus
+    /// [`GEAR_CHANGE_RADII`] turning radii per change of direction); the
+    /// returned curve marks those pieces ([`CurvedPath::is_reverse`]).
     pub fn curve(
         &mut self,
         grid: &Grid,
         cells: &[Point],
         waypoints: &[Vec2],
     ) -> Result<CurvedPath, Error> {
+        let mut out = CurvedPath::default();
+        self.curve_into(grid, cells, waypoints, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`VehicleCurver::curve`] into `out`, reusing its memory: once the
+    /// curver and `out` have served a query of the same size, a query
+    /// allocates nothing. On error `out` holds an unspecified path.
+    pub fn curve_into(
+        &mut self,
+        grid: &Grid,
+        cells: &[Point],
+        waypoints: &[Vec2],
+        out: &mut CurvedPath,
+    ) -> Result<(), Error> {
+        let mut loose = std::mem::take(&mut self.loose);
+        let mut other = std::mem::take(&mut self.other);
+        let result = self.curve_with(grid, cells, waypoints, &mut loose, &mut other, out);
+        self.loose = loose;
+        self.other = other;
+        result
+    }
+
+    /// The body of [`VehicleCurver::curve_into`], with the two rounded
+    /// curves' buffers taken out of `self`.
+    fn curve_with(
+        &mut self,
+        grid: &Grid,
+        cells: &[Point],
+        waypoints: &[Vec2],
+        loose: &mut CurvedPath,
+        other: &mut CurvedPath,
+        out: &mut CurvedPath,
+    ) -> Result<(), Error> {
         let config = self.config;
         self.expansions = 0;
         let big_r = config.get_turning_radius();
@@ -139,8 +195,8 @@ impl VehicleCurver {
             unit_radius: r,
             policy: TurnPolicy::Tighten,
         };
-        let mut loose = curve(grid, waypoints, &opts)?;
-        collect_bad(&loose, big_r, start_heading, goal_heading, &mut self.bad);
+        curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
+        collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
         if self
             .bad
             .iter()
@@ -154,26 +210,27 @@ impl VehicleCurver {
                 .smoother
                 .smooth(grid, cells, &wide, &mut self.wide)
                 .is_ok()
+                && curve_into(grid, &self.wide, &opts, &mut self.scratch, other).is_ok()
             {
-                if let Ok(other) = curve(grid, &self.wide, &opts) {
-                    collect_bad(
-                        &other,
-                        big_r,
-                        start_heading,
-                        goal_heading,
-                        &mut self.bad_wide,
-                    );
-                    if self.bad_wide.len() < self.bad.len() {
-                        loose = other;
-                        std::mem::swap(&mut self.bad, &mut self.bad_wide);
-                    }
+                collect_bad(
+                    other,
+                    big_r,
+                    start_heading,
+                    goal_heading,
+                    &mut self.bad_wide,
+                );
+                if self.bad_wide.len() < self.bad.len() {
+                    // Copies, not swaps: each buffer keeps its own
+                    // capacity, so a warm query allocates nothing.
+                    loose.clone_from(other);
+                    self.bad.clone_from(&self.bad_wide);
                 }
             }
         }
-        let segs = loose.segments();
-        let single = segs.is_empty();
+        let single = loose.segments().is_empty();
         if self.bad.is_empty() {
-            return self.checked(grid, loose, big_r, r);
+            out.clone_from(loose);
+            return self.checked(grid, out, big_r, r);
         }
         let start_goal = (
             match start_heading {
@@ -187,9 +244,9 @@ impl VehicleCurver {
         );
         if !single {
             for reach in [2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0] {
-                if self.repair_locally(grid, &loose, reach, start_heading, goal_heading)? {
-                    let c = CurvedPath::from_segments(&self.pieces)?;
-                    return self.checked(grid, c, big_r, r);
+                if self.repair_locally(grid, loose, reach, start_heading, goal_heading)? {
+                    self.pieces.write_curve(out)?;
+                    return self.checked(grid, out, big_r, r);
                 }
             }
         }
@@ -201,7 +258,8 @@ impl VehicleCurver {
             margin,
         );
         self.pieces.clear();
-        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64;
+        let dirs = if config.get_reverse().is_some() { 2 } else { 1 };
+        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
         if nodes > GLOBAL_MAX_NODES {
             return Err(Error::NoLegalCurve {
                 expansions: self.expansions,
@@ -222,10 +280,11 @@ impl VehicleCurver {
             Outcome::Found { expansions, .. } => {
                 self.expansions += expansions as u64;
                 if self.pieces.is_empty() {
-                    return self.checked(grid, loose, big_r, r);
+                    out.clone_from(loose);
+                    return self.checked(grid, out, big_r, r);
                 }
-                let c = CurvedPath::from_segments(&self.pieces)?;
-                self.checked(grid, c, big_r, r)
+                self.pieces.write_curve(out)?;
+                self.checked(grid, out, big_r, r)
             }
             Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
                 self.expansions += expansions as u64;
@@ -248,7 +307,7 @@ impl VehicleCurver {
         goal_heading: Option<f64>,
     ) -> Result<bool, Error> {
         let total = loose.length() as f64;
-        self.bad.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.bad.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         // Widen and merge (the bad stretches themselves are kept for a
         // retry with another reach).
         self.bad_wide.clear();
@@ -328,7 +387,7 @@ impl VehicleCurver {
                 // anywhere: the curve starts there too.
                 self.pieces.clear();
             }
-            self.pieces.extend_from_slice(&self.repair);
+            self.pieces.extend_from(&self.repair);
             done = hi;
         }
         slice_into(loose, done, total, &mut self.pieces);
@@ -340,11 +399,11 @@ impl VehicleCurver {
         self.expansions
     }
 
-    /// `c` if it passes [`check_curve`], else an error (a curve the checks
-    /// refuse is never returned).
-    fn checked(&self, grid: &Grid, c: CurvedPath, big_r: f32, r: f32) -> Result<CurvedPath, Error> {
-        match check_curve(grid, &c, big_r, r) {
-            Ok(()) => Ok(c),
+    /// `Ok` if `c` passes [`check_curve`], else an error (a curve the
+    /// checks refuse is never returned).
+    fn checked(&self, grid: &Grid, c: &CurvedPath, big_r: f32, r: f32) -> Result<(), Error> {
+        match check_curve(grid, c, big_r, r) {
+            Ok(()) => Ok(()),
             Err(v) => Err(Error::Inconsistent {
                 reason: format!("the vehicle curve failed its check: {v:?}"),
             }),
@@ -404,9 +463,9 @@ fn angle_gap(a: f64, b: f64) -> f64 {
     d.min(TAU - d)
 }
 
-/// Appends the part of `path` between distances `s0` and `s1` to `out`
-/// (pieces shorter than 10⁻⁶ cells left out).
-fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Vec<CurveSegment>) {
+/// Appends the part of `path` (driven forwards) between distances `s0` and
+/// `s1` to `out` (pieces shorter than 10⁻⁶ cells left out).
+fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Track) {
     let mut start = 0.0f64;
     for seg in path.segments() {
         let len = seg.length() as f64;
@@ -415,7 +474,7 @@ fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Vec<CurveSegment>) 
         if b - a <= 1e-6 {
             continue;
         }
-        out.push(match *seg {
+        let piece = match *seg {
             CurveSegment::Line { .. } => CurveSegment::Line {
                 from: seg.point_at(a).0,
                 to: seg.point_at(b).0,
@@ -434,6 +493,7 @@ fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Vec<CurveSegment>) 
                     sweep: (sign * (b - a) / radius as f64) as f32,
                 }
             }
-        });
+        };
+        out.push(piece, false);
     }
 }

@@ -173,3 +173,197 @@ fn heading_options_are_validated() {
     assert!(Planner::new(vehicle(2.0, 0.4).headings(12)).is_err());
     assert!(Planner::new(vehicle(2.0, 0.4).headings(8).goal_heading(Some(-90.0))).is_ok());
 }
+
+/// A corridor one cell wide from x = 1 to 20 on row 5 (no turn fits in
+/// it), closed at x = 0; with `room`, an 10 × 11 room beyond x = 20 where
+/// a radius-2 vehicle can loop.
+fn dead_end(room: bool) -> Grid {
+    let rows: Vec<String> = (0..11u32)
+        .map(|y| {
+            (0..32u32)
+                .map(|x| {
+                    let corridor = y == 5 && (1..21).contains(&x);
+                    if corridor || (room && (21..31).contains(&x)) {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Grid::from_rows(&rows).unwrap()
+}
+
+/// The direction of travel from positions alone (0.02-cell chords)
+/// against the body heading `sample_driven` reports: the same while
+/// driving forwards, opposite while reversing. Returns the length driven
+/// in reverse.
+fn reversed_length(c: &CurvedPath) -> f64 {
+    let ds = 0.02f64;
+    let mut back = 0.0;
+    for i in 0..(c.length() as f64 / ds).floor() as usize {
+        let (s0, s1) = (i as f64 * ds, (i + 1) as f64 * ds);
+        let (p0, _, r0) = c.sample_driven(s0 as f32);
+        let (_, hm, rm) = c.sample_driven(((s0 + s1) / 2.0) as f32);
+        let (p1, _, r1) = c.sample_driven(s1 as f32);
+        if r0 != rm || rm != r1 {
+            continue;
+        }
+        let motion = ((p1.y - p0.y) as f64).atan2((p1.x - p0.x) as f64);
+        let body = hm as f64 + if rm { std::f64::consts::PI } else { 0.0 };
+        assert!(
+            gap(motion, body) < 0.02,
+            "travel {motion} vs body {hm} at {s0}"
+        );
+        if rm {
+            back += ds;
+        }
+    }
+    back
+}
+
+/// Facing into a one-cell dead end with the goal behind: without
+/// reversing the vehicle mode finds no legal curve; with
+/// `Config::reverse` the curve backs out, legal by the independent check,
+/// leaving with the start heading, the body facing the dead end all the
+/// way (samples flagged `reverse`).
+#[test]
+fn reversing_backs_out_of_a_dead_end() {
+    let grid = dead_end(false);
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(15, 5), Point::new(4, 5));
+    let facing = vehicle(2.0, 0.4).start_heading(Some(0.0));
+    let mut fwd = Planner::new(facing).unwrap();
+    assert!(matches!(
+        fwd.find_path(&h, &grid, a, b),
+        Err(Error::NoLegalCurve { .. })
+    ));
+    let mut p = Planner::new(facing.reverse(2.0).sprite_headings(Some(8))).unwrap();
+    let path = p.find_path(&h, &grid, a, b).unwrap();
+    let c = path.curve.expect("a curve");
+    check(&grid, &c, 2.0, 0.4, a, b);
+    assert!(reversed_length(&c) > 10.0);
+    let mut samples = Vec::new();
+    p.sample_curve(&c, 0.25, &mut samples);
+    assert!(samples.len() > 40);
+    for s in &samples {
+        assert!(s.reverse, "sample at {} not reversing", s.s);
+        assert!(s.heading_deg == 0.0, "body heading {}", s.heading_deg);
+    }
+}
+
+/// With a room to loop in beyond the corridor's end (the start close
+/// enough to it for the repair's window to hold the loop): no curve costs
+/// more than the forward loop the vehicle mode without reversing takes; a
+/// penalty of 1 turns in the room with a three-point turn, 2 and above
+/// (up to 100) take the forward loop; without the room every penalty backs
+/// out (the only way).
+#[test]
+fn the_reverse_penalty_is_respected() {
+    let grid = dead_end(true);
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(20, 5), Point::new(9, 5));
+    let facing = vehicle(2.0, 0.4).start_heading(Some(0.0));
+    let curve_with = |grid: &Grid, h: &Hierarchy, config: Config| {
+        let mut p = Planner::new(config).unwrap();
+        let c = p.find_path(h, grid, a, b).unwrap().curve.expect("a curve");
+        check(grid, &c, 2.0, 0.4, a, b);
+        c
+    };
+    let forward = curve_with(&grid, &h, facing);
+    assert_eq!(reversed_length(&forward), 0.0);
+    // The cost the repair minimises, counted from the pieces: forward
+    // length + P × reverse length + one turning radius per gear change.
+    let cost = |c: &CurvedPath, p: f64| {
+        let mut total = 0.0;
+        for (i, seg) in c.segments().iter().enumerate() {
+            let rev = c.is_reverse(i);
+            total += seg.length() as f64 * if rev { p } else { 1.0 };
+            if i > 0 && c.is_reverse(i - 1) != rev {
+                total += 2.0 * regionpath::GEAR_CHANGE_RADII as f64;
+            }
+        }
+        total
+    };
+    for p in [1.0, 2.0, 5.0, 100.0] {
+        let c = curve_with(&grid, &h, facing.reverse(p));
+        assert!(cost(&c, p as f64) <= forward.length() as f64 + 1e-3);
+        // At cost 1 a three-point turn in the room beats the loop.
+        assert_eq!(reversed_length(&c) > 0.0, p == 1.0, "P = {p}");
+    }
+    let high = curve_with(&grid, &h, facing.reverse(100.0));
+    assert!(!high.has_reverse());
+    assert!((high.length() - forward.length()).abs() < 1e-3);
+    let narrow = dead_end(false);
+    let hn = Hierarchy::build(&narrow, &HierarchyConfig::default()).unwrap();
+    for p in [1.0, 2.0, 100.0] {
+        let c = curve_with(&narrow, &hn, facing.reverse(p));
+        assert!(reversed_length(&c) > 10.0);
+    }
+}
+
+/// Sprite headings: samples from `Planner::sample_curve` are the exact
+/// samples' positions with headings rounded to multiples of 360° / n, each
+/// within 180° / n of the exact heading.
+#[test]
+fn sprite_headings_round_only_the_reported_angle() {
+    let grid = Grid::new(40, 40, true).unwrap();
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(5, 20), Point::new(30, 22));
+    for n in [8u32, 16] {
+        let config = vehicle(2.0, 0.4)
+            .start_heading(Some(100.0))
+            .sprite_headings(Some(n));
+        let mut p = Planner::new(config).unwrap();
+        let c = p
+            .find_path(&h, &grid, a, b)
+            .unwrap()
+            .curve
+            .expect("a curve");
+        let (mut rounded, mut exact) = (Vec::new(), Vec::new());
+        p.sample_curve(&c, 0.25, &mut rounded);
+        regionpath::sample_curve(&c, 0.25, None, &mut exact);
+        assert_eq!(rounded.len(), exact.len());
+        let step = 360.0 / n as f64;
+        for (r, e) in rounded.iter().zip(&exact) {
+            assert_eq!(r.pos, e.pos);
+            let q = r.heading_deg as f64 / step;
+            assert!(
+                (q - q.round()).abs() < 1e-4,
+                "{} not a sprite angle",
+                r.heading_deg
+            );
+            let d = gap(
+                (r.heading_deg as f64).to_radians(),
+                (e.heading_deg as f64).to_radians(),
+            );
+            assert!(d.to_degrees() <= step / 2.0 + 1e-3);
+            let (_, true_h) = c.sample(e.s);
+            assert!(gap(true_h as f64, (e.heading_deg as f64).to_radians()) < 1e-4);
+        }
+    }
+}
+
+/// The reverse penalty and sprite headings are validated: a penalty below
+/// 1 or not finite, reversing outside the vehicle mode, a sprite count
+/// other than 8 or 16 are configuration errors.
+#[test]
+fn reverse_and_sprite_options_are_validated() {
+    for bad in [
+        vehicle(2.0, 0.4).reverse(0.5),
+        vehicle(2.0, 0.4).reverse(f32::NAN),
+        vehicle(2.0, 0.4).reverse(f32::INFINITY),
+        Config::new().smooth(true).turning_radius(2.0).reverse(2.0),
+        vehicle(2.0, 0.4).sprite_headings(Some(12)),
+        vehicle(2.0, 0.4).sprite_headings(Some(0)),
+    ] {
+        assert!(
+            matches!(Planner::new(bad), Err(Error::Config { .. })),
+            "{bad:?} accepted"
+        );
+    }
+    assert!(Planner::new(vehicle(2.0, 0.4).reverse(1.0).sprite_headings(Some(16))).is_ok());
+    assert_eq!(Config::new().get_reverse(), None);
+    assert_eq!(Config::new().get_sprite_headings(), None);
+}

@@ -196,16 +196,53 @@ fn wrap_angle(a: f64) -> f64 {
 /// A path of lines and arcs that a game samples by distance travelled.
 ///
 /// Headings are radians measured with `atan2(dy, dx)` in the grid frame:
-/// `0` points to +x (right), `π/2` to +y (down the map).
-#[derive(Clone, Debug, PartialEq)]
+/// `0` points to +x (right), `π/2` to +y (down the map). A piece may be
+/// driven in reverse ([`CurvedPath::is_reverse`], only from
+/// [`CurvedPath::from_driven`]): its geometry is the piece as stored, in
+/// travel order, while the body faces opposite the motion, and
+/// [`CurvedPath::sample`] reports the body's heading.
+///
+/// The default value is an empty path (a single point at the origin): a
+/// buffer for [`curve_into`] and [`CurvedPath::assign_driven`], which
+/// reuse its memory.
+#[derive(Debug, PartialEq, Default)]
 pub struct CurvedPath {
     start: Vec2,
     end: Vec2,
     segments: Vec<CurveSegment>,
     /// Distance at the start of each segment.
     starts: Vec<f64>,
+    /// Per segment: driven in reverse. Empty when every piece is driven
+    /// forwards.
+    reverse: Vec<bool>,
     total: f64,
     tightened: Vec<BlockedTurn>,
+}
+
+impl Clone for CurvedPath {
+    fn clone(&self) -> Self {
+        CurvedPath {
+            start: self.start,
+            end: self.end,
+            segments: self.segments.clone(),
+            starts: self.starts.clone(),
+            reverse: self.reverse.clone(),
+            total: self.total,
+            tightened: self.tightened.clone(),
+        }
+    }
+
+    /// Copies `source` into this path's memory (no allocation once its
+    /// buffers are large enough).
+    fn clone_from(&mut self, source: &Self) {
+        self.start = source.start;
+        self.end = source.end;
+        self.segments.clone_from(&source.segments);
+        self.starts.clone_from(&source.starts);
+        self.reverse.clone_from(&source.reverse);
+        self.total = source.total;
+        self.tightened.clone_from(&source.tightened);
+    }
 }
 
 impl CurvedPath {
@@ -228,10 +265,48 @@ impl CurvedPath {
     /// example a vehicle search whose pieces were checked against the grid).
     /// Empty input is [`CurveError::Empty`]. O(pieces).
     pub fn from_segments(pieces: &[CurveSegment]) -> Result<CurvedPath, CurveError> {
+        CurvedPath::from_driven(pieces, &[])
+    }
+
+    /// As [`CurvedPath::from_segments`], with piece `i` driven in reverse
+    /// when `reverse[i]` (`reverse` empty: every piece forwards; otherwise
+    /// it must have one flag per piece, [`CurveError::Discontinuous`] at
+    /// the first piece without one). A reverse piece is stored as given (its
+    /// geometry in travel order); the body faces opposite the direction of
+    /// travel along it. O(pieces).
+    pub fn from_driven(
+        pieces: &[CurveSegment],
+        reverse: &[bool],
+    ) -> Result<CurvedPath, CurveError> {
+        let mut c = CurvedPath::default();
+        c.assign_driven(pieces, reverse)?;
+        Ok(c)
+    }
+
+    /// Makes this path the one [`CurvedPath::from_driven`] would return,
+    /// reusing its memory (no allocation once its buffers have grown to the
+    /// pieces' count). On error the path is left empty. O(pieces).
+    pub fn assign_driven(
+        &mut self,
+        pieces: &[CurveSegment],
+        reverse: &[bool],
+    ) -> Result<(), CurveError> {
+        self.segments.clear();
+        self.starts.clear();
+        self.reverse.clear();
+        self.tightened.clear();
+        self.total = 0.0;
+        self.start = Vec2::new(0.0, 0.0);
+        self.end = self.start;
         let Some(first) = pieces.first() else {
             return Err(CurveError::Empty);
         };
-        let mut segments = Vec::with_capacity(pieces.len() + 2);
+        if !reverse.is_empty() && reverse.len() != pieces.len() {
+            return Err(CurveError::Discontinuous {
+                segment: reverse.len().min(pieces.len()),
+            });
+        }
+        let any_reverse = reverse.iter().any(|&r| r);
         let mut prev_end: Option<Vec2> = None;
         for (i, piece) in pieces.iter().enumerate() {
             let finite = match *piece {
@@ -253,9 +328,12 @@ impl CurvedPath {
             let (start, _) = piece.at(0.0);
             let close = prev_end.is_none_or(|e| P::from_vec2(e).dist(P::from_vec2(start)) <= 1e-3);
             if !finite || !close {
+                self.segments.clear();
+                self.reverse.clear();
                 return Err(CurveError::Discontinuous { segment: i });
             }
             prev_end = Some(piece.at(piece.length64()).0);
+            let rev = any_reverse && reverse[i];
             match *piece {
                 CurveSegment::Arc {
                     center,
@@ -264,36 +342,50 @@ impl CurvedPath {
                     sweep,
                 } if sweep.abs() >= std::f32::consts::PI => {
                     let half = sweep / 2.0;
-                    segments.push(CurveSegment::Arc {
+                    self.segments.push(CurveSegment::Arc {
                         center,
                         radius,
                         start_angle,
                         sweep: half,
                     });
-                    segments.push(CurveSegment::Arc {
+                    self.segments.push(CurveSegment::Arc {
                         center,
                         radius,
                         start_angle: start_angle + half,
                         sweep: sweep - half,
                     });
+                    if any_reverse {
+                        self.reverse.extend([rev, rev]);
+                    }
                 }
-                p => segments.push(p),
+                p => {
+                    self.segments.push(p);
+                    if any_reverse {
+                        self.reverse.push(rev);
+                    }
+                }
             }
         }
-        let mut starts = Vec::with_capacity(segments.len());
         let mut total = 0.0;
-        for s in &segments {
-            starts.push(total);
+        for s in &self.segments {
+            self.starts.push(total);
             total += s.length64();
         }
-        Ok(CurvedPath {
-            start: first.at(0.0).0,
-            end: prev_end.unwrap_or(first.at(0.0).0),
-            segments,
-            starts,
-            total,
-            tightened: Vec::new(),
-        })
+        self.start = first.at(0.0).0;
+        self.end = prev_end.unwrap_or(self.start);
+        self.total = total;
+        Ok(())
+    }
+
+    /// Whether piece `index` of [`CurvedPath::segments`] is driven in
+    /// reverse (false past the end). O(1).
+    pub fn is_reverse(&self, index: usize) -> bool {
+        self.reverse.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether any piece is driven in reverse. O(1).
+    pub fn has_reverse(&self) -> bool {
+        !self.reverse.is_empty()
     }
 
     /// Corners rounded with less than the requested radius under
@@ -306,20 +398,38 @@ impl CurvedPath {
     /// travelling `d` cells from the start; `d` is clamped to
     /// `[0, length()]` (NaN reads as 0). The two ends are exactly the first
     /// and last waypoints. A path of a single point reports heading `0`.
+    /// The heading is the body's: on a reverse piece it is the direction of
+    /// travel turned by π (at the point where reversing starts or stops,
+    /// the heading of the piece that begins there).
     pub fn sample(&self, d: f32) -> (Vec2, f32) {
+        let (p, h, _) = self.sample_driven(d);
+        (p, h)
+    }
+
+    /// As [`CurvedPath::sample`], and whether the vehicle is reversing
+    /// there (the piece holding `d` is driven in reverse). O(log pieces).
+    pub fn sample_driven(&self, d: f32) -> (Vec2, f32, bool) {
         let (Some(first), Some(last)) = (self.segments.first(), self.segments.last()) else {
-            return (self.start, 0.0);
+            return (self.start, 0.0, false);
         };
         let d = if d.is_nan() { 0.0 } else { d as f64 };
-        if d <= 0.0 {
-            return (self.start, first.at(0.0).1);
+        let (i, p, h) = if d <= 0.0 {
+            (0, self.start, first.at(0.0).1)
+        } else if d >= self.total.min(self.total as f32 as f64) {
+            // `length()` is the total rounded to f32, possibly just below it.
+            let n = self.segments.len() - 1;
+            (n, self.end, last.at(last.length64()).1)
+        } else {
+            let i = self.starts.partition_point(|&s| s <= d).saturating_sub(1);
+            let (p, h) = self.segments[i].at(d - self.starts[i]);
+            (i, p, h)
+        };
+        if self.is_reverse(i) {
+            let body = wrap_angle(h as f64 + std::f64::consts::PI) as f32;
+            (p, body, true)
+        } else {
+            (p, h, false)
         }
-        // `length()` is the total rounded to f32, possibly just below it.
-        if d >= self.total.min(self.total as f32 as f64) {
-            return (self.end, last.at(last.length64()).1);
-        }
-        let i = self.starts.partition_point(|&s| s <= d).saturating_sub(1);
-        self.segments[i].at(d - self.starts[i])
     }
 }
 
@@ -411,6 +521,43 @@ pub fn curve(
     waypoints: &[Vec2],
     opts: &TurnOptions,
 ) -> Result<CurvedPath, CurveError> {
+    let mut out = CurvedPath::default();
+    curve_into(
+        grid,
+        waypoints,
+        opts,
+        &mut CurveScratch::default(),
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+/// Reusable working memory of [`curve_into`]: the distinct waypoints, their
+/// corners and radii. Grows to the longest polyline curved, then reused.
+#[derive(Clone, Debug, Default)]
+pub struct CurveScratch {
+    pts: Vec<(P, usize)>,
+    seg_len: Vec<f64>,
+    turns: Vec<Turn>,
+    radius: Vec<f64>,
+}
+
+/// [`curve`] writing into `out` (its memory reused) with working memory
+/// from `scratch`: the same result, and no allocation once both have grown
+/// to the polyline's size (an error under [`TurnPolicy::Strict`] still
+/// allocates its list of turns). On error `out` holds an unspecified path.
+pub fn curve_into(
+    grid: &Grid,
+    waypoints: &[Vec2],
+    opts: &TurnOptions,
+    scratch: &mut CurveScratch,
+    out: &mut CurvedPath,
+) -> Result<(), CurveError> {
+    out.segments.clear();
+    out.starts.clear();
+    out.reverse.clear();
+    out.tightened.clear();
+    out.total = 0.0;
     for radius in [opts.turning_radius, opts.unit_radius] {
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(CurveError::InvalidRadius { radius });
@@ -425,7 +572,8 @@ pub fn curve(
     let big_r = opts.turning_radius as f64;
     let r = opts.unit_radius as f64;
     // Distinct consecutive points, with their original indices.
-    let mut pts: Vec<(P, usize)> = Vec::with_capacity(waypoints.len());
+    let pts = &mut scratch.pts;
+    pts.clear();
     for (i, w) in waypoints.iter().enumerate() {
         let p = P::from_vec2(*w);
         if pts.last().map(|l| l.0) != Some(p) {
@@ -436,52 +584,50 @@ pub fn curve(
         if !capsule_clear(grid, pts[0].0, pts[0].0, r) {
             return Err(CurveError::SegmentBlocked { segment: 0 });
         }
-        return Ok(CurvedPath {
-            start: first,
-            end: first,
-            segments: Vec::new(),
-            starts: Vec::new(),
-            total: 0.0,
-            tightened: Vec::new(),
-        });
+        out.start = first;
+        out.end = first;
+        return Ok(());
     }
     for w in pts.windows(2) {
         if !capsule_clear(grid, w[0].0, w[1].0, r) {
             return Err(CurveError::SegmentBlocked { segment: w[0].1 });
         }
     }
-    let seg_len: Vec<f64> = pts.windows(2).map(|w| w[0].0.dist(w[1].0)).collect();
+    let seg_len = &mut scratch.seg_len;
+    seg_len.clear();
+    seg_len.extend(pts.windows(2).map(|w| w[0].0.dist(w[1].0)));
     // turns[k] is the corner at pts[k + 1].
-    let turns: Vec<Turn> = pts
-        .windows(3)
-        .map(|w| {
-            let u_in = w[1].0.sub(w[0].0).scale(1.0 / w[0].0.dist(w[1].0));
-            let u_out = w[2].0.sub(w[1].0).scale(1.0 / w[1].0.dist(w[2].0));
-            let cr = u_in.cross(u_out);
-            let theta = cr.abs().atan2(u_in.dot(u_out));
-            let tan_half = if theta < STRAIGHT {
-                0.0
-            } else if theta > std::f64::consts::PI - 1e-9 {
-                f64::INFINITY
-            } else {
-                (theta / 2.0).tan()
-            };
-            Turn {
-                index: w[1].1,
-                vertex: w[1].0,
-                u_in,
-                u_out,
-                tan_half,
-                sign: if cr >= 0.0 { 1.0 } else { -1.0 },
-                theta,
-            }
-        })
-        .collect();
+    let turns = &mut scratch.turns;
+    turns.clear();
+    turns.extend(pts.windows(3).map(|w| {
+        let u_in = w[1].0.sub(w[0].0).scale(1.0 / w[0].0.dist(w[1].0));
+        let u_out = w[2].0.sub(w[1].0).scale(1.0 / w[1].0.dist(w[2].0));
+        let cr = u_in.cross(u_out);
+        let theta = cr.abs().atan2(u_in.dot(u_out));
+        let tan_half = if theta < STRAIGHT {
+            0.0
+        } else if theta > std::f64::consts::PI - 1e-9 {
+            f64::INFINITY
+        } else {
+            (theta / 2.0).tan()
+        };
+        Turn {
+            index: w[1].1,
+            vertex: w[1].0,
+            u_in,
+            u_out,
+            tan_half,
+            sign: if cr >= 0.0 { 1.0 } else { -1.0 },
+            theta,
+        }
+    }));
     // Largest radius each corner can take for the arcs to fit: a segment
     // whose two arcs overflow it is shared in proportion to their needs,
     // which gives both the same limit L / (tan₁ + tan₂).
     let nt = turns.len();
-    let mut radius: Vec<f64> = vec![big_r; nt];
+    let radius = &mut scratch.radius;
+    radius.clear();
+    radius.resize(nt, big_r);
     for (k, turn) in turns.iter().enumerate() {
         if turn.tan_half == 0.0 {
             radius[k] = 0.0;
@@ -503,7 +649,7 @@ pub fn curve(
             }
         }
     }
-    let mut blocked = Vec::new();
+    let blocked = &mut out.tightened;
     for (k, turn) in turns.iter().enumerate() {
         if turn.tan_half == 0.0 {
             continue;
@@ -548,12 +694,12 @@ pub fn curve(
             return Err(CurveError::TurnBlocked {
                 waypoint: b.waypoint,
                 max_legal_radius: b.max_legal_radius,
-                turns: blocked,
+                turns: std::mem::take(blocked),
             });
         }
     }
     // Assemble: line, arc, line, arc, ..., line.
-    let mut segments = Vec::with_capacity(2 * pts.len());
+    let segments = &mut out.segments;
     let tangent = |k: usize| -> f64 {
         let t = &turns[k];
         if radius[k] > 0.0 && t.tan_half.is_finite() {
@@ -590,23 +736,16 @@ pub fn curve(
             }
         }
     }
-    let mut starts = Vec::with_capacity(segments.len());
     let mut total = 0.0;
-    for s in &segments {
-        starts.push(total);
+    for s in out.segments.iter() {
+        out.starts.push(total);
         total += s.length64();
     }
-    let tightened = if opts.policy == TurnPolicy::Tighten {
-        blocked
-    } else {
-        Vec::new()
-    };
-    Ok(CurvedPath {
-        start: first,
-        end: pts[pts.len() - 1].0.to_vec2(),
-        segments,
-        starts,
-        total,
-        tightened,
-    })
+    if opts.policy != TurnPolicy::Tighten {
+        out.tightened.clear();
+    }
+    out.start = first;
+    out.end = pts[pts.len() - 1].0.to_vec2();
+    out.total = total;
+    Ok(())
 }

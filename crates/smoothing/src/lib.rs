@@ -67,7 +67,8 @@ mod smooth;
 mod vec2;
 
 pub use curve::{
-    curve, BlockedTurn, CurveError, CurveSegment, CurvedPath, TurnOptions, TurnPolicy,
+    curve, curve_into, BlockedTurn, CurveError, CurveScratch, CurveSegment, CurvedPath,
+    TurnOptions, TurnPolicy,
 };
 pub use geom::{
     arc_cell_distance, arc_clear_swept, polyline_length, segment_cell_distance, segment_clear,

@@ -469,3 +469,42 @@ proptest! {
         random_curve_case(seed, false);
     }
 }
+
+/// `curve_into` with reused buffers gives exactly what `curve` gives, on
+/// random polylines of varying length over random maps (each time after a
+/// different earlier curve in the same buffers).
+#[test]
+fn curve_into_matches_curve() {
+    use regionpath_smoothing::{curve_into, CurveScratch};
+    use regionpath_testkit::maps::obstacles;
+    use regionpath_testkit::rng::{Rng64, XorShift64Star};
+    let mut rng = XorShift64Star::new(77);
+    let mut scratch = CurveScratch::default();
+    let mut out = CurvedPath::default();
+    let mut compared = 0;
+    for _ in 0..300 {
+        let grid = obstacles(24, 24, 6, &mut |n| rng.below(n));
+        let k = 1 + rng.below(6) as usize;
+        let w: Vec<Vec2> = (0..k)
+            .map(|_| Vec2::new(rng.unit() as f32 * 24.0, rng.unit() as f32 * 24.0))
+            .collect();
+        for policy in [TurnPolicy::Tighten, TurnPolicy::Strict] {
+            let opts = TurnOptions {
+                turning_radius: 2.0,
+                unit_radius: 0.2,
+                policy,
+            };
+            let fresh = curve(&grid, &w, &opts);
+            let reused = curve_into(&grid, &w, &opts, &mut scratch, &mut out);
+            match fresh {
+                Ok(c) => {
+                    assert_eq!(reused, Ok(()));
+                    assert_eq!(out, c);
+                    compared += 1;
+                }
+                Err(e) => assert_eq!(reused, Err(e)),
+            }
+        }
+    }
+    assert!(compared >= 100, "only {compared} curves");
+}

@@ -83,3 +83,57 @@ fn from_segments_joins_pieces_and_splits_long_arcs() {
     );
     assert_eq!(CurvedPath::from_segments(&[]), Err(CurveError::Empty));
 }
+
+/// Pieces driven in reverse: the flags follow a split arc, `sample` reports
+/// the body heading (the direction of travel, computed here from two
+/// nearby positions, turned by π), the position is the piece's own, and a
+/// flag list of the wrong length is an error. `assign_driven` over a used
+/// path gives the same path as a fresh one.
+#[test]
+fn reverse_pieces_report_the_body_heading() {
+    let pieces = [
+        CurveSegment::Line {
+            from: Vec2::new(5.0, 1.0),
+            to: Vec2::new(3.0, 1.0),
+        },
+        CurveSegment::Arc {
+            center: Vec2::new(3.0, 2.0),
+            radius: 1.0,
+            start_angle: -std::f32::consts::FRAC_PI_2,
+            sweep: -1.5 * std::f32::consts::PI,
+        },
+    ];
+    let c = CurvedPath::from_driven(&pieces, &[true, true]).unwrap();
+    assert_eq!(c.segments().len(), 3);
+    assert!((0..3).all(|i| c.is_reverse(i)) && !c.is_reverse(3) && c.has_reverse());
+    let n = 200;
+    for i in 0..n {
+        let s = c.length() * i as f32 / n as f32;
+        let (p, h, rev) = c.sample_driven(s);
+        assert!(rev);
+        let (q, h2) = c.sample(s + 1e-3);
+        let motion = ((q.y - p.y) as f64).atan2((q.x - p.x) as f64);
+        let d = (motion + std::f64::consts::PI - h as f64).rem_euclid(TAU);
+        assert!(d.min(TAU - d) < 1e-2, "at {s}: motion {motion}, body {h}");
+        let d2 = (h2 as f64 - h as f64).rem_euclid(TAU);
+        assert!(d2.min(TAU - d2) < 1e-2);
+    }
+    let (start, h0) = c.sample(0.0);
+    assert_eq!(start, Vec2::new(5.0, 1.0));
+    assert!(
+        h0.abs() < 1e-6,
+        "body faces +x while backing towards −x: {h0}"
+    );
+    assert_eq!(
+        CurvedPath::from_driven(&pieces, &[true]),
+        Err(CurveError::Discontinuous { segment: 1 })
+    );
+    let fwd = CurvedPath::from_segments(&pieces).unwrap();
+    assert!(!fwd.has_reverse());
+    let mut reused = CurvedPath::from_driven(&pieces, &[false, true]).unwrap();
+    assert!(!reused.is_reverse(0) && reused.is_reverse(1) && reused.is_reverse(2));
+    reused.assign_driven(&pieces, &[true, true]).unwrap();
+    assert_eq!(reused, c);
+    reused.assign_driven(&pieces, &[]).unwrap();
+    assert_eq!(reused, fwd);
+}

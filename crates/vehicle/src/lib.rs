@@ -14,7 +14,9 @@
 //! * [`DirectionalSearch`]: A* over (cell, heading) within an [`Area`] and a
 //!   node budget, from a [`Start`] (a cell facing anywhere, or an exact
 //!   pose) to a [`Goal`] (a cell, or an exact pose), writing the curve's
-//!   pieces as [`CurveSegment`]s; [`Outcome`] says how it ended.
+//!   pieces as [`CurveSegment`]s into a [`Track`] (each marked forwards or
+//!   reverse: with [`VehicleSpec::reverse`] the vehicle may back up, at a
+//!   [`Reverse`] penalty); [`Outcome`] says how it ended.
 //! * [`check_curve`]: the legality check every returned curve passes.
 //! * [`sample_curve`]: samples by distance, with optional sprite headings.
 //!
@@ -24,20 +26,19 @@
 //!
 //! ```
 //! use regionpath_grid::{Grid, Point};
-//! use regionpath_smoothing::CurvedPath;
 //! use regionpath_vehicle::*;
 //! use std::sync::Arc;
 //!
 //! let grid = Grid::new(20, 20, true)?;
 //! let steering = Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4))?);
 //! let mut search = DirectionalSearch::new(steering);
-//! let mut pieces = Vec::new();
+//! let mut pieces = Track::new();
 //! // From (2, 10) facing +x to (10, 3) arriving facing −y (up the map).
 //! let start = Start::Pose(Pose::new(2.5, 10.5, 0.0));
 //! let goal = Goal::Pose(Pose::new(10.5, 3.5, -std::f64::consts::FRAC_PI_2));
 //! let outcome = search.find(&grid, start, goal, &Limits::default(), &mut pieces)?;
 //! assert!(matches!(outcome, Outcome::Found { .. }));
-//! let curve = CurvedPath::from_segments(&pieces)?;
+//! let curve = pieces.to_curve()?;
 //! assert!(check_curve(&grid, &curve, 2.0, 0.4).is_ok());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -50,10 +51,12 @@ mod search;
 mod steering;
 
 pub use dubins::{shortest, Maneuver, Piece, Pose};
-pub use pieces::{check_curve, sample_curve, to_degrees, Sample, Violation};
+pub use pieces::{check_curve, sample_curve, to_degrees, Sample, Track, Violation};
 pub use regionpath_smoothing::CurveSegment;
 pub use search::{Area, DirectionalSearch, Goal, Limits, Outcome, Start};
-pub use steering::{max_length, Neighbourhood, Steering, VehicleSpec, MAX_EXTENT, TABLE_MARGIN};
+pub use steering::{
+    max_length, Neighbourhood, Reverse, Steering, VehicleSpec, MAX_EXTENT, TABLE_MARGIN,
+};
 
 use thiserror::Error;
 

@@ -3,8 +3,88 @@
 
 use crate::dubins::{advance, Maneuver, Piece, Pose};
 use regionpath_grid::Grid;
-use regionpath_smoothing::{arc_clear_swept, segment_clear, CurveSegment, CurvedPath, Vec2};
-use std::f64::consts::TAU;
+use regionpath_smoothing::{
+    arc_clear_swept, segment_clear, CurveError, CurveSegment, CurvedPath, Vec2,
+};
+use std::f64::consts::{PI, TAU};
+
+/// The pieces of a vehicle's curve in travel order, each marked as driven
+/// forwards or in reverse (what [`crate::DirectionalSearch::find`]
+/// writes). A reverse piece's geometry is stored in travel order; the body
+/// faces opposite the motion along it. Reused across queries: clearing
+/// keeps the memory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Track {
+    segments: Vec<CurveSegment>,
+    reverse: Vec<bool>,
+}
+
+impl Track {
+    /// An empty track.
+    pub fn new() -> Track {
+        Track::default()
+    }
+
+    /// Removes every piece (the memory is kept).
+    pub fn clear(&mut self) {
+        self.segments.clear();
+        self.reverse.clear();
+    }
+
+    /// Appends one piece.
+    pub fn push(&mut self, segment: CurveSegment, reverse: bool) {
+        self.segments.push(segment);
+        self.reverse.push(reverse);
+    }
+
+    /// Appends every piece of `other`.
+    pub fn extend_from(&mut self, other: &Track) {
+        self.segments.extend_from_slice(&other.segments);
+        self.reverse.extend_from_slice(&other.reverse);
+    }
+
+    /// The pieces in travel order.
+    pub fn segments(&self) -> &[CurveSegment] {
+        &self.segments
+    }
+
+    /// Per piece: driven in reverse.
+    pub fn reverse(&self) -> &[bool] {
+        &self.reverse
+    }
+
+    /// Number of pieces.
+    pub fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// Whether there are no pieces.
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// Total length in cells (sum of the pieces' `f32` lengths).
+    pub fn length(&self) -> f64 {
+        self.segments.iter().map(|s| s.length() as f64).sum()
+    }
+
+    /// Whether any piece is driven in reverse.
+    pub fn has_reverse(&self) -> bool {
+        self.reverse.iter().any(|&r| r)
+    }
+
+    /// The pieces as a [`CurvedPath`] ([`CurvedPath::from_driven`]: the
+    /// same continuity checks). O(pieces).
+    pub fn to_curve(&self) -> Result<CurvedPath, CurveError> {
+        CurvedPath::from_driven(&self.segments, &self.reverse)
+    }
+
+    /// As [`Track::to_curve`], into `out` (its memory reused: no allocation
+    /// once it has grown to the pieces' count).
+    pub fn write_curve(&self, out: &mut CurvedPath) -> Result<(), CurveError> {
+        out.assign_driven(&self.segments, &self.reverse)
+    }
+}
 
 /// The curve pieces of `m` travelled from `from`, zero-length pieces left
 /// out, in `f32` coordinates.
@@ -37,9 +117,13 @@ fn pieces_of(from: Pose, m: &Maneuver) -> impl Iterator<Item = CurveSegment> + '
     })
 }
 
-/// Appends the pieces of `m` travelled from `from` to `out`.
-pub(crate) fn push_maneuver(from: Pose, m: &Maneuver, out: &mut Vec<CurveSegment>) {
-    out.extend(pieces_of(from, m));
+/// Appends the pieces of `m` travelled from `from` (the pose of the
+/// motion: for a reverse piece, the body heading turned by π) to `out`,
+/// marked `reverse`.
+pub(crate) fn push_maneuver(from: Pose, m: &Maneuver, reverse: bool, out: &mut Track) {
+    for s in pieces_of(from, m) {
+        out.push(s, reverse);
+    }
 }
 
 /// Whether one piece, swept by the unit radius, is clear (exact test).
@@ -75,7 +159,9 @@ pub enum Violation {
         index: usize,
     },
     /// Piece `index` does not continue the previous one in position (10⁻³
-    /// cells) or heading (10⁻³ radians).
+    /// cells) or body heading (10⁻³ radians; the body heading of a reverse
+    /// piece is its direction of travel turned by π, so a change of
+    /// direction is a cusp, not a kink).
     Kink {
         /// Index of the piece.
         index: usize,
@@ -86,8 +172,11 @@ pub enum Violation {
 /// `unit_radius` is clear (exact swept tests of the smoothing crate: touching
 /// counts as blocked), every arc has a radius of at least
 /// `turning_radius` (within 10⁻⁴ relative), and each piece continues the
-/// previous one in position and heading (no corner). Cost: the exact tests
-/// over the pieces' bounding boxes.
+/// previous one in position and body heading (no corner; a reverse piece,
+/// [`CurvedPath::is_reverse`], is driven the same curve with the body
+/// turned by π, so reversing changes the direction of travel at a cusp
+/// while the body keeps its heading). Cost: the exact tests over the
+/// pieces' bounding boxes.
 pub fn check_curve(
     grid: &Grid,
     path: &CurvedPath,
@@ -105,8 +194,10 @@ pub fn check_curve(
             let prev = &segs[index - 1];
             let (end, he) = prev.point_at(prev.length() as f64 + 1.0);
             let (start, hs) = s.point_at(0.0);
+            let body = |h: f32, i: usize| h as f64 + if path.is_reverse(i) { PI } else { 0.0 };
+            let (he, hs) = (body(he, index - 1), body(hs, index));
             let gap = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2)).sqrt();
-            let turn = (hs as f64 - he as f64).rem_euclid(TAU);
+            let turn = (hs - he).rem_euclid(TAU);
             let turn = turn.min(TAU - turn);
             if gap > 1e-3 || turn > 1e-3 {
                 return Err(Violation::Kink { index });
@@ -126,13 +217,18 @@ pub struct Sample {
     pub s: f32,
     /// Position.
     pub pos: Vec2,
-    /// Heading in degrees, 0 = +x, 90 = +y, in `[0, 360)`; rounded to the
+    /// Heading of the body in degrees, 0 = +x, 90 = +y, in `[0, 360)`
+    /// (while reversing, opposite the direction of travel); rounded to the
     /// nearest sprite angle when sprite headings are asked for.
     pub heading_deg: f32,
+    /// Whether the vehicle is reversing here (the piece holding this sample
+    /// is driven in reverse).
+    pub reverse: bool,
 }
 
 /// Samples `path` every `step` cells of travel (at most `step` apart; the
-/// last sample is the end) into `out` (cleared first). With
+/// last sample is the end) into `out` (cleared first), each with the
+/// body's heading ([`CurvedPath::sample`]) and whether it reverses. With
 /// `sprite_headings` = `Some(n)` (n ≥ 1) the heading of each sample is
 /// rounded to the nearest multiple of 360°/n (so it differs from the
 /// curve's true heading by at most 180°/n); the positions are the curve's
@@ -151,11 +247,12 @@ pub fn sample_curve(
     let n = (total / step).ceil().max(0.0) as usize;
     for i in 0..=n {
         let s = (i as f32 * step).min(total);
-        let (pos, h) = path.sample(s);
+        let (pos, h, reverse) = path.sample_driven(s);
         out.push(Sample {
             s,
             pos,
             heading_deg: to_degrees(h as f64, sprite_headings),
+            reverse,
         });
     }
 }

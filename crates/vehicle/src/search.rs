@@ -2,13 +2,13 @@
 //! reached by the [`Steering`] primitives.
 
 use crate::dubins::{shortest, Maneuver, Pose};
-use crate::pieces::{maneuver_clear, push_maneuver};
+use crate::pieces::{maneuver_clear, push_maneuver, Track};
 use crate::steering::{Steering, MAX_EXTENT, PACK};
 use crate::VehicleError;
 use regionpath_grid::{Grid, Point};
-use regionpath_smoothing::CurveSegment;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::f64::consts::PI;
 use std::sync::Arc;
 
 /// A rectangle of cells: columns `x..x + width`, rows `y..y + height`.
@@ -118,6 +118,11 @@ pub enum Outcome {
     Found {
         /// Length of the curve.
         length: f64,
+        /// What the search minimised: the length driven forwards, plus the
+        /// length driven in reverse times the penalty, plus the gear-change
+        /// cost per change of direction ([`crate::Reverse`]); the length
+        /// when reversing is off.
+        cost: f64,
         /// Nodes expanded.
         expansions: u32,
     },
@@ -137,6 +142,8 @@ pub enum Outcome {
 const NONE: u32 = u32::MAX;
 const START: u32 = u32::MAX - 1;
 const GOAL: u32 = u32::MAX - 2;
+/// The goal pose reached by a last curve driven in reverse.
+const GOAL_REV: u32 = u32::MAX - 3;
 /// Edge flag: an exact curve (from the start pose, or to the goal pose),
 /// checked when popped.
 const LAZY: u32 = 1 << 31;
@@ -175,7 +182,9 @@ impl Ord for Entry {
 }
 
 /// Reusable directional A*: scratch for nodes (about 17 bytes per cell of
-/// the area and heading), an open list and the area's obstacle bitmap,
+/// the area and heading, twice that when the vehicle may reverse: a node
+/// then also records the direction it was reached in), an open list and
+/// the area's obstacle bitmap,
 /// grown to the largest area searched and then reused (no allocation per
 /// query once warm, except the output's growth).
 ///
@@ -189,6 +198,13 @@ impl Ord for Entry {
 /// the shortest over chains of these primitives within the area (A* with
 /// the admissible, consistent Euclidean heuristic). Like Pinter's search
 /// it is not complete over all curves: only over the primitive chains.
+///
+/// With [`crate::VehicleSpec::reverse`] each node also has the primitives
+/// driven backwards (see [`crate::Reverse`]: the forward primitive from the
+/// opposite heading, the same curve and table) and exact curves to or from
+/// a pose driven backwards likewise; the chain minimises the cost in
+/// [`Outcome::Found`] (the heuristic stays admissible: every cost factor is
+/// at least 1). Reverse pieces are marked in the [`Track`].
 #[derive(Debug)]
 pub struct DirectionalSearch {
     steering: Arc<Steering>,
@@ -225,7 +241,7 @@ impl DirectionalSearch {
         &self.steering
     }
 
-    /// Finds the shortest chain of primitives from `start` to `goal` and
+    /// Finds the cheapest chain of primitives from `start` to `goal` and
     /// appends its pieces to `out` (only on [`Outcome::Found`]; `out` is
     /// not cleared). Bad input is an error: an end off the map or outside
     /// the area, a start or goal cell that is blocked, a non-finite pose.
@@ -238,7 +254,24 @@ impl DirectionalSearch {
         start: Start,
         goal: Goal,
         limits: &Limits,
-        out: &mut Vec<CurveSegment>,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
+        // Forwards only, the direction bit and its costs compile away.
+        if self.steering.spec().reverse.is_some() {
+            self.find_in::<true>(grid, start, goal, limits, out)
+        } else {
+            self.find_in::<false>(grid, start, goal, limits, out)
+        }
+    }
+
+    /// [`DirectionalSearch::find`] with (`REV`) or without reversing.
+    fn find_in<const REV: bool>(
+        &mut self,
+        grid: &Grid,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
         let area = limits.area.unwrap_or(Area::of_grid(grid));
         if area.x as u64 + area.width as u64 > grid.width() as u64
@@ -276,8 +309,15 @@ impl DirectionalSearch {
         let spec = *self.steering.spec();
         let hn = spec.headings;
         let step = spec.step();
+        let rev = spec.reverse;
+        let dirs = if REV { 2usize } else { 1 };
+        let penalty = rev.map_or(1.0, |r| r.penalty);
+        let gear = rev.map_or(0.0, |r| r.gear_change);
+        // Cost factor of a piece driven in direction `d` (0 forwards).
+        let factor = |d: usize| if d == 1 { penalty } else { 1.0 };
+        let half = hn / 2;
         let (w, h) = (area.width as usize, area.height as usize);
-        let nodes = w * h * hn as usize;
+        let nodes = w * h * hn as usize * dirs;
         if nodes >= (u32::MAX / 4) as usize {
             return Err(VehicleError::AreaTooLarge);
         }
@@ -301,12 +341,44 @@ impl DirectionalSearch {
             );
             weight * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
         };
-        let node_of =
-            |cx: usize, cy: usize, hd: u32| ((cy * w + cx) * hn as usize + hd as usize) as u32;
+        let node_of = |cx: usize, cy: usize, hd: u32, d: usize| {
+            (((cy * w + cx) * hn as usize + hd as usize) * dirs + d) as u32
+        };
+        let is_goal = |n: u32| n == GOAL || (REV && n == GOAL_REV);
+        // Direction (0 forwards, 1 reverse) a node or goal was reached in.
+        let dir_of = |n: u32| {
+            if !REV {
+                return 0;
+            }
+            match n {
+                GOAL => 0,
+                GOAL_REV => 1,
+                n => n as usize % dirs,
+            }
+        };
+        // Cost of a change of direction from `parent` to direction `d`.
+        let gear_cost = |parent: u32, d: usize| {
+            if parent != START && dir_of(parent) != d {
+                gear
+            } else {
+                0.0
+            }
+        };
+        // The exact curve between two body poses driven in direction `d`,
+        // and the motion pose it starts from.
+        let motion = |p: Pose, d: usize| {
+            if d == 1 {
+                Pose::new(p.x, p.y, p.heading + PI)
+            } else {
+                p
+            }
+        };
+        let exact =
+            |from: Pose, to: Pose, d: usize| shortest(motion(from, d), motion(to, d), radius);
         let goal_cell = (goal_pose.x.floor() as i64, goal_pose.y.floor() as i64);
         let node_pose = |node: u32| {
-            let hd = node % hn;
-            let c = (node / hn) as usize;
+            let hd = (node as usize / dirs) as u32 % hn;
+            let c = node as usize / dirs / hn as usize;
             let (cx, cy) = (c % w, c / w);
             Pose::new(
                 (area.x as usize + cx) as f64 + 0.5,
@@ -322,13 +394,16 @@ impl DirectionalSearch {
                     if g == p {
                         return Ok(Outcome::Found {
                             length: 0.0,
+                            cost: 0.0,
                             expansions: 0,
                         });
                     }
                 }
                 for hd in 0..hn {
-                    let n = node_of(cx, cy, hd);
-                    self.open(n, 0.0, heur(cx, cy), START, NONE);
+                    for d in 0..dirs {
+                        let n = node_of(cx, cy, hd, d);
+                        self.open(n, 0.0, heur(cx, cy), START, NONE);
+                    }
                 }
             }
             Start::Pose(sp) => {
@@ -337,6 +412,7 @@ impl DirectionalSearch {
                     if sp.x == gx && sp.y == gy && g.x as i64 == scx && g.y as i64 == scy {
                         return Ok(Outcome::Found {
                             length: 0.0,
+                            cost: 0.0,
                             expansions: 0,
                         });
                     }
@@ -352,8 +428,10 @@ impl DirectionalSearch {
                             + (y as f64 + 0.5 - sp.y).powi(2))
                         .sqrt();
                         for hd in 0..hn {
-                            let n = node_of(cx, cy, hd);
-                            self.push(n, dist, heur(cx, cy), START, UNPRICED);
+                            for d in 0..dirs {
+                                let n = node_of(cx, cy, hd, d);
+                                self.push(n, dist * factor(d), heur(cx, cy), START, UNPRICED);
+                            }
                         }
                     }
                 }
@@ -361,6 +439,9 @@ impl DirectionalSearch {
                     if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
                         let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
                         self.push(GOAL, dist, 0.0, START, UNPRICED);
+                        if dirs == 2 {
+                            self.push(GOAL_REV, dist * penalty, 0.0, START, UNPRICED);
+                        }
                     }
                 }
             }
@@ -370,15 +451,17 @@ impl DirectionalSearch {
         let extent = steering.extent() as usize;
         let found_at: u32;
         let goal_parent: u32;
+        let found_cost: f64;
         loop {
             let Some(e) = self.heap.pop() else {
                 return Ok(Outcome::NoPath { expansions });
             };
             if e.edge == UNPRICED {
                 // Price the exact curve and queue it again (or drop it).
-                if e.node != GOAL && self.mark[e.node as usize] == self.stamp + 1 {
+                if !is_goal(e.node) && self.mark[e.node as usize] == self.stamp + 1 {
                     continue;
                 }
+                let d = dir_of(e.node);
                 let (from, base) = if e.parent == START {
                     match start {
                         Start::Pose(sp) => (sp, 0.0),
@@ -387,12 +470,12 @@ impl DirectionalSearch {
                 } else {
                     (node_pose(e.parent), self.best[e.parent as usize])
                 };
-                let to = if e.node == GOAL {
+                let to = if is_goal(e.node) {
                     goal_pose
                 } else {
                     node_pose(e.node)
                 };
-                let Some(m) = shortest(from, to, radius) else {
+                let Some(m) = exact(from, to, d) else {
                     continue;
                 };
                 let dist = ((to.x - from.x).powi(2) + (to.y - from.y).powi(2)).sqrt();
@@ -400,10 +483,11 @@ impl DirectionalSearch {
                     continue;
                 }
                 let hv = e.f - e.g;
-                self.push(e.node, base + m.length, hv, e.parent, LAZY);
+                let g = base + m.length * factor(d) + gear_cost(e.parent, d);
+                self.push(e.node, g, hv, e.parent, LAZY);
                 continue;
             }
-            if e.node == GOAL {
+            if is_goal(e.node) {
                 let from = if e.parent == START {
                     match start {
                         Start::Pose(sp) => sp,
@@ -413,12 +497,14 @@ impl DirectionalSearch {
                     node_pose(e.parent)
                 };
                 let Goal::Pose(gp) = goal else { continue };
-                match shortest(from, gp, radius) {
-                    Some(m) if maneuver_clear(grid, from, &m, unit) => {}
+                let d = dir_of(e.node);
+                match exact(from, gp, d) {
+                    Some(m) if maneuver_clear(grid, motion(from, d), &m, unit) => {}
                     _ => continue,
                 }
-                found_at = GOAL;
+                found_at = e.node;
                 goal_parent = e.parent;
+                found_cost = e.g;
                 break;
             }
             let n = e.node as usize;
@@ -428,8 +514,9 @@ impl DirectionalSearch {
             if e.edge == LAZY {
                 let Start::Pose(sp) = start else { continue };
                 let to = node_pose(e.node);
-                match shortest(sp, to, radius) {
-                    Some(m) if maneuver_clear(grid, sp, &m, unit) => {}
+                let d = dir_of(e.node);
+                match exact(sp, to, d) {
+                    Some(m) if maneuver_clear(grid, motion(sp, d), &m, unit) => {}
                     _ => continue,
                 }
             } else if self.mark[n] == self.stamp && e.g > self.best[n] {
@@ -443,14 +530,16 @@ impl DirectionalSearch {
             if limits.max_expansions != 0 && expansions > limits.max_expansions {
                 return Ok(Outcome::BudgetExhausted { expansions });
             }
-            let hd = e.node % hn;
-            let c = (e.node / hn) as usize;
+            let dir = e.node as usize % dirs;
+            let hd = (e.node as usize / dirs) as u32 % hn;
+            let c = e.node as usize / dirs / hn as usize;
             let (cx, cy) = (c % w, c / w);
             let (ax, ay) = ((area.x as usize + cx) as i64, (area.y as usize + cy) as i64);
             if let Goal::Cell(_) = goal {
                 if (ax, ay) == goal_cell {
                     found_at = e.node;
                     goal_parent = NONE;
+                    found_cost = e.g;
                     break;
                 }
             }
@@ -477,55 +566,81 @@ impl DirectionalSearch {
                 let bits = (row >> (MAX_EXTENT - PACK)) & 0xFFFF;
                 square[i / 4] |= bits << ((i % 4) * 16);
             }
-            let (first_child, _) = steering.children_range(hd);
-            for (i, ch) in steering.children(hd).iter().enumerate() {
-                let this = first_child + i as u32;
-                let (nx, ny) = (cx as i64 + ch.dx as i64, cy as i64 + ch.dy as i64);
-                if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
-                    continue;
-                }
-                let hit = match ch.is_packed.then_some(&ch.packed) {
-                    Some(p) => {
-                        (p[0] & square[0])
-                            | (p[1] & square[1])
-                            | (p[2] & square[2])
-                            | (p[3] & square[3])
-                            != 0
+            // Forwards: the primitives from this heading; in reverse: those
+            // from the opposite heading, driven backwards.
+            for d in 0..dirs {
+                let from_hd = if d == 1 { (hd + half) % hn } else { hd };
+                let step_cost = factor(d);
+                let change = if d != dir { gear } else { 0.0 };
+                let (first_child, _) = steering.children_range(from_hd);
+                for (i, ch) in steering.children(from_hd).iter().enumerate() {
+                    let this = first_child + i as u32;
+                    let (nx, ny) = (cx as i64 + ch.dx as i64, cy as i64 + ch.dy as i64);
+                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                        continue;
                     }
-                    None => steering
-                        .rows(ch)
-                        .iter()
-                        .any(|row| spans[(row.dy + MAX_EXTENT) as usize] & row.bits != 0),
-                };
-                if hit {
-                    continue;
+                    let hit = match ch.is_packed.then_some(&ch.packed) {
+                        Some(p) => {
+                            (p[0] & square[0])
+                                | (p[1] & square[1])
+                                | (p[2] & square[2])
+                                | (p[3] & square[3])
+                                != 0
+                        }
+                        None => steering
+                            .rows(ch)
+                            .iter()
+                            .any(|row| spans[(row.dy + MAX_EXTENT) as usize] & row.bits != 0),
+                    };
+                    if hit {
+                        continue;
+                    }
+                    let (nx, ny) = (nx as usize, ny as usize);
+                    let to_hd = if d == 1 {
+                        (ch.heading as u32 + half) % hn
+                    } else {
+                        ch.heading as u32
+                    };
+                    let m = node_of(nx, ny, to_hd, d);
+                    let mi = m as usize;
+                    if self.mark[mi] == self.stamp + 1 {
+                        continue;
+                    }
+                    let g = if REV {
+                        e.g + ch.length as f64 * step_cost + change
+                    } else {
+                        e.g + ch.length as f64
+                    };
+                    if self.mark[mi] == self.stamp && g >= self.best[mi] {
+                        continue;
+                    }
+                    self.open(m, g, heur(nx, ny), e.node, this);
                 }
-                let (nx, ny) = (nx as usize, ny as usize);
-                let m = node_of(nx, ny, ch.heading as u32);
-                let mi = m as usize;
-                if self.mark[mi] == self.stamp + 1 {
-                    continue;
-                }
-                let g = e.g + ch.length as f64;
-                if self.mark[mi] == self.stamp && g >= self.best[mi] {
-                    continue;
-                }
-                self.open(m, g, heur(nx, ny), e.node, this);
             }
             if let Goal::Pose(gp) = goal {
                 if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
                     let from = node_pose(e.node);
                     let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
-                    self.push(GOAL, e.g + dist, 0.0, e.node, UNPRICED);
+                    self.push(
+                        GOAL,
+                        e.g + dist + gear_cost(e.node, 0),
+                        0.0,
+                        e.node,
+                        UNPRICED,
+                    );
+                    if dirs == 2 {
+                        let g = e.g + dist * penalty + gear_cost(e.node, 1);
+                        self.push(GOAL_REV, g, 0.0, e.node, UNPRICED);
+                    }
                 }
             }
         }
         // Reconstruct: the chain of (node, edge) from the start.
         self.chain.clear();
-        if found_at == GOAL {
-            self.chain.push((GOAL, goal_parent));
+        if is_goal(found_at) {
+            self.chain.push((found_at, goal_parent));
         }
-        let mut n = if found_at == GOAL {
+        let mut n = if is_goal(found_at) {
             goal_parent
         } else {
             found_at
@@ -545,21 +660,22 @@ impl DirectionalSearch {
         };
         for i in (0..self.chain.len()).rev() {
             let (node, edge) = self.chain[i];
-            let m: Option<Maneuver> = if node == GOAL {
+            let d = dir_of(node);
+            let m: Option<Maneuver> = if is_goal(node) {
                 match goal {
-                    Goal::Pose(gp) => shortest(pose, gp, radius),
+                    Goal::Pose(gp) => exact(pose, gp, d),
                     Goal::Cell(_) => None,
                 }
             } else if edge == LAZY {
-                shortest(pose, node_pose(node), radius)
+                exact(pose, node_pose(node), d)
             } else if edge == NONE {
                 None
             } else {
                 Some(*steering.maneuver_at(edge))
             };
             if let Some(m) = m {
-                push_maneuver(pose, &m, out);
-                pose = if node == GOAL {
+                push_maneuver(motion(pose, d), &m, d == 1, out);
+                pose = if is_goal(node) {
                     match goal {
                         Goal::Pose(gp) => gp,
                         Goal::Cell(_) => pose,
@@ -569,8 +685,15 @@ impl DirectionalSearch {
                 };
             }
         }
-        let length: f64 = out[before..].iter().map(|s| s.length() as f64).sum();
-        Ok(Outcome::Found { length, expansions })
+        let length: f64 = out.segments()[before..]
+            .iter()
+            .map(|s| s.length() as f64)
+            .sum();
+        Ok(Outcome::Found {
+            length,
+            cost: found_cost,
+            expansions,
+        })
     }
 
     /// Resets the scratch for `nodes` nodes and loads the area's obstacles.

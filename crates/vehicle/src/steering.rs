@@ -59,6 +59,37 @@ pub struct VehicleSpec {
     /// every end heading, Pinter's full set). Fewer children per node make
     /// each expansion cheaper; larger turns then take several primitives.
     pub max_turn_steps: Option<u32>,
+    /// Whether and at what cost the vehicle may drive backwards (`None`,
+    /// the default: forwards only).
+    pub reverse: Option<Reverse>,
+}
+
+/// Driving backwards. A reverse primitive from body heading `h0` to `h1`
+/// is the forward primitive from `h0 + π` to `h1 + π` at the same offset,
+/// driven with the body facing opposite the motion: the same curve, so the
+/// same hit-check table (exact, not an approximation). Pinter's "eight
+/// reverse directions", with his penalty.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reverse {
+    /// A reverse piece costs its length times this. Finite, in `[1, 1000]`
+    /// (at least 1 keeps the Euclidean heuristic admissible).
+    pub penalty: f64,
+    /// Fixed cost (cells) of each change of direction (forwards to reverse
+    /// or back; not charged at the start), so that equal-cost routes
+    /// prefer fewer gear changes. Finite, in `[0, 1000]`. A search node
+    /// then also records its last direction (twice the nodes).
+    pub gear_change: f64,
+}
+
+impl Reverse {
+    /// Reversing at `penalty` times the length, with no cost per gear
+    /// change.
+    pub fn new(penalty: f64) -> Reverse {
+        Reverse {
+            penalty,
+            gear_change: 0.0,
+        }
+    }
 }
 
 impl VehicleSpec {
@@ -70,6 +101,7 @@ impl VehicleSpec {
             headings: 16,
             neighbourhood: Neighbourhood::D24,
             max_turn_steps: None,
+            reverse: None,
         }
     }
 
@@ -95,6 +127,20 @@ impl VehicleSpec {
                 field: "headings",
                 expected: "8 or 16",
             });
+        }
+        if let Some(rev) = self.reverse {
+            if !(rev.penalty.is_finite() && (1.0..=1000.0).contains(&rev.penalty)) {
+                return Err(VehicleError::Spec {
+                    field: "reverse penalty",
+                    expected: "a number in [1, 1000]",
+                });
+            }
+            if !(rev.gear_change.is_finite() && (0.0..=1000.0).contains(&rev.gear_change)) {
+                return Err(VehicleError::Spec {
+                    field: "gear change cost",
+                    expected: "a number in [0, 1000] cells",
+                });
+            }
         }
         Ok(())
     }

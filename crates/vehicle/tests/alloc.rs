@@ -31,8 +31,8 @@ fn warm_searches_allocate_nothing() {
             Goal::Pose(Pose::new(26.5, 15.5, 1.5)),
         ),
     ];
-    let mut out = Vec::new();
-    let mut run = |out: &mut Vec<CurveSegment>| {
+    let mut out = Track::new();
+    let mut run = |out: &mut Track| {
         let mut found = 0;
         for (start, goal) in queries {
             out.clear();

@@ -8,7 +8,7 @@ use regionpath_smoothing::CurvedPath;
 use regionpath_testkit::clearance::{point_clearance, point_square_dist};
 use regionpath_vehicle::{shortest, Maneuver, Piece, Pose};
 use std::collections::BinaryHeap;
-use std::f64::consts::TAU;
+use std::f64::consts::{PI, TAU};
 
 /// Checks a curve by sampling every 0.02 cells: each sample's disc of
 /// radius `r` clear of blocked and off-map squares (test kit distances), the
@@ -196,4 +196,197 @@ pub fn brute_force(
         }
     }
     None
+}
+
+/// Checks the direction of travel of a curve against its reported body
+/// headings, from positions alone: over each 0.02-cell step whose two ends
+/// and midpoint lie on pieces of the same direction, the chord's direction
+/// is the midpoint's heading (forwards) or that heading turned by π
+/// (reverse), within 0.02 radians. Returns the length travelled in
+/// reverse (sum of those steps).
+pub fn check_driven(c: &CurvedPath) -> f64 {
+    let ds = 0.02f64;
+    let total = c.length() as f64;
+    let n = (total / ds).floor() as usize;
+    let mut reverse = 0.0;
+    for i in 0..n {
+        let (s0, s1) = (i as f64 * ds, (i as f64 + 1.0) * ds);
+        let (p0, _, r0) = c.sample_driven(s0 as f32);
+        let (pm, hm, rm) = c.sample_driven(((s0 + s1) / 2.0) as f32);
+        let (p1, _, r1) = c.sample_driven(s1 as f32);
+        if r0 != rm || rm != r1 {
+            continue;
+        }
+        let (dx, dy) = ((p1.x - p0.x) as f64, (p1.y - p0.y) as f64);
+        if dx.hypot(dy) < ds * 0.5 {
+            continue;
+        }
+        let motion = dy.atan2(dx);
+        let body = hm as f64 + if rm { PI } else { 0.0 };
+        let d = (motion - body).rem_euclid(TAU);
+        let d = d.min(TAU - d);
+        assert!(
+            d < 0.02,
+            "at s = {s0}: travel towards {motion} but body heading {hm} (reverse {rm}), \
+             position ({}, {})",
+            pm.x,
+            pm.y
+        );
+        if rm {
+            reverse += s1 - s0;
+        }
+    }
+    reverse
+}
+
+/// A primitive of [`Brute`]: end heading, offset, direction, length and
+/// the cells it comes near (relative to its start cell).
+type BrutePrim = (u32, i64, i64, usize, f64, Vec<(i64, i64)>);
+
+/// A brute-force directional search with reversing: Dijkstra over
+/// (cell, heading, direction) states. Its primitives are computed here:
+/// for every start and end body heading, offset within Chebyshev `reach`
+/// and direction, the Dubins curve between the cell centres with the
+/// headings of the motion (the body's, turned by π in reverse), kept under
+/// the crate's length bound (1.5 × distance + πR), legal when every sample
+/// (every 0.02 cells) keeps more than `r + 0.011` from every blocked
+/// square. A forward piece costs its length, a reverse one its length ×
+/// `penalty`, plus `gear` when the direction differs from the previous
+/// piece's (not for the first piece).
+pub struct Brute {
+    headings: u32,
+    reverse: Option<(f64, f64)>,
+    /// Per start heading: (end heading, dx, dy, direction, length, cells).
+    prims: Vec<Vec<BrutePrim>>,
+}
+
+impl Brute {
+    /// The primitives for a vehicle; `reverse` = `Some((penalty, gear))`.
+    pub fn new(
+        big_r: f64,
+        r: f64,
+        headings: u32,
+        reach: i32,
+        reverse: Option<(f64, f64)>,
+    ) -> Brute {
+        let step = TAU / headings as f64;
+        let ds = 0.02;
+        let dirs = if reverse.is_some() { 2 } else { 1 };
+        let mut prims: Vec<Vec<BrutePrim>> = (0..headings).map(|_| Vec::new()).collect();
+        for h0 in 0..headings {
+            for h1 in 0..headings {
+                for dy in -reach..=reach {
+                    for dx in -reach..=reach {
+                        if dx == 0 && dy == 0 {
+                            continue;
+                        }
+                        for dir in 0..dirs {
+                            let turn = if dir == 1 { PI } else { 0.0 };
+                            let from = Pose::new(0.5, 0.5, h0 as f64 * step + turn);
+                            let to = Pose::new(
+                                0.5 + dx as f64,
+                                0.5 + dy as f64,
+                                h1 as f64 * step + turn,
+                            );
+                            let Some(m) = shortest(from, to, big_r) else {
+                                continue;
+                            };
+                            let dist = ((dx * dx + dy * dy) as f64).sqrt();
+                            if m.length > 1.5 * dist + 0.5 * TAU * big_r + 1e-9 {
+                                continue;
+                            }
+                            let mut cells = Vec::new();
+                            let lim = r + ds / 2.0 + 1e-3;
+                            for (x, y) in sample_maneuver(from, &m, ds) {
+                                for cy in (y - lim).floor() as i64..=(y + lim).floor() as i64 {
+                                    for cx in (x - lim).floor() as i64..=(x + lim).floor() as i64 {
+                                        if point_square_dist((x, y), cx, cy) <= lim
+                                            && !cells.contains(&(cx, cy))
+                                        {
+                                            cells.push((cx, cy));
+                                        }
+                                    }
+                                }
+                            }
+                            prims[h0 as usize]
+                                .push((h1, dx as i64, dy as i64, dir, m.length, cells));
+                        }
+                    }
+                }
+            }
+        }
+        Brute {
+            headings,
+            reverse,
+            prims,
+        }
+    }
+
+    /// The least cost from the start cell (facing `heading`, a heading
+    /// index, or anywhere when `None`) to the goal cell, or `None`.
+    pub fn solve(
+        &self,
+        grid: &Grid,
+        start: Point,
+        heading: Option<u32>,
+        goal: Point,
+    ) -> Option<f64> {
+        let hn = self.headings as usize;
+        let dirs = if self.reverse.is_some() { 2 } else { 1 };
+        let (penalty, gear) = self.reverse.unwrap_or((1.0, 0.0));
+        let (w, h) = (grid.width() as i64, grid.height() as i64);
+        let idx = |x: i64, y: i64, hd: u32, d: usize| {
+            (((y * w + x) as usize) * hn + hd as usize) * dirs + d
+        };
+        let mut dist = vec![f64::INFINITY; (w * h) as usize * hn * dirs];
+        #[derive(PartialEq)]
+        struct E(f64, i64, i64, u32, usize);
+        impl Eq for E {}
+        impl PartialOrd for E {
+            fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(o))
+            }
+        }
+        impl Ord for E {
+            fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+                o.0.total_cmp(&self.0)
+            }
+        }
+        let mut heap = BinaryHeap::new();
+        for hd in 0..self.headings {
+            if heading.is_some_and(|h| h != hd) {
+                continue;
+            }
+            for d in 0..dirs {
+                dist[idx(start.x as i64, start.y as i64, hd, d)] = 0.0;
+                heap.push(E(0.0, start.x as i64, start.y as i64, hd, d));
+            }
+        }
+        let free = |x: i64, y: i64| {
+            x >= 0 && y >= 0 && x < w && y < h && grid.is_passable(Point::new(x as u32, y as u32))
+        };
+        while let Some(E(c, x, y, hd, d)) = heap.pop() {
+            if c > dist[idx(x, y, hd, d)] {
+                continue;
+            }
+            if (x, y) == (goal.x as i64, goal.y as i64) {
+                return Some(c);
+            }
+            for (h1, dx, dy, nd, len, cells) in &self.prims[hd as usize] {
+                let (nx, ny) = (x + dx, y + dy);
+                if !free(nx, ny) || !cells.iter().all(|&(cx, cy)| free(x + cx, y + cy)) {
+                    continue;
+                }
+                let factor = if *nd == 1 { penalty } else { 1.0 };
+                let change = if *nd != d { gear } else { 0.0 };
+                let cost = c + len * factor + change;
+                let j = idx(nx, ny, *h1, *nd);
+                if cost < dist[j] {
+                    dist[j] = cost;
+                    heap.push(E(cost, nx, ny, *h1, *nd));
+                }
+            }
+        }
+        None
+    }
 }

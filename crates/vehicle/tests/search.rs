@@ -20,6 +20,7 @@ fn search(big_r: f64, r: f64, headings: u32, hood: Neighbourhood) -> Directional
         headings,
         neighbourhood: hood,
         max_turn_steps: None,
+        reverse: None,
     };
     DirectionalSearch::new(Arc::new(Steering::new(spec).unwrap()))
 }
@@ -27,7 +28,7 @@ fn search(big_r: f64, r: f64, headings: u32, hood: Neighbourhood) -> Directional
 /// Runs a search; on `Found` checks the curve (crate check and the
 /// independent sampled check) and returns it.
 fn run(s: &mut DirectionalSearch, grid: &Grid, start: Start, goal: Goal) -> Option<CurvedPath> {
-    let mut pieces = Vec::new();
+    let mut pieces = Track::new();
     let out = s
         .find(grid, start, goal, &Limits::default(), &mut pieces)
         .unwrap();
@@ -36,7 +37,7 @@ fn run(s: &mut DirectionalSearch, grid: &Grid, start: Start, goal: Goal) -> Opti
             if pieces.is_empty() {
                 return None;
             }
-            let c = CurvedPath::from_segments(&pieces).unwrap();
+            let c = pieces.to_curve().unwrap();
             assert!((c.length() as f64 - length).abs() < 1e-3);
             let spec = *s.steering().spec();
             assert_eq!(
@@ -282,7 +283,7 @@ fn complete_against_brute_force() {
 fn bad_input_is_an_error() {
     let grid = Grid::from_rows(&["....", ".@..", "...."]).unwrap();
     let mut s = search(1.0, 0.0, 8, Neighbourhood::D8);
-    let mut out = Vec::new();
+    let mut out = Track::new();
     let lim = Limits::default();
     assert!(s
         .find(

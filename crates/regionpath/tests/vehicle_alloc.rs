@@ -1,0 +1,86 @@
+//! A warm vehicle-mode query allocates nothing: `VehicleCurver::curve_into`
+//! over the same paths a second time (curves that are legal as rounded,
+//! one whose blocked turn the directional search repairs, one that backs
+//! out of a dead end) makes zero allocations, and gives the same curves.
+
+use regionpath::{
+    Config, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy, Vec2,
+    VehicleCurver,
+};
+use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+fn vehicle() -> Config {
+    Config::new()
+        .smooth(true)
+        .unit_radius(0.4)
+        .turning_radius(2.0)
+        .turn_policy(TurnPolicy::Strict)
+}
+
+/// Pinter's blocked right turn (a one-cell corridor up, one east, a yard
+/// on the left) and a one-cell dead end on row 5 of the same map.
+fn map() -> Grid {
+    let mut rows = Vec::new();
+    for y in 0..20 {
+        let mut row = String::new();
+        for x in 0..40 {
+            let up = x == 12 && (8..20).contains(&y);
+            let east = y == 7 && (12..26).contains(&x);
+            let yard = (1..12).contains(&x) && (1..11).contains(&y);
+            let open = (28..39).contains(&x) && (1..19).contains(&y);
+            row.push(if up || east || yard || open { '.' } else { '@' });
+        }
+        rows.push(row);
+    }
+    rows[15].replace_range(14..26, &".".repeat(12));
+    Grid::from_rows(&rows).unwrap()
+}
+
+#[test]
+fn warm_vehicle_queries_allocate_nothing() {
+    let grid = map();
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    // (start, goal, start heading): a blocked turn to repair, an open
+    // room's curve, backing out of the dead end on row 15.
+    let queries = [
+        (Point::new(12, 18), Point::new(24, 7), Some(270.0)),
+        (Point::new(29, 2), Point::new(37, 17), None),
+        (Point::new(22, 15), Point::new(15, 15), Some(0.0)),
+    ];
+    let config = vehicle().reverse(2.0);
+    let mut inputs: Vec<(Vec<Point>, Vec<Vec2>, Config)> = Vec::new();
+    for &(a, b, heading) in &queries {
+        let mut p = Planner::new(vehicle()).unwrap();
+        let path = p.find_path(&h, &grid, a, b).unwrap();
+        inputs.push((path.cells, path.waypoints, config.start_heading(heading)));
+        // The facade agrees that each has a curve.
+        let mut q = Planner::new(config.start_heading(heading)).unwrap();
+        assert!(q.find_path(&h, &grid, a, b).unwrap().curve.is_some());
+    }
+    let mut curvers: Vec<VehicleCurver> = inputs
+        .iter()
+        .map(|(_, _, c)| VehicleCurver::new(c).unwrap().unwrap())
+        .collect();
+    let mut outs: Vec<CurvedPath> = vec![CurvedPath::default(); inputs.len()];
+    let run = |curvers: &mut [VehicleCurver], outs: &mut [CurvedPath]| {
+        let mut expanded = 0;
+        for (i, (cells, waypoints, _)) in inputs.iter().enumerate() {
+            curvers[i]
+                .curve_into(&grid, cells, waypoints, &mut outs[i])
+                .unwrap();
+            expanded += curvers[i].expansions();
+        }
+        expanded
+    };
+    let first = run(&mut curvers, &mut outs);
+    assert!(first > 0, "a directional search ran");
+    let before = outs.clone();
+    assert!(before[2].has_reverse(), "the dead end is left in reverse");
+    let (again, usage) = measure_thread(|| run(&mut curvers, &mut outs));
+    assert_eq!(again, first);
+    assert_eq!(outs, before);
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+}
