@@ -887,6 +887,21 @@ impl Grid {
         Ok(g)
     }
 
+    /// Makes the (blocked) cells whose bits are set in `v` passable, bit
+    /// `b` at padded index `i + b`: a grid being built, 64 cells a call
+    /// (no journal, no column copy: `rebuild_columns` follows).
+    fn or_passable(&mut self, i: usize, v: u64) {
+        if v == 0 {
+            return;
+        }
+        self.passable_cells += u64::from(v.count_ones());
+        let (w, o) = (i >> 6, i & 63);
+        self.bits[w] |= v << o;
+        if o != 0 {
+            self.bits[w + 1] |= v >> (64 - o);
+        }
+    }
+
     /// Sets up a grid being built for the map kinds `kinds` (in order of
     /// first appearance): the palette, the bases `set_passable` writes
     /// (the first Moving AI kind of each class in the order `. G S` and
@@ -950,16 +965,7 @@ impl Grid {
                     v |= open[c as usize] << b;
                     present[c as usize] = 1;
                 }
-                if v == 0 {
-                    continue;
-                }
-                g.passable_cells += u64::from(v.count_ones());
-                let i = start + k * 64;
-                let (wd, o) = (i >> 6, i & 63);
-                g.bits[wd] |= v << o;
-                if o != 0 {
-                    g.bits[wd + 1] |= v >> (64 - o);
-                }
+                g.or_passable(start + k * 64, v);
             }
             if present != noted {
                 noted = present;
@@ -1024,17 +1030,7 @@ impl Grid {
             let start = (y as usize + 1) * g.stride + 1;
             for (k, &word) in row.iter().enumerate() {
                 let left = width as usize - k * 64;
-                let v = word & low_bits(left);
-                if v == 0 {
-                    continue;
-                }
-                g.passable_cells += u64::from(v.count_ones());
-                let i = start + k * 64;
-                let (w, o) = (i >> 6, i & 63);
-                g.bits[w] |= v << o;
-                if o != 0 {
-                    g.bits[w + 1] |= v >> (64 - o);
-                }
+                g.or_passable(start + k * 64, word & low_bits(left));
             }
         }
         if g.passable_cells > 0 {
