@@ -76,16 +76,8 @@ pub fn run(args: Vec<String>) {
             block.push(us)
         }
     }
-    for (name, mut v) in [("one-cell", one), ("16x16", block)] {
-        v.sort_by(f64::total_cmp);
-        let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
-        println!(
-            "{name}: n {} p50 {:.0} us p99 {:.0} us max {:.0} us",
-            v.len(),
-            q(0.5),
-            q(0.99),
-            q(1.0)
-        );
+    for (name, v) in [("one-cell", one), ("16x16", block)] {
+        percentiles(name, v);
     }
     if queries == 0 {
         return;
@@ -168,16 +160,21 @@ fn publishes(grid: Grid, h: Hierarchy, rng: &mut Rng, edits: usize) {
         snap = std::sync::Arc::new((g, hh));
         tc.push(t.elapsed().as_secs_f64() * 1e6);
     }
-    for (name, mut v) in [("World::edit", tw), ("clone + update", tc)] {
-        v.sort_by(f64::total_cmp);
-        let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
-        println!(
-            "{name}: n {} p50 {:.0} us p99 {:.0} us max {:.0} us",
-            v.len(),
-            q(0.5),
-            q(0.99),
-            q(1.0)
-        );
+    for (name, v) in [("World::edit", tw), ("clone + update", tc)] {
+        percentiles(name, v);
     }
     println!("World copies: {copies}");
+}
+
+/// Prints the count, p50, p99 and maximum of times `v` (µs).
+fn percentiles(name: &str, mut v: Vec<f64>) {
+    v.sort_by(f64::total_cmp);
+    let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
+    println!(
+        "{name}: n {} p50 {:.0} us p99 {:.0} us max {:.0} us",
+        v.len(),
+        q(0.5),
+        q(0.99),
+        q(1.0)
+    );
 }
