@@ -1,11 +1,13 @@
 //! Hierarchical planning under movement profiles beside the exact weighted
-//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W]`.
+//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S]`.
 //! For each profile: build time and bytes per cell of the profiled
 //! hierarchy, then N random pairs of usable positions that the exact
 //! search connects; per query the exact cost and time and the planner's
 //! cost and time (full queries, warm planner). Prints mean and p95
-//! suboptimality, the pooled time ratio and any invalid path or wrong
-//! reachability (the path is checked by position, move and cost rules).
+//! suboptimality, the pooled time ratio, any invalid path or wrong
+//! reachability (the path is checked by position, move and cost rules),
+//! and per query the abstract and leg expansions and the legs.
+//! `--sector S` builds with sectors of S cells.
 
 use regionpath_grid::{read_map, Point, Profile, ProfileGrid};
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
@@ -37,30 +39,35 @@ fn legal(view: &ProfileGrid, path: &[Point], s: Point, g: Point) -> bool {
 
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
-    let (mut queries, mut seed, mut window) = (200usize, 7u64, 60u32);
+    let (mut queries, mut seed, mut window, mut sector) = (200usize, 7u64, 60u32, 16u32);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--queries" => queries = it.next().and_then(|v| v.parse().ok()).unwrap_or(queries),
             "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
             "--window" => window = it.next().and_then(|v| v.parse().ok()).unwrap_or(window),
+            "--sector" => sector = it.next().and_then(|v| v.parse().ok()).unwrap_or(sector),
             _ => files.push(a),
         }
     }
     let Some(map) = files.first() else {
-        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W]");
+        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S]");
         std::process::exit(2);
     };
     let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
     println!(
-        "map,profile,size,build_ms,bytes_per_cell,queries,invalid,wrong_reach,mean_subopt,p95_subopt,worst_subopt,exact_us,hier_us,speedup"
+        "map,profile,size,build_ms,bytes_per_cell,queries,invalid,wrong_reach,mean_subopt,p95_subopt,worst_subopt,exact_us,hier_us,speedup,abstract_expanded,leg_expanded,legs"
     );
     for file in &files[1..] {
         let profile = Profile::read(file).unwrap_or_else(|e| panic!("{e}"));
         let view = ProfileGrid::new(&grid, &profile);
         let t = Instant::now();
-        let h = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let h = Hierarchy::build_with_profile(
+            &grid,
+            &profile,
+            &HierarchyConfig::new().sector_size(sector),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         let bytes = h.stats().bytes + view.bytes();
         let open: Vec<Point> = (0..grid.height())
@@ -74,6 +81,7 @@ pub fn run(args: Vec<String>) {
         let (mut exact_path, mut cells) = (Vec::new(), Vec::new());
         let (mut ratios, mut exact_t, mut hier_t) = (Vec::new(), 0.0f64, 0.0f64);
         let (mut invalid, mut wrong) = (0, 0);
+        let (mut abs_x, mut leg_x, mut legs) = (0u64, 0u64, 0u64);
         let mut tries = 0;
         while ratios.len() < queries && tries < queries * 20 && !open.is_empty() {
             tries += 1;
@@ -93,6 +101,9 @@ pub fn run(args: Vec<String>) {
                     {
                         invalid += 1;
                     }
+                    abs_x += st.abstract_expanded as u64;
+                    leg_x += st.expanded as u64;
+                    legs += st.legs as u64;
                     if opt > 0.0 {
                         ratios.push(st.cost / opt - 1.0);
                         exact_t += te;
@@ -109,7 +120,7 @@ pub fn run(args: Vec<String>) {
         let p95 = ratios.get(n * 95 / 100).copied().unwrap_or(0.0);
         let worst = ratios.last().copied().unwrap_or(0.0);
         println!(
-            "{map},{},{},{build_ms:.1},{:.3},{},{invalid},{wrong},{:.4},{:.4},{:.4},{:.1},{:.1},{:.1}",
+            "{map},{},{},{build_ms:.1},{:.3},{},{invalid},{wrong},{:.4},{:.4},{:.4},{:.1},{:.1},{:.1},{},{},{:.1}",
             profile.name(),
             profile.size(),
             bytes as f64 / grid.cell_count() as f64,
@@ -119,7 +130,10 @@ pub fn run(args: Vec<String>) {
             worst * 100.0,
             exact_t / n as f64 * 1e6,
             hier_t / n as f64 * 1e6,
-            exact_t / hier_t.max(1e-12)
+            exact_t / hier_t.max(1e-12),
+            abs_x / n as u64,
+            leg_x / n as u64,
+            legs as f64 / n as f64
         );
     }
 }

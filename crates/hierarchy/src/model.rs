@@ -200,6 +200,17 @@ impl Hierarchy {
         Some((&d.view, d.table.as_ref()?))
     }
 
+    /// The cheapest cost class of a usable position in `win` (0 without a
+    /// profile or where costs are uniform): the floor of the leg searches'
+    /// heuristic ([`regionpath_search::StepTable::octile_from`]). O(16-cell
+    /// blocks the window touches).
+    pub(crate) fn window_floor(&self, win: regionpath_search::Window) -> u8 {
+        match self.profile.as_deref() {
+            Some(d) => d.window_floor(win.x, win.y, win.width, win.height),
+            None => 0,
+        }
+    }
+
     /// The lower bound of a step's cost per unit of length: the cheapest
     /// position's cost where costs differ, else 1 (uniform costs are
     /// searched in steps and priced at the end).

@@ -227,3 +227,118 @@ fn default_profile_is_todays_behaviour() {
     eprintln!("{maps_checked} Moving AI maps, {rows} rows: same passability and costs");
     assert!(rows > 0);
 }
+
+/// Windowed A* under a profile with its heuristic priced at the cheapest
+/// class of the window's positions ([`StepTable::octile_from`]) against the
+/// oracle run on the window cut out as a map of its own (size 1: a move
+/// between two cells of the window never needs a cell outside it): the
+/// same reachability and the optimal cost, on random terrain and windows.
+/// The window's cells of the map's cheapest kind are repainted with its
+/// dearest, so the floor is above the map's cheapest class.
+#[test]
+fn windowed_heuristic_floor_stays_exact() {
+    use regionpath_search::{StepTable, Window, WindowedAStar};
+    let mut rng = SplitMix64(57);
+    let mut search = WindowedAStar::new();
+    let mut path = Vec::new();
+    let (mut raised, mut found) = (0, 0);
+    for trial in 0..200 {
+        let (w, h) = (12 + rng.below(40) as u32, 12 + rng.below(40) as u32);
+        let n = 2 + rng.below(6) as usize;
+        let kinds = random_kinds(&mut rng, n);
+        let painted = random_terrain(&mut rng, w, h, &kinds);
+        let profile = random_profile(&mut rng, &kinds, 1, trial % 2 == 0);
+        let (ww, wh) = (
+            4 + rng.below(w as u64 - 3) as u32,
+            4 + rng.below(h as u64 - 3) as u32,
+        );
+        let win = Window {
+            x: rng.below((w - ww + 1) as u64) as u32,
+            y: rng.below((h - wh + 1) as u64) as u32,
+            width: ww,
+            height: wh,
+        };
+        // Repaint the window's cells of the map's cheapest kind with the
+        // dearest passable kind, so that its floor is above the map's.
+        let cell = |p: Point| {
+            let t = painted.terrain(p).unwrap();
+            (t.to_char(), profile.cost(t))
+        };
+        let all = (0..h).flat_map(|y| (0..w).map(move |x| Point::new(x, y)));
+        let priced: Vec<(char, f64)> = all
+            .filter_map(|p| {
+                let (c, cost) = cell(p);
+                cost.map(|v| (c, v))
+            })
+            .collect();
+        let (Some(cheap), Some(dear)) = (
+            priced.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
+            priced.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
+        ) else {
+            continue;
+        };
+        let rows: Vec<String> = (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| {
+                        let p = Point::new(x, y);
+                        let (c, cost) = cell(p);
+                        let inside = x >= win.x && x < win.x + ww && y >= win.y && y < win.y + wh;
+                        if inside && cost == Some(cheap.1) {
+                            dear.0
+                        } else {
+                            c
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let grid = Grid::from_rows(&rows).unwrap();
+        let view = ProfileGrid::new(&grid, &profile);
+        if view.is_uniform() {
+            continue;
+        }
+        let table = StepTable::new(&view);
+        let inside: Vec<Point> = (win.y..win.y + wh)
+            .flat_map(|y| (win.x..win.x + ww).map(move |x| Point::new(x, y)))
+            .filter(|&p| view.is_usable(p))
+            .collect();
+        let Some(floor) = inside.iter().filter_map(|&p| view.cost_class(p)).min() else {
+            continue;
+        };
+        raised += usize::from(floor > 0);
+        let rows: Vec<String> = (win.y..win.y + wh)
+            .map(|y| {
+                (win.x..win.x + ww)
+                    .map(|x| grid.terrain(Point::new(x, y)).unwrap().to_char())
+                    .collect()
+            })
+            .collect();
+        let cut = Grid::from_rows(&rows).unwrap();
+        for _ in 0..6 {
+            let s = inside[rng.below(inside.len() as u64) as usize];
+            let g = inside[rng.below(inside.len() as u64) as usize];
+            let st = search
+                .find_path_weighted_into(&view, &table, floor, win, s, g, None, &mut path)
+                .unwrap();
+            let local = |p: Point| Point::new(p.x - win.x, p.y - win.y);
+            let oracle = weighted_distance(&cut, &profile, local(s), local(g));
+            match (st.status, oracle) {
+                (Status::Found, Some(d)) => {
+                    found += 1;
+                    assert!(
+                        (st.cost - d).abs() <= TOLERANCE * d.max(1.0),
+                        "trial {trial}: {s} to {g} in {win:?}, floor {floor}: {} vs {d}",
+                        st.cost
+                    );
+                }
+                (Status::NoPath, None) => {}
+                (got, want) => panic!("trial {trial}: {s} to {g}: {got:?} vs {want:?}"),
+            }
+        }
+    }
+    assert!(
+        raised >= 40 && found >= 300,
+        "raised floors {raised}, paths {found}"
+    );
+}

@@ -90,9 +90,16 @@ impl CellPlanner {
             };
             let (from, to, leg) = (pr.pos, pr.goal, &mut self.leg);
             let s = match h.weights() {
-                Some((view, table)) => self
-                    .window
-                    .find_path_weighted_into(view, table, win, from, to, None, leg)?,
+                Some((view, table)) => self.window.find_path_weighted_into(
+                    view,
+                    table,
+                    h.window_floor(win),
+                    win,
+                    from,
+                    to,
+                    None,
+                    leg,
+                )?,
                 None => self.jps.find_path_into(grid, win, from, to, leg)?,
             };
             self.stats.expanded += s.expanded;
@@ -226,9 +233,10 @@ impl CellPlanner {
                     // Under a profile's costs: windowed A*, no fallback.
                     let mask = use_mask.then_some(self.lazy_mask.as_slice());
                     let (g, to, leg) = (pr.pos, pr.goal, &mut self.leg);
+                    let floor = h.window_floor(win);
                     s = self
                         .window
-                        .find_path_weighted_into(view, table, win, g, to, mask, leg)?;
+                        .find_path_weighted_into(view, table, floor, win, g, to, mask, leg)?;
                     self.stats.expanded += s.expanded;
                     if s.status == Status::Found || !masked {
                         break;
@@ -309,14 +317,16 @@ impl CellPlanner {
             for use_mask in [masked, false] {
                 let mask = use_mask.then_some(self.lazy_mask.as_slice());
                 if let Some((view, table)) = h.weights() {
-                    // Under a profile's costs: windowed A*, no fallback.
+                    // Under a profile's costs: windowed A*, no fallback,
+                    // the heuristic priced at the window's cheapest class.
+                    let floor = h.window_floor(win);
                     s = self.window.find_path_to_any_weighted_into(
                         view,
                         table,
                         win,
                         pr.pos,
                         |p| exit.contains(p),
-                        |p| table.octile(p, nearest(p)),
+                        |p| table.octile_from(floor, p, nearest(p)),
                         mask,
                         &mut self.leg,
                     )?;
@@ -450,6 +460,7 @@ impl CellPlanner {
                 Some((view, table)) => self.window.find_path_weighted_into(
                     view,
                     table,
+                    h.window_floor(win),
                     win,
                     from,
                     to,

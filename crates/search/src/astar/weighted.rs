@@ -38,6 +38,8 @@ pub(super) fn fill_table(costs: &[f64], t: &mut Table) {
 #[derive(Clone)]
 pub struct StepTable {
     table: Table,
+    /// The number of cost classes.
+    classes: usize,
 }
 
 impl std::fmt::Debug for StepTable {
@@ -54,7 +56,10 @@ impl StepTable {
     pub fn new(view: &ProfileGrid) -> StepTable {
         let mut table: Table = Default::default();
         fill_table(view.class_costs(), &mut table);
-        StepTable { table }
+        StepTable {
+            table,
+            classes: view.class_costs().len(),
+        }
     }
 
     /// The octile distance from `a` to `b` priced at the cheapest class:
@@ -66,6 +71,23 @@ impl StepTable {
         let dy = a.y.abs_diff(b.y) as Cost;
         let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
         (hi - lo) * self.table[0][0][0] + lo * self.table[1][0][0]
+    }
+
+    /// The octile distance from `a` to `b` priced at cost class `class`
+    /// (classes are ranked by cost, [`ProfileGrid::class_costs`]): a lower
+    /// bound on the cost of any path between them whose positions all have
+    /// class `class` or dearer, consistent in integers like
+    /// [`StepTable::octile`] (which is `octile_from(0, ..)`). A search
+    /// confined to an area whose cheapest class is `class` can use it for
+    /// a tighter heuristic. Classes past the view's count are read as the
+    /// dearest.
+    #[inline]
+    pub fn octile_from(&self, class: u8, a: Point, b: Point) -> Cost {
+        let c = (class as usize).min(self.classes.saturating_sub(1));
+        let dx = a.x.abs_diff(b.x) as Cost;
+        let dy = a.y.abs_diff(b.y) as Cost;
+        let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+        (hi - lo) * self.table[0][c][c] + lo * self.table[1][c][c]
     }
 
     pub(super) fn table(&self) -> &Table {

@@ -166,14 +166,18 @@ impl WindowedAStar {
     /// [`WindowedAStar::find_path_masked_into`]). `table` must be
     /// [`StepTable::new`] of `view`. Steps cost their length times the mean
     /// cost of the two positions (fixed point); the heuristic is
-    /// [`StepTable::octile`], so the path is optimal within the window. The
-    /// stats' cost is the path's cost under the profile. Same errors and
-    /// allocation rules as [`WindowedAStar::find_path_into`].
+    /// [`StepTable::octile_from`] at class `floor`, so the path is optimal
+    /// within the window when no usable position of the window is of a
+    /// cheaper class (pass 0, the cheapest, when unsure; a higher floor
+    /// where it holds makes the heuristic tighter and the search smaller).
+    /// The stats' cost is the path's cost under the profile. Same errors
+    /// and allocation rules as [`WindowedAStar::find_path_into`].
     #[allow(clippy::too_many_arguments)]
     pub fn find_path_weighted_into(
         &mut self,
         view: &ProfileGrid,
         table: &StepTable,
+        floor: u8,
         window: Window,
         start: Point,
         goal: Point,
@@ -187,7 +191,7 @@ impl WindowedAStar {
             window,
             start,
             |p| p == goal,
-            |p| table.octile(p, goal),
+            |p| table.octile_from(floor, p, goal),
             mask,
             path,
         )
