@@ -74,6 +74,11 @@ impl Region {
         }
     }
 
+    /// Moves the representative to `p`, a cell of the region.
+    pub(crate) fn set_representative(&mut self, p: Point) {
+        self.rep = pack(p);
+    }
+
     /// The same region retired by a local update: no cells (its id is a
     /// gap until [`crate::Hierarchy::refresh`]).
     pub(crate) fn retired(&self) -> Region {
@@ -86,7 +91,9 @@ impl Region {
         self.sector
     }
 
-    /// A cell of the region: the one nearest the region's centroid.
+    /// A cell of the region: the one nearest the region's centroid; in a
+    /// hierarchy built for a profile whose costs differ, the region's
+    /// cheapest cell nearest that one.
     #[inline]
     pub fn representative(&self) -> Point {
         unpack(self.rep)
@@ -162,8 +169,9 @@ impl Link {
     }
 
     /// Estimated cost from this region's representative, through the middle
-    /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`).
-    /// Stored to 1/64 of a cell.
+    /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`);
+    /// under a profile whose costs differ, the cheapest way inside the two
+    /// sectors through any cell pair of the run. Stored to 1/64 of a cell.
     #[inline]
     pub fn cost(&self) -> f32 {
         self.cost as f32 * (1.0 / LINK_COST_SCALE)
@@ -364,6 +372,16 @@ impl Run {
             p.x == self.start.x && p.y >= self.start.y && p.y - self.start.y < self.len
         } else {
             p.y == self.start.y && p.x >= self.start.x && p.x - self.start.x < self.len
+        }
+    }
+
+    /// Cell `i` of the run (`i < len`).
+    #[inline]
+    pub fn cell(&self, i: u32) -> Point {
+        if self.vertical {
+            Point::new(self.start.x, self.start.y + i)
+        } else {
+            Point::new(self.start.x + i, self.start.y)
         }
     }
 

@@ -730,7 +730,7 @@ impl Hierarchy {
     /// [`Hierarchy::update`] for a hierarchy with a profile: the view is
     /// made again from `grid`, the positions whose footprint holds a
     /// changed cell are the changed positions, and, where costs differ,
-    /// every link is priced again (O(edges · sector side)) and the
+    /// every link is priced again (O(cells log sector side)) and the
     /// landmarks computed over the new costs.
     pub(crate) fn update_profiled(
         &mut self,

@@ -255,6 +255,43 @@ fn roads_are_followed_when_the_swamp_is_dear() {
     assert!(c <= 1.03 * d, "path cost {c}, optimum {d}");
 }
 
+/// A road far from the middle of the sector borders it crosses and from
+/// the sectors' centres (one row off the top of a 16-cell sector row):
+/// its links are priced through the crossing cells it uses and its
+/// regions' representatives sit on it, so the route climbs to it and
+/// follows it, within 3 % of the optimum. Priced through the middle of
+/// each crossing and the regions' centres, the road looked as dear as the
+/// swamp below it (the path stayed in the swamp, about 2.9 times the
+/// optimum).
+#[test]
+fn roads_off_the_sector_middles_are_followed() {
+    let (w, h) = (320u32, 48u32);
+    let rows: Vec<String> = (0..h)
+        .map(|y| (0..w).map(|_| if y == 1 { '=' } else { 'S' }).collect())
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let profile = Profile::builder("infantry")
+        .cost('=', 0.5)
+        .cost('S', 5.0)
+        .build()
+        .unwrap();
+    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    let mut planner = CellPlanner::new();
+    let mut cells = Vec::new();
+    for (s, g) in [
+        (Point::new(0, 40), Point::new(w - 1, 40)),
+        (Point::new(3, 30), Point::new(w - 20, 45)),
+    ] {
+        let st = planner
+            .find_path_into(&hier, &grid, s, g, &mut cells)
+            .unwrap();
+        let d = weighted_distances(&grid, &profile, s).unwrap()[(g.y * w + g.x) as usize].unwrap();
+        let c = check_weighted_path(&grid, &profile, &cells, s, g).unwrap();
+        assert!((c - st.cost).abs() < 1e-6 * c);
+        assert!(c <= 1.03 * d, "{s} to {g}: path cost {c}, optimum {d}");
+    }
+}
+
 /// `.rph` files record their profile: a profiled hierarchy saved and
 /// loaded for its profile gives the same bytes back and answers like the
 /// oracle; the file is refused for another profile (cost, size or name),

@@ -14,8 +14,9 @@
 //!   sector, the regions' cells sum to the sector's passable cells and their
 //!   boxes join to the box of those cells; a sector whose regions hold
 //!   fewer cells has sealed pieces (no move out of the sector, no region),
-//!   and is labelled again: it must give exactly the stored regions (only
-//!   such sectors pay for labelling).
+//!   and is labelled again: it must give exactly the stored regions, each
+//!   representative in its region's piece (only such sectors pay for
+//!   labelling).
 //! - edges: in ascending `(a, b)` order (so none twice; `a < b`, so no self
 //!   loop; stored once, so symmetric by construction); the crossing run
 //!   lies along the border of two different sectors, inside `a`'s and `b`'s
@@ -201,8 +202,26 @@ fn sector_range(
             // Cells in no region must be sealed pieces (no move out of the
             // sector): the sector is labelled again and must give exactly
             // these regions. Only sectors with sealed pieces pay for it.
+            // A profile whose costs differ moves representatives to their
+            // region's cheapest cells: a stored representative need only be
+            // in the same piece as the fresh one.
             let fresh = sector_data(grid, layout, s, scratch);
-            if fresh.regions[..] != regions[lo as usize..hi as usize] {
+            let stored = &regions[lo as usize..hi as usize];
+            let same = |a: &Region, b: &Region| {
+                (a.sector(), a.cells(), a.min(), a.max())
+                    == (b.sector(), b.cells(), b.min(), b.max())
+            };
+            let pieces_match = fresh.regions.len() == stored.len()
+                && fresh.regions.iter().zip(stored).all(|(a, b)| same(a, b));
+            let reps_match = pieces_match && {
+                let mut lab = crate::sector::Labeler::default();
+                lab.label(grid, rect);
+                fresh.regions.iter().zip(stored).all(|(a, b)| {
+                    let l = lab.labels[rect.local(a.representative())];
+                    l != 0 && lab.labels[rect.local(b.representative())] == l
+                })
+            };
+            if !reps_match {
                 return Err(bad(
                     FilePart::Sector(s),
                     "passable cells in no region are not sealed pieces",
