@@ -1061,6 +1061,13 @@ impl Grid {
         g
     }
 
+    /// The per-cell kind codes (two cells a byte, row-major, low nibble
+    /// first) and the kind of each code, when the grid stores kinds per
+    /// cell (crate use: whole-grid passes read codes, not cells).
+    pub(crate) fn kind_codes(&self) -> Option<(&[u8], &[Terrain; MAX_TERRAIN_KINDS])> {
+        self.terrain.as_deref().map(|t| (t, &self.palette.kinds))
+    }
+
     /// The kind of an in-bounds cell, no bounds check (crate use).
     #[inline]
     pub(crate) fn kind_at(&self, p: Point) -> Terrain {

@@ -65,10 +65,24 @@ impl ProfileGrid {
             }
         }
         let mut pos = vec![NONE; w * h];
-        for y in 0..h {
-            for x in 0..w {
-                let t = grid.kind_at(Point::new(x as u32, y as u32));
-                pos[y * w + x] = rank_of[t.to_char() as usize];
+        if let Some((codes, kinds)) = grid.kind_codes() {
+            // A rank per code, then two cells a byte.
+            let mut rank_of_code = [NONE; MAX_TERRAIN_KINDS];
+            for (r, t) in rank_of_code.iter_mut().zip(kinds) {
+                *r = rank_of[t.to_char() as usize];
+            }
+            for (pair, &b) in pos.chunks_mut(2).zip(codes) {
+                pair[0] = rank_of_code[(b & 0xF) as usize];
+                if let Some(second) = pair.get_mut(1) {
+                    *second = rank_of_code[(b >> 4) as usize];
+                }
+            }
+        } else {
+            for y in 0..h {
+                for x in 0..w {
+                    let t = grid.kind_at(Point::new(x as u32, y as u32));
+                    pos[y * w + x] = rank_of[t.to_char() as usize];
+                }
             }
         }
         if k > 1 {

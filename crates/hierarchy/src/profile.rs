@@ -37,13 +37,15 @@ impl ProfileData {
             block_floor = vec![u8::MAX; (blocks_wide * h.div_ceil(FLOOR_BLOCK)) as usize];
             let positions = view.grid();
             for y in 0..h {
-                let row = (y / FLOOR_BLOCK * blocks_wide) as usize;
+                let row = &mut block_floor[(y / FLOOR_BLOCK * blocks_wide) as usize..];
                 let start = positions.padded_index(Point::new(0, y));
-                for x in 0..w {
-                    if positions.is_passable(Point::new(x, y)) {
-                        let c = view.cost_class_padded(start + x as usize);
-                        let b = &mut block_floor[row + (x / FLOOR_BLOCK) as usize];
-                        *b = (*b).min(c);
+                for (bx, b) in row[..blocks_wide as usize].iter_mut().enumerate() {
+                    let x0 = bx * FLOOR_BLOCK as usize;
+                    let x1 = (x0 + FLOOR_BLOCK as usize).min(w as usize);
+                    for i in start + x0..start + x1 {
+                        if positions.passable_padded(i) {
+                            *b = (*b).min(view.cost_class_padded(i));
+                        }
                     }
                 }
             }

@@ -349,6 +349,16 @@ impl Hierarchy {
 
     /// Preprocesses `grid`.
     pub fn build(grid: &Grid, config: &HierarchyConfig) -> Result<Hierarchy, HierarchyError> {
+        Self::build_landmarks(grid, config, true)
+    }
+
+    /// [`Hierarchy::build`], with no landmarks unless `landmarks` (a
+    /// caller that prices the links again computes them after).
+    pub(crate) fn build_landmarks(
+        grid: &Grid,
+        config: &HierarchyConfig,
+        landmarks: bool,
+    ) -> Result<Hierarchy, HierarchyError> {
         let t0 = Instant::now();
         config.validate()?;
         let parallel_portals = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
@@ -440,7 +450,9 @@ impl Hierarchy {
         };
         let cells = grid.cell_count();
         over_budget(config, &best, best.fitted_landmarks(config, cells), cells)?;
-        Ok(Self::complete(best, grid, config, None, parallel, t0))
+        Ok(Self::complete(
+            best, grid, config, None, parallel, landmarks, t0,
+        ))
     }
 
     /// The landmark count of the memory rule for this hierarchy on a map of
@@ -467,10 +479,15 @@ impl Hierarchy {
         config: &HierarchyConfig,
         portals: Option<bool>,
         parallel: bool,
+        landmarks: bool,
         t0: Instant,
     ) -> Hierarchy {
         let parallel_portals = config.parallel && grid.cell_count() >= PARALLEL_MIN_CELLS;
-        let count = best.fitted_landmarks(config, grid.cell_count());
+        let count = if landmarks {
+            best.fitted_landmarks(config, grid.cell_count())
+        } else {
+            0
+        };
         let graph = &best.graph;
         let landmarks = || Landmarks::build(graph, count);
         let portals = || {
@@ -504,7 +521,15 @@ impl Hierarchy {
         portals: bool,
     ) -> Hierarchy {
         let best = Partial::new(grid, size, false).finish(grid);
-        Self::complete(best, grid, config, Some(portals), false, Instant::now())
+        Self::complete(
+            best,
+            grid,
+            config,
+            Some(portals),
+            false,
+            true,
+            Instant::now(),
+        )
     }
 }
 

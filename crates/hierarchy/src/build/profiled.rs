@@ -82,7 +82,9 @@ impl Hierarchy {
         } else {
             *config
         };
-        let mut h = Hierarchy::build(data.view.grid(), &config)?;
+        // Landmarks once, over the terrain's prices (`reweigh`).
+        let weighted = data.table.is_some();
+        let mut h = Hierarchy::build_landmarks(data.view.grid(), &config, !weighted)?;
         if data.table.is_some() {
             reweigh(&mut h, &data.view);
         }
@@ -120,10 +122,21 @@ struct SectorDijkstra {
     /// Per bordered cell: the distance from the last `run`'s source
     /// (infinite where not reached), or after `flood`, 0 on the piece.
     dist: Vec<f64>,
+    /// Usable cells in the loaded rect.
+    usable: u32,
     /// Bordered-index offsets of the eight moves, straight ones first.
     offsets: [isize; 8],
-    /// Min-heap of `(fixed-point distance << 17 | bordered index)`.
+    /// Min-heap of `(fixed-point distance << 17 | bordered index)`, where
+    /// the ring of buckets would be too long.
     heap: BinaryHeap<Reverse<u64>>,
+    /// Ring of buckets of bordered indices: bucket `k` holds the cells at
+    /// distance `[k·δ, (k+1)·δ)`, δ the cheapest cost in the rect.
+    buckets: Vec<Vec<u32>>,
+    /// Per bordered cell, for the buckets: taken at its current distance.
+    done: Vec<bool>,
+    /// The cheapest and dearest costs in the loaded rect.
+    cheapest: f64,
+    dearest: f64,
     stack: Vec<u32>,
 }
 
@@ -141,12 +154,21 @@ impl SectorDijkstra {
         self.stride = w + 2;
         self.cost.clear();
         self.cost.resize(self.stride * (h + 2), f64::NAN);
+        let (positions, costs) = (view.grid(), view.class_costs());
         for y in rect.y0..rect.y1 {
-            for x in rect.x0..rect.x1 {
-                let i = self.at(Point::new(x, y));
-                self.cost[i] = view.position_cost(Point::new(x, y)).unwrap_or(f64::NAN);
+            let from = positions.padded_index(Point::new(rect.x0, y));
+            let to = self.at(Point::new(rect.x0, y));
+            for (k, c) in self.cost[to..to + w].iter_mut().enumerate() {
+                let i = from + k;
+                if positions.passable_padded(i) {
+                    *c = costs[view.cost_class_padded(i) as usize];
+                }
             }
         }
+        self.usable = self.cost.iter().filter(|c| !c.is_nan()).count() as u32;
+        let usable = self.cost.iter().filter(|c| !c.is_nan());
+        self.cheapest = usable.clone().copied().fold(f64::INFINITY, f64::min);
+        self.dearest = usable.copied().fold(0.0, f64::max);
         let s = self.stride as isize;
         for (k, d) in Dir::ALL.into_iter().enumerate() {
             let (dx, dy) = d.delta();
@@ -189,20 +211,19 @@ impl SectorDijkstra {
 /// ends do).
 #[inline]
 fn moves(cost: &[f64], offsets: &[isize; 8], i: usize, mut f: impl FnMut(usize, f64)) {
-    let open = |k: usize| !cost[(i as isize + offsets[k]) as usize].is_nan();
-    let mut straight = [false; 4];
-    for (k, d) in Dir::ALL.into_iter().enumerate() {
-        let j = (i as isize + offsets[k]) as usize;
-        if d.is_diagonal() {
-            let (dx, dy) = d.delta();
-            let a = Dir::from_delta(dx, 0).map_or(0, |d| d as usize);
-            let b = Dir::from_delta(0, dy).map_or(0, |d| d as usize);
-            if straight[a & 3] && straight[b & 3] && open(k) {
-                f(j, SQRT2);
-            }
-        } else if open(k) {
-            straight[k & 3] = true;
-            f(j, 1.0);
+    let at = |k: usize| (i as isize + offsets[k]) as usize;
+    let open = |k: usize| !cost[at(k)].is_nan();
+    // Dir::ALL: north, east, south, west, then north-east, south-east,
+    // south-west, north-west.
+    let straight = [open(0), open(1), open(2), open(3)];
+    for (k, &o) in straight.iter().enumerate() {
+        if o {
+            f(at(k), 1.0);
+        }
+    }
+    for (k, (a, b)) in [(0, 1), (2, 1), (2, 3), (0, 3)].into_iter().enumerate() {
+        if straight[a] && straight[b] && open(4 + k) {
+            f(at(4 + k), SQRT2);
         }
     }
 }
@@ -231,13 +252,62 @@ impl SectorDijkstra {
     }
 
     /// The cheapest cost from `from` to every cell of its piece of the
-    /// loaded rect, moving only inside it, into `dist`. A Dijkstra over
-    /// the rect's cells (label-correcting on rounded keys, so exact).
+    /// loaded rect, moving only inside it, into `dist`. Dial's buckets of
+    /// width δ, the cheapest cost in the rect: every step costs at least
+    /// δ, so a bucket's cells are final when it is reached (a cell lowered
+    /// after that, by rounding only, is taken again: exact either way). A
+    /// binary heap where the dearest step spans over 1,024 buckets.
     fn run(&mut self, from: Point) {
         self.dist.clear();
         self.dist.resize(self.cost.len(), f64::INFINITY);
         let s = self.at(from);
         self.dist[s] = 0.0;
+        let delta = self.cheapest;
+        let span = (SQRT2 * self.dearest / delta).ceil() + 2.0;
+        if !(span <= 1024.0) {
+            return self.run_heap(s);
+        }
+        let ring = span as usize;
+        if self.buckets.len() < ring {
+            self.buckets.resize_with(ring, Vec::new);
+        }
+        let mut buckets = std::mem::take(&mut self.buckets);
+        // Whether a cell was taken at its current distance (a cell lowered
+        // later is taken again; older entries of a taken cell are skipped).
+        self.done.clear();
+        self.done.resize(self.cost.len(), false);
+        buckets[0].push(s as u32);
+        let mut pending = 1usize;
+        let mut k = 0usize;
+        while pending > 0 {
+            while let Some(i) = buckets[k % ring].pop() {
+                pending -= 1;
+                let i = i as usize;
+                if self.done[i] {
+                    continue;
+                }
+                self.done[i] = true;
+                let (d, ci) = (self.dist[i], self.cost[i]);
+                let (dist, cost, done) = (&mut self.dist, &self.cost, &mut self.done);
+                moves(cost, &self.offsets, i, |j, base| {
+                    let nd = d + base * (ci + cost[j]) / 2.0;
+                    if nd < dist[j] {
+                        dist[j] = nd;
+                        done[j] = false;
+                        let b = ((nd / delta) as usize).max(k);
+                        buckets[b % ring].push(j as u32);
+                        pending += 1;
+                    }
+                });
+            }
+            k += 1;
+        }
+        self.buckets = buckets;
+    }
+
+    /// [`SectorDijkstra::run`] on a binary heap (label-correcting on
+    /// rounded keys, so exact), from bordered index `s`.
+    fn run_heap(&mut self, s: usize) {
         self.heap.clear();
         self.heap.push(Reverse(s as u64));
         let mut heap = std::mem::take(&mut self.heap);
@@ -248,8 +318,7 @@ impl SectorDijkstra {
                 continue;
             }
             let ci = self.cost[i];
-            let dist = &mut self.dist;
-            let cost = &self.cost;
+            let (dist, cost) = (&mut self.dist, &self.cost);
             moves(cost, &self.offsets, i, |j, base| {
                 let nd = d + base * (ci + cost[j]) / 2.0;
                 if nd < dist[j] {
@@ -297,7 +366,19 @@ pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
             // The region's cells (its piece of the sector), then its
             // cheapest cell nearest the old representative.
             scratch.load(view, rect);
-            scratch.flood(old);
+            if region.cells() == scratch.usable {
+                // The region is every usable cell of the sector.
+                let dist = &mut scratch.dist;
+                dist.clear();
+                dist.extend(
+                    scratch
+                        .cost
+                        .iter()
+                        .map(|c| if c.is_nan() { f64::INFINITY } else { 0.0 }),
+                );
+            } else {
+                scratch.flood(old);
+            }
             let mut best = (f64::INFINITY, u64::MAX, old);
             for (i, (&d, &c)) in scratch.dist.iter().zip(&scratch.cost).enumerate() {
                 if d == 0.0 && c <= best.0 {
@@ -393,6 +474,7 @@ pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
         }
     }
     h.graph = region_graph(h.regions.len(), &edges);
-    let count = h.landmarks.count();
+    let cells = u64::from(h.layout.width) * u64::from(h.layout.height);
+    let count = h.fitted_landmarks(&h.config, cells);
     h.landmarks = crate::derived::Landmarks::build(&h.graph, count);
 }
