@@ -264,7 +264,7 @@ impl SectorDijkstra {
         self.dist[s] = 0.0;
         let delta = self.cheapest;
         let span = (SQRT2 * self.dearest / delta).ceil() + 2.0;
-        if !(span <= 1024.0) {
+        if span.is_nan() || span > 1024.0 {
             return self.run_heap(s);
         }
         let ring = span as usize;
