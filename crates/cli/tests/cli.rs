@@ -8,7 +8,7 @@ mod common;
 use common::{bin, run};
 
 /// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
+fn scratch(test: &str) -> common::Scratch {
     common::scratch("cli", test)
 }
 

@@ -8,16 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_regionpath"))
-}
+mod common;
+use common::bin;
 
-fn scratch(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("regionpath-contract-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(test: &str) -> common::Scratch {
+    common::scratch("contract", test)
 }
 
 /// Held while a child is spawned, so no other test's child inherits (for

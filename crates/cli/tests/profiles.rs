@@ -13,7 +13,7 @@ mod common;
 use common::{bin, run};
 
 /// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
+fn scratch(test: &str) -> common::Scratch {
     common::scratch("cli-profiles", test)
 }
 
@@ -184,7 +184,8 @@ fn hierarchical_uses_of_a_profile_build_in_place_and_refuse_files() {
     );
     // A hierarchy file records its profile: written by `build -o`, read
     // by `path --hierarchy` for that profile only.
-    let rph = scratch("profile-files").join("caves.rph");
+    let dir = scratch("profile-files");
+    let rph = dir.join("caves.rph");
     let r = rph.to_str().unwrap();
     let (code, _, err) = run(bin().args(["build", m, "--profile", t, "-o", r, "-q"]));
     assert_eq!(code, 0, "{err}");

@@ -13,7 +13,7 @@ mod common;
 
 use common::{bin, run};
 
-fn scratch(test: &str) -> PathBuf {
+fn scratch(test: &str) -> common::Scratch {
     common::scratch("replay", test)
 }
 
