@@ -91,13 +91,14 @@ impl ProfileGrid {
             // ones, row-major so the inner loops run along rows); a
             // footprint leaving the map is NONE.
             for row in pos.chunks_exact_mut(w) {
-                for x in 0..w {
-                    row[x] = if x + k <= w {
-                        row[x..x + k].iter().copied().max().unwrap_or(NONE)
-                    } else {
-                        NONE
-                    };
+                // After pass s, row[x] is the largest of x..=x+s (each
+                // pass reads row[x + 1] before writing it).
+                for _ in 1..k {
+                    for x in 0..w - 1 {
+                        row[x] = row[x].max(row[x + 1]);
+                    }
                 }
+                row[w.saturating_sub(k - 1)..].fill(NONE);
             }
             for y in 0..h {
                 if y + k > h {
