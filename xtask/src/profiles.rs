@@ -1,5 +1,5 @@
 //! Hierarchical planning under movement profiles beside the exact weighted
-//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S]`.
+//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R]`.
 //! For each profile: build time and bytes per cell of the profiled
 //! hierarchy, then N random pairs of usable positions that the exact
 //! search connects; per query the exact cost and time and the planner's
@@ -7,7 +7,8 @@
 //! suboptimality, the pooled time ratio, any invalid path or wrong
 //! reachability (the path is checked by position, move and cost rules),
 //! and per query the abstract and leg expansions and the legs.
-//! `--sector S` builds with sectors of S cells.
+//! `--sector S` builds with sectors of S cells; `--join J` and `--reach R`
+//! set the planner's join radius and leg reach.
 
 use regionpath_grid::{read_map, Point, Profile, ProfileGrid};
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
@@ -40,6 +41,7 @@ fn legal(view: &ProfileGrid, path: &[Point], s: Point, g: Point) -> bool {
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
     let (mut queries, mut seed, mut window, mut sector) = (200usize, 7u64, 60u32, 16u32);
+    let (mut join, mut reach) = (None, None);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -47,11 +49,13 @@ pub fn run(args: Vec<String>) {
             "--seed" => seed = it.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
             "--window" => window = it.next().and_then(|v| v.parse().ok()).unwrap_or(window),
             "--sector" => sector = it.next().and_then(|v| v.parse().ok()).unwrap_or(sector),
+            "--join" => join = it.next().and_then(|v| v.parse().ok()),
+            "--reach" => reach = it.next().and_then(|v| v.parse().ok()),
             _ => files.push(a),
         }
     }
     let Some(map) = files.first() else {
-        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S]");
+        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R]");
         std::process::exit(2);
     };
     let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
@@ -76,7 +80,13 @@ pub fn run(args: Vec<String>) {
             .collect();
         let mut rng = Rng(seed | 1);
         let mut astar = AStar::new();
-        let config = regionpath_hierarchy::PlannerConfig::new().window(window);
+        let mut config = regionpath_hierarchy::PlannerConfig::new().window(window);
+        if let Some(j) = join {
+            config = config.join_radius(j);
+        }
+        if let Some(r) = reach {
+            config = config.reach(r);
+        }
         let mut planner = CellPlanner::with_config(config).unwrap_or_else(|e| panic!("{e}"));
         let (mut exact_path, mut cells) = (Vec::new(), Vec::new());
         let (mut ratios, mut exact_t, mut hier_t) = (Vec::new(), 0.0f64, 0.0f64);
