@@ -271,8 +271,8 @@ pub struct BuildArgs {
     pub sector: u32,
     /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
     /// terrain character; see the README): the hierarchy of the unit's
-    /// usable positions, links priced by its terrain costs. Not with `-o`
-    /// (hierarchy files do not record a profile yet).
+    /// usable positions, links priced by its terrain costs. A file written
+    /// with `-o` records the profile and loads only for it.
     #[arg(long, value_name = "FILE.toml")]
     pub profile: Option<PathBuf>,
     /// Use `--sector` as given, even above the memory budget.
