@@ -406,20 +406,29 @@ type Entry = (Rgb<u8>, String);
 
 /// Where the legend's entries go in an image `width` pixels wide: each
 /// entry's (x, row), wrapping onto a new row where the next entry would
-/// pass the right edge; and the number of rows (at least 1).
-fn legend_layout(entries: &[Entry], width: u32) -> (Vec<(u32, u32)>, u32) {
+/// pass the right edge, up to `max_rows` rows (the entries that do not fit
+/// stay on the last row, cut at the edge); and the number of rows (at
+/// least 1).
+fn legend_layout(entries: &[Entry], width: u32, max_rows: u32) -> (Vec<(u32, u32)>, u32) {
     let mut at = Vec::with_capacity(entries.len());
     let (mut x, mut row) = (3u32, 0u32);
     for (colour, name) in entries {
         let swatch = if *colour == LEGEND_BG { 0 } else { SWATCH + 3 };
         let w = swatch + font::width(name, 2);
-        if x > 3 && x + w > width {
+        if x > 3 && x + w > width && row + 1 < max_rows {
             (x, row) = (3, row + 1);
         }
         at.push((x, row));
         x += w + 10;
     }
     (at, row + 1)
+}
+
+/// The most legend rows under a map area `map_height` pixels high: the
+/// legend takes at most a quarter of the map's height, and 2 rows at
+/// least.
+fn max_legend_rows(map_height: u32) -> u32 {
+    (map_height / (4 * LEGEND_HEIGHT)).max(2)
 }
 
 /// The legend strip from pixel row `top` down: [`LEGEND_HEIGHT`] pixels
@@ -697,7 +706,7 @@ pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
     legend.push((LEGEND_BG, scale.label()));
     // The legend strip goes under the map area: rows of pixels follow
     // each other in the buffer.
-    let (layout, rows) = legend_layout(&legend, pw);
+    let (layout, rows) = legend_layout(&legend, pw, max_legend_rows(ph));
     let legend_height = rows * LEGEND_HEIGHT;
     let mut raw = img.into_raw();
     raw.resize(raw.len() + pw as usize * legend_height as usize * 3, 255);
@@ -876,7 +885,7 @@ mod tests {
             .chain([(LEGEND_BG, "1 px per cell".to_string())])
             .collect();
         for width in [40u32, 120, 300, 2000] {
-            let (at, rows) = legend_layout(&entries, width);
+            let (at, rows) = legend_layout(&entries, width, 100);
             assert_eq!(at.len(), entries.len());
             assert_eq!(rows, at.iter().map(|a| a.1).max().unwrap() + 1);
             for (i, ((c, name), &(x, row))) in entries.iter().zip(&at).enumerate() {
@@ -888,7 +897,13 @@ mod tests {
                 );
             }
         }
-        assert_eq!(legend_layout(&entries, 2000).1, 1);
-        assert!(legend_layout(&entries, 120).1 > 3);
+        assert_eq!(legend_layout(&entries, 2000, 100).1, 1);
+        assert!(legend_layout(&entries, 120, 100).1 > 3);
+        // Capped: the rest stays on the last row.
+        let (at, rows) = legend_layout(&entries, 120, 2);
+        assert_eq!(rows, 2);
+        assert!(at[2..].iter().all(|a| a.1 == 1), "{at:?}");
+        assert_eq!(max_legend_rows(60), 2);
+        assert_eq!(max_legend_rows(2048), 2048 / (4 * LEGEND_HEIGHT));
     }
 }
