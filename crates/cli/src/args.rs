@@ -157,8 +157,13 @@ pub struct InspectArgs {
 pub enum Layer {
     /// Sector borders (grey lines).
     Sectors,
-    /// Passable cells coloured by region (else light grey).
+    /// Passable cells (usable positions under `--profile`) coloured by
+    /// region (else light grey, or their terrain colour with `terrain`).
     Regions,
+    /// Cells coloured by terrain kind (ground light, swamp olive, water
+    /// blue, forest green, road tan, other kinds a colour of their own;
+    /// walls `@`/`O` dark).
+    Terrain,
     /// The abstract route: region representatives joined in route order.
     Route,
     /// The cells of each path.
@@ -174,18 +179,27 @@ pub struct RenderArgs {
     #[arg(value_name = "MAP.map")]
     pub map: PathBuf,
     /// A hierarchy file from `regionpath build` (default: build in memory
-    /// with the default settings).
+    /// with the default settings); with `--profile`, one built for that
+    /// profile.
     #[arg(long, value_name = "FILE.rph")]
     pub hierarchy: Option<PathBuf>,
+    /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
+    /// terrain character; see the README): the hierarchy and the paths
+    /// follow its positions and costs, and positions unusable for it are
+    /// drawn hatched (darkened when cells are under 4 pixels).
+    #[arg(long, value_name = "FILE.toml")]
+    pub profile: Option<PathBuf>,
     /// A path to plan and draw, as start and goal cells `SX,SY,GX,GY`
-    /// (repeat for several).
+    /// (positions under `--profile`; repeat for several).
     #[arg(long = "path", value_name = "SX,SY,GX,GY", value_parser = parse_query)]
     pub paths: Vec<[u32; 4]>,
     /// Smooth the paths (adds the `smoothed` layer when `--layers` is not given).
     #[arg(long)]
     pub smooth: bool,
-    /// Layers to draw, comma-separated (default: sectors,regions,route,path,
-    /// and smoothed with `--smooth`). The map (passable/blocked) is always drawn.
+    /// Layers to draw, comma-separated (default: sectors,regions,route,path
+    /// on maps of ground and walls only, sectors,terrain,route,path on maps
+    /// with other terrain kinds; and smoothed with `--smooth`). The map
+    /// (passable/blocked) is always drawn.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
     pub layers: Option<Vec<Layer>>,
     /// Pixels per cell: 1 and up magnify (small maps), below 1 shrink
@@ -257,8 +271,8 @@ pub struct BuildArgs {
     pub sector: u32,
     /// A movement profile (TOML: `name`, `size`, a `[cost]` table per
     /// terrain character; see the README): the hierarchy of the unit's
-    /// usable positions, links priced by its terrain costs. Not with `-o`
-    /// (hierarchy files do not record a profile yet).
+    /// usable positions, links priced by its terrain costs. A file written
+    /// with `-o` records the profile and loads only for it.
     #[arg(long, value_name = "FILE.toml")]
     pub profile: Option<PathBuf>,
     /// Use `--sector` as given, even above the memory budget.

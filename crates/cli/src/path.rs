@@ -13,19 +13,9 @@ use std::path::Path;
 use std::time::Instant;
 
 /// The hierarchy of `--hierarchy FILE` (checked against `grid`), or one
-/// built in memory with `config`.
-pub fn hierarchy_for(
-    map: &Path,
-    grid: &Grid,
-    file: Option<&Path>,
-    config: &HierarchyConfig,
-) -> Result<Hierarchy, CliError> {
-    hierarchy_with(map, grid, file, config, None)
-}
-
-/// [`hierarchy_for`] under a movement profile: a file must record that
-/// profile (else `HierarchyError::WrongProfile`, exit 2), a build is made
-/// with it.
+/// built in memory with `config`; under a movement profile a file must
+/// record that profile (else `HierarchyError::WrongProfile`, exit 2), and a
+/// build is made with it.
 pub fn hierarchy_with(
     map: &Path,
     grid: &Grid,

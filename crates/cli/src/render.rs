@@ -19,15 +19,17 @@ use crate::error::{CliError, Outcome};
 use crate::font;
 use crate::input::load_map;
 use crate::out::Out;
-use crate::path::hierarchy_for;
+use crate::path::hierarchy_with;
 use crate::progress;
+use clap::ValueEnum;
 use image::{Rgb, RgbImage};
-use regionpath::grid::{Grid, Point};
+use regionpath::grid::{Grid, Point, Terrain};
 use regionpath::{Config, Hierarchy, HierarchyConfig, Planner};
 use serde_json::json;
 use std::time::Instant;
 
-/// Height of the legend strip in pixels.
+/// Height of one row of the legend strip in pixels (entries wrap onto
+/// more rows on narrow images).
 pub const LEGEND_HEIGHT: u32 = font::HEIGHT * 2 + 6;
 /// The default scale fits the longer side of the map to this many pixels.
 pub const TARGET_SIDE: u32 = 2048;
@@ -108,8 +110,47 @@ impl Scale {
 /// close to the path, route or blocked colours: every channel is at least
 /// 160).
 pub fn region_colour(id: u32) -> Rgb<u8> {
-    let h = (f64::from(id) * 0.618_033_988_749_895).fract() * 6.0;
-    let (s, v) = (0.32, 0.97);
+    hue_colour(f64::from(id) * 0.618_033_988_749_895, 0.32, 0.97)
+}
+
+/// Colour of ground (`.`, `G`) in the terrain layer.
+pub const GROUND: Rgb<u8> = Rgb([232, 229, 214]);
+/// Colour of swamp (`S`) in the terrain layer.
+pub const SWAMP: Rgb<u8> = Rgb([140, 140, 62]);
+/// Colour of water (`W`) in the terrain layer.
+pub const WATER: Rgb<u8> = Rgb([66, 128, 214]);
+/// Colour of forest (`T`) in the terrain layer.
+pub const FOREST: Rgb<u8> = Rgb([52, 132, 64]);
+/// Colour of roads (`=`) in the terrain layer.
+pub const ROAD: Rgb<u8> = Rgb([184, 146, 98]);
+
+/// Whether `t` is a wall kind (`@`, `O`: out of bounds), drawn dark in
+/// every layer.
+pub fn is_wall(t: Terrain) -> bool {
+    matches!(t.to_char(), '@' | 'O')
+}
+
+/// The terrain layer's colour of kind `t`: the named kinds their fixed
+/// colours, walls [`BLOCKED`], and any other character a colour of its own
+/// (hue spread by the golden ratio over the character code, mid
+/// saturation: never one of the named or layer colours, every channel at
+/// least 100 so it stays clear of the path red and the dark walls). O(1).
+pub fn terrain_colour(t: Terrain) -> Rgb<u8> {
+    match t.to_char() {
+        '.' | 'G' => GROUND,
+        'S' => SWAMP,
+        'W' => WATER,
+        'T' => FOREST,
+        '=' => ROAD,
+        '@' | 'O' => BLOCKED,
+        c => hue_colour(f64::from(c as u8) * 0.618_033_988_749_895 + 0.1, 0.5, 0.86),
+    }
+}
+
+/// The colour of hue `turns` (fraction of a turn), saturation `s` and
+/// value `v`.
+fn hue_colour(turns: f64, s: f64, v: f64) -> Rgb<u8> {
+    let h = turns.fract() * 6.0;
     let c = v * s;
     let x = c * (1.0 - (h % 2.0 - 1.0).abs());
     let (r, g, b) = match h as u32 {
@@ -125,17 +166,57 @@ pub fn region_colour(id: u32) -> Rgb<u8> {
     Rgb([q(r), q(g), q(b)])
 }
 
+/// `c` darkened towards [`BLOCKED`]: how positions unusable for the
+/// profile are hatched (stripes of it, or the whole cell when cells are
+/// small).
+pub fn shade(c: Rgb<u8>) -> Rgb<u8> {
+    Rgb(std::array::from_fn(|k| {
+        ((u16::from(c.0[k]) * 45 + u16::from(BLOCKED.0[k]) * 55) / 100) as u8
+    }))
+}
+
+/// Cells at least this many pixels wide are hatched in stripes; smaller
+/// ones are darkened whole.
+pub const HATCH_MIN_PIXELS: u32 = 4;
+
+/// Whether pixel `(px, py)` of a hatched cell `n` pixels wide is on a
+/// stripe (diagonal stripes two pixels wide, four apart).
+fn on_stripe(px: u32, py: u32, n: u32) -> bool {
+    n < HATCH_MIN_PIXELS || (px + py) % 4 < 2
+}
+
 /// Colour sums of the pixels while shrinking.
 struct Sums {
     width: u32,
     sums: Vec<[u32; 4]>,
 }
 
-/// Fills the map area: blocked cells, and passable cells by region (or
-/// plain) — sector by sector.
-fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regions: bool) {
+/// What fills the map area's cells.
+#[derive(Clone, Copy, Debug)]
+struct Fill {
+    /// Usable positions by region.
+    regions: bool,
+    /// Cells by terrain kind (under the regions where both are on).
+    terrain: bool,
+    /// Hatch the positions unusable for the hierarchy's profile.
+    hatch: bool,
+}
+
+/// Fills the map area: walls and blocked cells dark, the other cells by
+/// region, terrain kind or plain, hatched where unusable for the profile —
+/// sector by sector. Returns which characters the map's cells have.
+fn draw_cells(
+    img: &mut RgbImage,
+    grid: &Grid,
+    h: &Hierarchy,
+    scale: Scale,
+    fill: Fill,
+) -> [bool; 128] {
     let (w, hgt) = (grid.width(), grid.height());
+    // The unit's positions: the profile's position grid, else the map.
+    let cells = h.profile_view().map_or(grid, |v| v.grid());
     let size = h.sector_size();
+    let mut seen = [false; 128];
     let mut labels: Vec<u32> = Vec::new();
     let mut stack: Vec<(u32, u32)> = Vec::new();
     let mut sums = match scale {
@@ -145,15 +226,18 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
         }),
         Scale::Up(_) => None,
     };
-    let mut put = |x: u32, y: u32, c: Rgb<u8>| match (scale, sums.as_mut()) {
+    let mut put = |x: u32, y: u32, c: Rgb<u8>, hatched: bool| match (scale, sums.as_mut()) {
         (Scale::Up(n), _) => {
+            let dark = shade(c);
             for py in y * n..y * n + n {
                 for px in x * n..x * n + n {
-                    img.put_pixel(px, py, c);
+                    let stripe = hatched && on_stripe(px, py, n);
+                    img.put_pixel(px, py, if stripe { dark } else { c });
                 }
             }
         }
         (Scale::Down(n), Some(s)) => {
+            let c = if hatched { shade(c) } else { c };
             let e = &mut s.sums[(y / n) as usize * s.width as usize + (x / n) as usize];
             for (sum, v) in e.iter_mut().zip(c.0) {
                 *sum += u32::from(v);
@@ -171,12 +255,21 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
             for y in sy..y1 {
                 for x in sx..x1 {
                     let p = Point::new(x, y);
-                    if !grid.is_passable(p) {
-                        put(x, y, BLOCKED);
-                        continue;
-                    }
-                    if !regions {
-                        put(x, y, OPEN);
+                    let kind = grid.terrain(p).unwrap_or(Terrain::OUT_OF_BOUNDS);
+                    seen[usize::from(kind.to_char() as u8 & 0x7f)] = true;
+                    let usable = cells.is_passable(p);
+                    // Under a profile, a cell that is no wall but where the
+                    // unit cannot stand is hatched.
+                    let hatched = fill.hatch && !usable && !is_wall(kind);
+                    if !usable || !fill.regions {
+                        let c = if fill.terrain {
+                            terrain_colour(kind)
+                        } else if usable || hatched {
+                            OPEN
+                        } else {
+                            BLOCKED
+                        };
+                        put(x, y, c, hatched);
                         continue;
                     }
                     let li = ((y - sy) * rw + (x - sx)) as usize;
@@ -199,21 +292,19 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
                                     continue;
                                 }
                                 let ni = ((ny - sy) * rw + (nx - sx)) as usize;
-                                if labels[ni] == u32::MAX && grid.is_passable(Point::new(nx, ny)) {
+                                if labels[ni] == u32::MAX && cells.is_passable(Point::new(nx, ny)) {
                                     labels[ni] = id;
                                     stack.push((nx, ny));
                                 }
                             }
                         }
                     }
-                    put(
-                        x,
-                        y,
-                        match labels[li] {
-                            SEALED => OPEN,
-                            id => region_colour(id),
-                        },
-                    );
+                    let c = match labels[li] {
+                        SEALED if fill.terrain => terrain_colour(kind),
+                        SEALED => OPEN,
+                        id => region_colour(id),
+                    };
+                    put(x, y, c, false);
                 }
             }
         }
@@ -226,6 +317,7 @@ fn draw_cells(img: &mut RgbImage, grid: &Grid, h: &Hierarchy, scale: Scale, regi
             }
         }
     }
+    seen
 }
 
 /// The label of a sealed piece of a sector in [`draw_cells`] (no region:
@@ -306,80 +398,195 @@ fn draw_path_cells(img: &mut RgbImage, cells: &[Point], scale: Scale) {
     }
 }
 
-/// The legend strip under the map area.
-fn draw_legend(img: &mut RgbImage, top: u32, entries: &[(Rgb<u8>, String)]) {
+/// Side of a legend swatch in pixels.
+const SWATCH: u32 = 10;
+
+/// One legend entry: its swatch colour ([`LEGEND_BG`]: no swatch) and name.
+type Entry = (Rgb<u8>, String);
+
+/// Where the legend's entries go in an image `width` pixels wide: each
+/// entry's (x, row), wrapping onto a new row where the next entry would
+/// pass the right edge, up to `max_rows` rows (the entries that do not fit
+/// stay on the last row, cut at the edge); and the number of rows (at
+/// least 1).
+fn legend_layout(entries: &[Entry], width: u32, max_rows: u32) -> (Vec<(u32, u32)>, u32) {
+    let mut at = Vec::with_capacity(entries.len());
+    let (mut x, mut row) = (3u32, 0u32);
+    for (colour, name) in entries {
+        let swatch = if *colour == LEGEND_BG { 0 } else { SWATCH + 3 };
+        let w = swatch + font::width(name, 2);
+        if x > 3 && x + w > width && row + 1 < max_rows {
+            (x, row) = (3, row + 1);
+        }
+        at.push((x, row));
+        x += w + 10;
+    }
+    (at, row + 1)
+}
+
+/// The most legend rows under a map area `map_height` pixels high: the
+/// legend takes at most a quarter of the map's height, and 2 rows at
+/// least.
+fn max_legend_rows(map_height: u32) -> u32 {
+    (map_height / (4 * LEGEND_HEIGHT)).max(2)
+}
+
+/// The legend strip from pixel row `top` down: [`LEGEND_HEIGHT`] pixels
+/// per row of `layout` ([`legend_layout`]).
+fn draw_legend(img: &mut RgbImage, top: u32, entries: &[Entry], layout: &[(u32, u32)]) {
     for y in top..img.height() {
         for x in 0..img.width() {
             img.put_pixel(x, y, LEGEND_BG);
         }
     }
     let (w, h) = (img.width(), img.height());
-    let mut x = 3u32;
-    let y = top + 3;
-    for (colour, name) in entries {
-        let swatch = 10;
-        if let Some(c) = Some(*colour).filter(|c| *c != LEGEND_BG) {
-            for dy in 0..swatch {
-                for dx in 0..swatch {
+    for ((colour, name), &(x0, row)) in entries.iter().zip(layout) {
+        let y = top + row * LEGEND_HEIGHT + 3;
+        let mut x = x0;
+        if *colour != LEGEND_BG {
+            for dy in 0..SWATCH {
+                for dx in 0..SWATCH {
                     if x + dx < w && y + dy < h {
-                        img.put_pixel(x + dx, y + dy, c);
+                        img.put_pixel(x + dx, y + dy, *colour);
                     }
                 }
             }
-            x += swatch + 3;
+            x += SWATCH + 3;
         }
         font::draw(name, 2, |dx, dy| {
             if x + dx < w && y + dy < h {
                 img.put_pixel(x + dx, y + dy, TEXT);
             }
         });
-        x += font::width(name, 2) + 10;
     }
+}
+
+/// Whether the map has a terrain kind besides ground (`.`, `G`) and walls
+/// (`@`, `O`): then the terrain layer is drawn by default. Reads the
+/// grid's palette, O(1).
+pub fn has_terrain(grid: &Grid) -> bool {
+    grid.terrain_kinds()
+        .iter()
+        .any(|&t| !matches!(t.to_char(), '.' | 'G') && !is_wall(t))
+}
+
+/// The layers drawn without `--layers`: sectors, route and path, with the
+/// terrain layer on maps of several terrain kinds ([`has_terrain`]; a game
+/// map's swamp, water and roads are what its reader looks for) and the
+/// region layer on the others; smoothed with `--smooth`.
+pub fn default_layers(grid: &Grid, smooth: bool) -> Vec<Layer> {
+    let fill = if has_terrain(grid) {
+        Layer::Terrain
+    } else {
+        Layer::Regions
+    };
+    let mut v = vec![Layer::Sectors, fill, Layer::Route, Layer::Path];
+    if smooth {
+        v.push(Layer::Smoothed);
+    }
+    v
+}
+
+/// The legend's name of a terrain character: the named kinds by name, any
+/// other as `kind C` (its code, `kind 126`, where the legend font lacks
+/// the character or would draw a lower-case letter as a capital).
+pub fn kind_name(c: char) -> String {
+    match c {
+        '.' | 'G' => "ground".into(),
+        'S' => "swamp".into(),
+        'W' => "water".into(),
+        'T' => "forest".into(),
+        '=' => "road".into(),
+        '@' | 'O' => "blocked".into(),
+        c if font::glyph(c).is_some() && !c.is_ascii_lowercase() => format!("kind {c}"),
+        c => format!("kind {}", c as u32),
+    }
+}
+
+/// The legend entries of the terrain layer: one per kind in `seen` (the
+/// characters the cells have), ground first, then swamp, water, forest,
+/// road, then the other characters in code order; walls are left to the
+/// `blocked` entry.
+fn terrain_entries(seen: &[bool; 128]) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    if seen[usize::from(b'.')] || seen[usize::from(b'G')] {
+        out.push((GROUND, kind_name('.')));
+    }
+    let named = [b'S', b'W', b'T', b'='];
+    for c in named {
+        if seen[usize::from(c)] {
+            out.push((
+                terrain_colour(Terrain::from_char(c as char).unwrap_or(Terrain::GROUND)),
+                kind_name(c as char),
+            ));
+        }
+    }
+    for (c, _) in seen.iter().enumerate().filter(|(_, &s)| s) {
+        let ch = c as u8;
+        if matches!(ch, b'.' | b'G' | b'@' | b'O') || named.contains(&ch) {
+            continue;
+        }
+        if let Some(t) = Terrain::from_char(ch as char) {
+            out.push((terrain_colour(t), kind_name(ch as char)));
+        }
+    }
+    out
 }
 
 /// Runs `regionpath render`.
 pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
     let t0 = Instant::now();
+    let profile = match &args.profile {
+        Some(path) => Some(crate::profile::load(path)?),
+        None => None,
+    };
     let grid = load_map(&args.map)?;
-    let layers = args.layers.clone().unwrap_or_else(|| {
-        let mut v = vec![Layer::Sectors, Layer::Regions, Layer::Route, Layer::Path];
-        if args.smooth {
-            v.push(Layer::Smoothed);
-        }
-        v
-    });
+    let layers = args
+        .layers
+        .clone()
+        .unwrap_or_else(|| default_layers(&grid, args.smooth));
     let on = |l: Layer| layers.contains(&l);
     let big = grid.cell_count() >= progress::BIG_MAP_CELLS;
     let spinner = progress::spinner(
         !big || args.json,
         format!("preparing {}", args.map.display()),
     );
-    let h = hierarchy_for(
+    let h = hierarchy_with(
         &args.map,
         &grid,
         args.hierarchy.as_deref(),
         &HierarchyConfig::default(),
+        profile.as_ref(),
     );
     spinner.finish_and_clear();
     let h = h?;
     for q in &args.paths {
         for (x, y) in [(q[0], q[1]), (q[2], q[3])] {
             let p = Point::new(x, y);
-            if !grid.in_bounds(p) || !grid.is_passable(p) {
-                return Err(CliError::Usage(format!(
-                    "--path {},{},{},{}: {p} is {} of {}",
-                    q[0],
-                    q[1],
-                    q[2],
-                    q[3],
-                    if grid.in_bounds(p) {
-                        "a blocked cell"
-                    } else {
-                        "outside"
-                    },
-                    args.map.display()
-                )));
+            let usable = match h.profile_view() {
+                Some(view) => view.is_usable(p),
+                None => grid.in_bounds(p) && grid.is_passable(p),
+            };
+            if usable {
+                continue;
             }
+            let what = match &profile {
+                _ if !grid.in_bounds(p) => "outside".to_string(),
+                Some(prof) => format!(
+                    "not a usable position for profile `{}` (a cell of its {k}x{k} footprint is off the map or has no cost)",
+                    prof.name(),
+                    k = prof.size()
+                ),
+                None => "a blocked cell".to_string(),
+            };
+            return Err(CliError::Usage(format!(
+                "--path {},{},{},{}: {p} is {what} of {}",
+                q[0],
+                q[1],
+                q[2],
+                q[3],
+                args.map.display()
+            )));
         }
     }
     let mut planner = Planner::new(Config::new().smooth(args.smooth || on(Layer::Smoothed)))
@@ -416,12 +623,28 @@ pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
             args.map.display()
         )));
     }
-    let mut img = RgbImage::new(pw, ph + LEGEND_HEIGHT);
-    draw_cells(&mut img, &grid, &h, scale, on(Layer::Regions));
-    let mut legend: Vec<(Rgb<u8>, String)> =
-        vec![(OPEN, "open".into()), (BLOCKED, "blocked".into())];
-    if on(Layer::Regions) {
-        legend[0] = (region_colour(1), "regions".into());
+    let mut img = RgbImage::new(pw, ph);
+    let fill = Fill {
+        regions: on(Layer::Regions),
+        terrain: on(Layer::Terrain),
+        hatch: profile.is_some(),
+    };
+    let seen = draw_cells(&mut img, &grid, &h, scale, fill);
+    let mut legend: Vec<Entry> = Vec::new();
+    if fill.regions {
+        legend.push((region_colour(1), "regions".into()));
+    }
+    if fill.terrain {
+        legend.extend(terrain_entries(&seen));
+    } else if !fill.regions {
+        legend.push((OPEN, "open".into()));
+    }
+    legend.push((BLOCKED, "blocked".into()));
+    if let Some(p) = &profile {
+        legend.push((
+            shade(if fill.terrain { GROUND } else { OPEN }),
+            format!("unusable for {}", p.name()),
+        ));
     }
     if on(Layer::Sectors) {
         let drawn = draw_sectors(&mut img, &grid, h.sector_size(), scale);
@@ -481,7 +704,20 @@ pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
         legend.push((SMOOTHED, "smoothed".into()));
     }
     legend.push((LEGEND_BG, scale.label()));
-    draw_legend(&mut img, ph, &legend);
+    // The legend strip goes under the map area: rows of pixels follow
+    // each other in the buffer.
+    let (layout, rows) = legend_layout(&legend, pw, max_legend_rows(ph));
+    let legend_height = rows * LEGEND_HEIGHT;
+    let mut raw = img.into_raw();
+    raw.resize(raw.len() + pw as usize * legend_height as usize * 3, 255);
+    let mut img = RgbImage::from_raw(pw, ph + legend_height, raw).ok_or_else(|| {
+        CliError::Usage(format!(
+            "a {pw}x{} image of {} does not fit in memory",
+            ph + legend_height,
+            args.map.display()
+        ))
+    })?;
+    draw_legend(&mut img, ph, &legend, &layout);
     img.save_with_format(&args.out, image::ImageFormat::Png)
         .map_err(|e| CliError::Write {
             path: args.out.clone(),
@@ -505,20 +741,33 @@ pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
             .map(|(q, p)| match p {
                 Some((p, route)) => json!({
                     "query": q, "found": true, "cost": p.cost, "cells": p.cells.len(),
+                    "positions": p.cells.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>(),
                     "route_regions": route.len(), "smoothed_length": p.smoothed_length,
                 }),
                 None => json!({"query": q, "found": false}),
             })
+            .collect();
+        let layer_names: Vec<String> = layers
+            .iter()
+            .filter_map(|l| l.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        let legend_json: Vec<_> = legend
+            .iter()
+            .filter(|(c, _)| *c != LEGEND_BG)
+            .map(|(c, name)| json!({"name": name, "rgb": c.0}))
             .collect();
         out.line(json!({
             "status": outcome.status(),
             "exit_code": outcome.code(),
             "out": args.out.display().to_string(),
             "width": pw,
-            "height": ph + LEGEND_HEIGHT,
+            "height": ph + legend_height,
             "map_height_px": ph,
-            "legend_height": LEGEND_HEIGHT,
+            "legend_height": legend_height,
             "pixels_per_cell": scale.pixels_per_cell(),
+            "layers": layer_names,
+            "legend": legend_json,
+            "profile": profile.as_ref().map(|p| p.name().to_string()),
             "paths": paths,
             "ms": ms,
         }))?;
@@ -527,7 +776,7 @@ pub fn run(args: &RenderArgs, out: &mut Out) -> Result<Outcome, CliError> {
             "wrote {} ({}x{} px, {}; {} path(s){}) in {:.0} ms",
             args.out.display(),
             pw,
-            ph + LEGEND_HEIGHT,
+            ph + legend_height,
             scale.label(),
             planned.len() - unreachable,
             if unreachable > 0 {
@@ -579,5 +828,82 @@ mod tests {
             assert_ne!(region_colour(id), region_colour(id + 1));
         }
         assert!(seen.len() > 300, "{} colours", seen.len());
+    }
+
+    #[test]
+    fn terrain_colours_are_distinct_and_clear_of_the_layer_colours() {
+        let kinds: Vec<Terrain> = ('!'..='~').filter_map(Terrain::from_char).collect();
+        assert_eq!(kinds.len(), 94);
+        let mut by_colour = std::collections::HashMap::new();
+        for &t in &kinds {
+            let c = terrain_colour(t);
+            if is_wall(t) {
+                assert_eq!(c, BLOCKED, "{t}");
+                continue;
+            }
+            for other in [PATH, SMOOTHED, ROUTE, SECTOR, BLOCKED, OPEN] {
+                assert_ne!(c, other, "{t}");
+            }
+            // Hatched cells stay apart from walls too.
+            assert_ne!(shade(c), BLOCKED, "{t}");
+            let group = if matches!(t.to_char(), '.' | 'G') {
+                '.'
+            } else {
+                t.to_char()
+            };
+            if let Some(prev) = by_colour.insert(c, group) {
+                assert_eq!(prev, group, "{t} shares a colour with {prev}");
+            }
+        }
+        assert_eq!(terrain_colour(Terrain::WATER), WATER);
+        assert_eq!(terrain_colour(Terrain::GROUND_G), GROUND);
+        // Other kinds keep clear of the dark walls and the path red.
+        for &t in &kinds {
+            if !is_wall(t) && !"GSWT.=".contains(t.to_char()) {
+                assert!(terrain_colour(t).0.iter().all(|&v| v >= 100), "{t}");
+            }
+        }
+    }
+
+    #[test]
+    fn terrain_is_drawn_by_default_only_on_maps_with_terrain_kinds() {
+        let plain = Grid::from_rows(&["..@", "G.O"]).unwrap();
+        let swampy = Grid::from_rows(&["..@", "S.="]).unwrap();
+        assert!(!has_terrain(&plain));
+        assert!(has_terrain(&swampy));
+        let d = default_layers(&plain, false);
+        assert!(d.contains(&Layer::Regions) && !d.contains(&Layer::Terrain));
+        let d = default_layers(&swampy, true);
+        assert!(d.contains(&Layer::Terrain) && !d.contains(&Layer::Regions));
+        assert!(d.contains(&Layer::Smoothed));
+    }
+
+    #[test]
+    fn legend_entries_wrap_within_the_image() {
+        let entries: Vec<Entry> = (0..12)
+            .map(|i| (region_colour(i), format!("entry {i}")))
+            .chain([(LEGEND_BG, "1 px per cell".to_string())])
+            .collect();
+        for width in [40u32, 120, 300, 2000] {
+            let (at, rows) = legend_layout(&entries, width, 100);
+            assert_eq!(at.len(), entries.len());
+            assert_eq!(rows, at.iter().map(|a| a.1).max().unwrap() + 1);
+            for (i, ((c, name), &(x, row))) in entries.iter().zip(&at).enumerate() {
+                let w = if *c == LEGEND_BG { 0 } else { SWATCH + 3 } + font::width(name, 2);
+                let alone = i == 0 || at[i - 1].1 != row;
+                assert!(
+                    x + w <= width || (alone && x == 3),
+                    "{width}: {name} at {x}"
+                );
+            }
+        }
+        assert_eq!(legend_layout(&entries, 2000, 100).1, 1);
+        assert!(legend_layout(&entries, 120, 100).1 > 3);
+        // Capped: the rest stays on the last row.
+        let (at, rows) = legend_layout(&entries, 120, 2);
+        assert_eq!(rows, 2);
+        assert!(at[2..].iter().all(|a| a.1 == 1), "{at:?}");
+        assert_eq!(max_legend_rows(60), 2);
+        assert_eq!(max_legend_rows(2048), 2048 / (4 * LEGEND_HEIGHT));
     }
 }
