@@ -244,15 +244,22 @@ fn roads_are_followed_when_the_swamp_is_dear() {
         .unwrap();
     let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
     let (s, g) = (Point::new(5, 55), Point::new(w - 6, 55));
-    let mut planner = CellPlanner::new();
+    assert_within(&hier, &grid, &profile, s, g, 1.03);
+}
+
+/// Plans `s` to `g` on `hier`: the path passes the oracle's checker, its
+/// reported cost is the checker's, and it is within `bound` times the
+/// oracle's optimum.
+fn assert_within(hier: &Hierarchy, grid: &Grid, profile: &Profile, s: Point, g: Point, bound: f64) {
     let mut cells = Vec::new();
-    let st = planner
-        .find_path_into(&hier, &grid, s, g, &mut cells)
+    let st = CellPlanner::new()
+        .find_path_into(hier, grid, s, g, &mut cells)
         .unwrap();
-    let d = weighted_distances(&grid, &profile, s).unwrap()[(g.y * w + g.x) as usize].unwrap();
-    let c = check_weighted_path(&grid, &profile, &cells, s, g).unwrap();
+    let d =
+        weighted_distances(grid, profile, s).unwrap()[(g.y * grid.width() + g.x) as usize].unwrap();
+    let c = check_weighted_path(grid, profile, &cells, s, g).unwrap();
     assert!((c - st.cost).abs() < 1e-6 * c);
-    assert!(c <= 1.03 * d, "path cost {c}, optimum {d}");
+    assert!(c <= bound * d, "{s} to {g}: path cost {c}, optimum {d}");
 }
 
 /// A road far from the middle of the sector borders it crosses and from
@@ -276,19 +283,11 @@ fn roads_off_the_sector_middles_are_followed() {
         .build()
         .unwrap();
     let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
-    let mut planner = CellPlanner::new();
-    let mut cells = Vec::new();
     for (s, g) in [
         (Point::new(0, 40), Point::new(w - 1, 40)),
         (Point::new(3, 30), Point::new(w - 20, 45)),
     ] {
-        let st = planner
-            .find_path_into(&hier, &grid, s, g, &mut cells)
-            .unwrap();
-        let d = weighted_distances(&grid, &profile, s).unwrap()[(g.y * w + g.x) as usize].unwrap();
-        let c = check_weighted_path(&grid, &profile, &cells, s, g).unwrap();
-        assert!((c - st.cost).abs() < 1e-6 * c);
-        assert!(c <= 1.03 * d, "{s} to {g}: path cost {c}, optimum {d}");
+        assert_within(&hier, &grid, &profile, s, g, 1.03);
     }
 }
 

@@ -114,6 +114,8 @@ fn cost_of(view: &ProfileGrid, p: Point) -> f64 {
 #[derive(Default)]
 struct SectorDijkstra {
     rect: Option<Rect>,
+    /// The loaded rect's top-left cell.
+    origin: Point,
     /// Row length of the bordered copy: the rect's width + 2.
     stride: usize,
     /// Per bordered cell: the position's cost, `NaN` when not usable or
@@ -150,6 +152,7 @@ impl SectorDijkstra {
             return;
         }
         self.rect = Some(rect);
+        self.origin = Point::new(rect.x0, rect.y0);
         let (w, h) = (rect.width() as usize, rect.height() as usize);
         self.stride = w + 2;
         self.cost.clear();
@@ -179,27 +182,17 @@ impl SectorDijkstra {
     /// The bordered index of `p`, a cell of the loaded rect.
     #[inline]
     fn at(&self, p: Point) -> usize {
-        let rect = self.rect.unwrap_or(Rect {
-            x0: 0,
-            y0: 0,
-            x1: 0,
-            y1: 0,
-        });
-        (p.y - rect.y0 + 1) as usize * self.stride + (p.x - rect.x0 + 1) as usize
+        let o = self.origin;
+        (p.y - o.y + 1) as usize * self.stride + (p.x - o.x + 1) as usize
     }
 
     /// The cell at bordered index `i` (inside the rect).
     #[inline]
     fn cell(&self, i: usize) -> Point {
-        let rect = self.rect.unwrap_or(Rect {
-            x0: 0,
-            y0: 0,
-            x1: 0,
-            y1: 0,
-        });
+        let o = self.origin;
         Point::new(
-            rect.x0 + (i % self.stride) as u32 - 1,
-            rect.y0 + (i / self.stride) as u32 - 1,
+            o.x + (i % self.stride) as u32 - 1,
+            o.y + (i / self.stride) as u32 - 1,
         )
     }
 }

@@ -40,6 +40,28 @@ pub(super) fn window_of(r: Rect) -> Window {
 }
 
 impl CellPlanner {
+    /// The best path from `from` to `to` inside `win`, into `self.leg`:
+    /// windowed A* under the profile's costs (heuristic floored at the
+    /// window's cheapest class) where costs differ, else jump point search.
+    fn window_leg(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        win: Window,
+        from: Point,
+        to: Point,
+    ) -> Result<SearchStats, PlanError> {
+        let leg = &mut self.leg;
+        Ok(match h.weights() {
+            Some((view, table)) => {
+                let floor = h.window_floor(win);
+                self.window
+                    .find_path_weighted_into(view, table, floor, win, from, to, None, leg)?
+            }
+            None => self.jps.find_path_into(grid, win, from, to, leg)?,
+        })
+    }
+
     /// Refines the next leg ([`CellPlanner::next_leg`]); in a whole query
     /// ([`Kind::is_whole`]: its cells are not handed out leg by leg) a leg
     /// after the first starts back along the previous one
@@ -88,20 +110,7 @@ impl CellPlanner {
             } else {
                 Window::around(grid, pr.pos, pr.goal, size, size)
             };
-            let (from, to, leg) = (pr.pos, pr.goal, &mut self.leg);
-            let s = match h.weights() {
-                Some((view, table)) => self.window.find_path_weighted_into(
-                    view,
-                    table,
-                    h.window_floor(win),
-                    win,
-                    from,
-                    to,
-                    None,
-                    leg,
-                )?,
-                None => self.jps.find_path_into(grid, win, from, to, leg)?,
-            };
+            let s = self.window_leg(h, grid, win, pr.pos, pr.goal)?;
             self.stats.expanded += s.expanded;
             if s.status == Status::Found {
                 self.append_leg(out);
@@ -456,21 +465,7 @@ impl CellPlanner {
                 width: hi.x - lo.x + 1,
                 height: hi.y - lo.y + 1,
             };
-            let s = match h.weights() {
-                Some((view, table)) => self.window.find_path_weighted_into(
-                    view,
-                    table,
-                    h.window_floor(win),
-                    win,
-                    from,
-                    to,
-                    None,
-                    &mut self.leg,
-                )?,
-                None => self
-                    .jps
-                    .find_path_into(grid, win, from, to, &mut self.leg)?,
-            };
+            let s = self.window_leg(h, grid, win, from, to)?;
             self.stats.expanded += s.expanded;
             if s.status != Status::Found {
                 return Err(PlanError::Stale(format!(
