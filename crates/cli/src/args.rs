@@ -578,12 +578,7 @@ pub struct GenerateArgs {
     /// columns of copies, top-bottom in odd rows) so the copies meet along
     /// matching borders; terrain characters are kept. Streamed: memory is
     /// the source map's, not the output's.
-    #[arg(
-        long,
-        value_name = "SRC.map",
-        requires = "repeat",
-        conflicts_with = "terrain"
-    )]
+    #[arg(long, value_name = "SRC.map", requires = "repeat")]
     pub tile: Option<PathBuf>,
     /// Copies across and down for `--tile`, as `NxM` (e.g. `4x4`).
     #[arg(long, value_name = "NxM", value_parser = parse_repeat, requires = "tile")]
@@ -602,7 +597,9 @@ pub struct GenerateArgs {
     /// Paint terrain over the open cells: lakes and rivers of water `W`,
     /// swamp `S` on their shores, forest `T` and roads `=` (walls stay
     /// walls), from seeded value noise and shortest paths between far
-    /// points; the walls do not depend on it. Maps up to 2^24 cells.
+    /// points; the walls do not depend on it. With `--tile` (e.g.
+    /// `--repeat 1x1`), paints over that map, seeded by `--seed`. Maps up
+    /// to 2^24 cells.
     #[arg(long)]
     pub terrain: bool,
     /// A movement profile (TOML: `name`, `size`, a `[cost]` table per

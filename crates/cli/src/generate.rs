@@ -389,12 +389,14 @@ pub fn run(args: &GenerateArgs, out: &mut Out) -> Result<Outcome, CliError> {
     // written from the source.
     let mut grid: Option<Grid> = None;
     if args.terrain {
-        if let Source::Cells(c) = &source {
-            let spinner = progress::spinner(hide, "painting terrain");
-            let painted = c.to_grid().and_then(|g| crate::terrain::paint(&g, seed));
-            spinner.finish_and_clear();
-            grid = Some(painted?);
-        }
+        let spinner = progress::spinner(hide, "painting terrain");
+        let unpainted = match &source {
+            Source::Cells(c) => c.to_grid(),
+            Source::Tiled(t) => t.to_grid(),
+        };
+        let painted = unpainted.and_then(|g| crate::terrain::paint(&g, seed));
+        spinner.finish_and_clear();
+        grid = Some(painted?);
     }
     let bar = progress::bar(
         hide,

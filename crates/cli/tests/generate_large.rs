@@ -222,6 +222,57 @@ fn tiling_mirrors_copies_and_its_rows_are_optimal() {
     assert_eq!(code, 2);
 }
 
+/// `--terrain` over a `--tile`d map paints the source's open cells and
+/// keeps its walls exactly; the seed decides the painting.
+#[test]
+fn terrain_paints_over_a_tiled_map_and_keeps_its_walls() {
+    let dir = scratch("generate-large", "tile-terrain");
+    let (code, _, err) = generate(
+        &dir,
+        "src.map",
+        &[
+            "--kind", "caves", "--width", "160", "--height", "120", "--seed", "4",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let paint = |name: &str, seed: &str| {
+        let (code, _, err) = run(bin()
+            .args(["generate", "-q", "--tile"])
+            .arg(dir.join("src.map"))
+            .args(["--repeat", "1x1", "--terrain", "--seed", seed, "-o"])
+            .arg(dir.join(name)));
+        assert_eq!(code, 0, "{err}");
+        std::fs::read(dir.join(name)).unwrap()
+    };
+    let (a, again, other) = (
+        paint("a.map", "1"),
+        paint("b.map", "1"),
+        paint("c.map", "2"),
+    );
+    assert_eq!(a, again, "the same seed paints the same map");
+    assert_ne!(a, other, "another seed paints another map");
+    let src = read_map(dir.join("src.map")).unwrap();
+    let painted = read_map(dir.join("a.map")).unwrap();
+    assert_eq!(
+        (painted.width(), painted.height()),
+        (src.width(), src.height())
+    );
+    let mut kinds = std::collections::BTreeSet::new();
+    for y in 0..src.height() {
+        for x in 0..src.width() {
+            let p = Point::new(x, y);
+            let (s, t) = (src.terrain(p).unwrap(), painted.terrain(p).unwrap());
+            if s.to_char() == '@' {
+                assert_eq!(t.to_char(), '@', "wall at ({x}, {y}) repainted");
+            } else {
+                assert_ne!(t.to_char(), '@', "open cell ({x}, {y}) walled");
+                kinds.insert(t.to_char());
+            }
+        }
+    }
+    assert!(kinds.len() >= 3, "open cells painted with only {kinds:?}");
+}
+
 #[test]
 fn help_documents_tiling_and_the_memory_estimate() {
     let (code, out, _) = run(bin().args(["generate", "--help"]));
