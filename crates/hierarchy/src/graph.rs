@@ -171,7 +171,9 @@ impl Link {
     /// Estimated cost from this region's representative, through the middle
     /// of the run, to the other's (octile legs; see `ARCHITECTURE.md`);
     /// under a profile whose costs differ, the cheapest way inside the two
-    /// sectors through any cell pair of the run. Stored to 1/64 of a cell.
+    /// sectors through any pair of cells where the two regions face each
+    /// other across the border (the run holding the cheapest pair is this
+    /// link's). Stored to 1/64 of a cell.
     #[inline]
     pub fn cost(&self) -> f32 {
         self.cost as f32 * (1.0 / LINK_COST_SCALE)

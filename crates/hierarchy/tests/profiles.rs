@@ -291,6 +291,59 @@ fn roads_off_the_sector_middles_are_followed() {
     }
 }
 
+/// Two corridors join the ends of the map: a swamp corridor along the
+/// top with a road one row off its top, and a plain corridor along the
+/// bottom. Walls split every sector border of the top corridor into a
+/// one-cell gap where the road crosses and a wider gap in the middle.
+/// Each link is priced through the gap the road uses, so the route takes
+/// the road (within 3 % of the optimum); priced through the middle gap
+/// the plain build keeps (the one nearer the sectors' centres), the road
+/// looked dearer than the bottom corridor, and the path took that, about
+/// 1.5 times the optimum.
+#[test]
+fn roads_through_side_gaps_of_split_borders_are_followed() {
+    let (w, h) = (320u32, 96u32);
+    let rows: Vec<String> = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    let end = x < 16 || x >= w - 16;
+                    let border = x % 16 == 15;
+                    if end {
+                        '.'
+                    } else if y < 16 {
+                        if border && !(y == 1 || (7..=10).contains(&y)) {
+                            '@'
+                        } else if y == 1 {
+                            '='
+                        } else {
+                            'S'
+                        }
+                    } else if y >= 80 {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let profile = Profile::builder("infantry")
+        .cost('.', 1.0)
+        .cost('=', 0.5)
+        .cost('S', 5.0)
+        .build()
+        .unwrap();
+    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    for (s, g) in [
+        (Point::new(4, 48), Point::new(w - 4, 48)),
+        (Point::new(2, 40), Point::new(w - 10, 60)),
+    ] {
+        assert_within(&hier, &grid, &profile, s, g, 1.03);
+    }
+}
+
 /// `.rph` files record their profile: a profiled hierarchy saved and
 /// loaded for its profile gives the same bytes back and answers like the
 /// oracle; the file is refused for another profile (cost, size or name),

@@ -15,8 +15,9 @@
 //!   centroid's, so that a road through a region carries its links;
 //! - link costs are priced by the terrain ([`reweigh`]): the cheapest way
 //!   inside the two sectors from one representative to the other through
-//!   any cell pair of the crossing run; landmarks are computed over those
-//!   costs;
+//!   any pair of cells where the regions face each other across the
+//!   border, and the link crosses at the run holding that pair; landmarks
+//!   are computed over those costs;
 //! - the leg searches are windowed A* under the profile's step costs
 //!   ([`regionpath_search::WindowedAStar::find_path_weighted_into`]), not
 //!   jump point search, which is valid only where costs are uniform; their
@@ -327,34 +328,35 @@ impl SectorDijkstra {
 /// Moves each region's representative to its cheapest cell (nearest the
 /// old one), prices every link of `h` by `view`'s terrain and computes the
 /// landmarks again over the new costs. A link from region `a` to region `b`
-/// costs, over the cell pairs of its crossing run, the least of: the
-/// cheapest way inside `a`'s sector from `a`'s representative to the
-/// pair's cell on `a`'s side, the crossing step (its length times the mean
-/// of its two positions' costs) and the cheapest way inside `b`'s sector on
-/// to `b`'s representative. Why: a route priced through the middle of each
+/// costs, over the cell pairs where the two regions face each other across
+/// their sectors' border ([`best_crossing`]), the least of: the cheapest
+/// way inside `a`'s sector from `a`'s representative to the pair's cell on
+/// `a`'s side, the crossing step (its length times the mean of its two
+/// positions' costs) and the cheapest way inside `b`'s sector on to `b`'s
+/// representative; its crossing run becomes the run of facing pairs that
+/// holds the cheapest pair. Why: a route priced through the middle of each
 /// run, or through representatives off the road, missed roads that cross
 /// a border away from the middle (Berlin_0_1024 painted, infantry: mean
-/// suboptimality 4.4 % → 1.0 %, p95 13.9 % → 2.3 %; see
+/// suboptimality 4.4 % → 1.0 %, p95 13.9 % → 2.3 %), and one priced
+/// through the run the plain build keeps missed roads that cross through
+/// another gap of a border split by obstacles (random512-10-0 painted,
+/// infantry: 3.1 % → 1.5 %, p95 14.2 % → 5.5 %; see
 /// `benches/PROFILES.md`). One flood and one Dijkstra per region over its
 /// sector (O(cells log cells) in all, in parallel where the build is),
-/// then O(crossing cells), then the landmarks.
+/// then O(border cells) per link, then the landmarks.
 pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
     let parallel = h.config.parallel;
     let n = h.regions.len() as u32;
-    // halves[a][k]: from a's representative to the middle of the crossing
-    // of a's k-th link, on a's side.
-    // Per region: its representative (its cheapest cell nearest the
-    // old one) and the cost from there to each cell of each link's run on
-    // its side, runs back to back in link order.
+    // Per region: its representative (its cheapest cell nearest the old
+    // one) and the cost from there to each cell of its sector's outline
+    // (indexed by `outline_slot`; infinite off the region).
     let picked: Vec<(Point, Vec<f64>)> =
         crate::par::map_range(parallel, n, SectorDijkstra::default, |scratch, a| {
             let region = &h.regions[a as usize];
             let old = region.representative();
             let rect = h.layout.rect(h.layout.sector_of(old));
-            let links = h.graph.edges_slice(a);
-            let mut out = Vec::with_capacity(links.iter().map(|l| l.len() as usize).sum());
             if region.cells() == 0 {
-                return (old, out);
+                return (old, Vec::new());
             }
             // The region's cells (its piece of the sector), then its
             // cheapest cell nearest the old representative.
@@ -384,90 +386,163 @@ pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
             }
             let rep = best.2;
             scratch.run(rep);
-            for l in links {
-                let (run, _) = l.crossing();
-                for i in 0..run.len {
-                    let c = run.cell(i);
-                    let d = scratch.dist[scratch.at(c)];
-                    out.push(if d.is_finite() {
-                        d
-                    } else {
-                        octile(rep, c) * cost_of(view, c)
-                    });
-                }
+            let (w, ht) = (rect.width(), rect.height());
+            let mut out = vec![f64::INFINITY; 2 * (w + ht) as usize];
+            let mut put = |p: Point| out[outline_slot(rect, p)] = scratch.dist[scratch.at(p)];
+            for x in rect.x0..rect.x1 {
+                put(Point::new(x, rect.y0));
+                put(Point::new(x, rect.y1 - 1));
+            }
+            for y in rect.y0..rect.y1 {
+                put(Point::new(rect.x0, y));
+                put(Point::new(rect.x1 - 1, y));
             }
             (rep, out)
         });
     for (a, (rep, _)) in picked.iter().enumerate() {
         h.regions[a].set_representative(*rep);
     }
-    // Where region a's k-th link's run begins in picked[a].1.
-    let offsets: Vec<Vec<u32>> = (0..n)
-        .map(|a| {
-            let mut o = 0;
-            h.graph
-                .edges_slice(a)
-                .iter()
-                .map(|l| {
-                    let here = o;
-                    o += l.len();
-                    here
-                })
-                .collect()
-        })
-        .collect();
     let mut edges = Vec::with_capacity(h.graph.edge_count());
     for a in 0..n {
-        for (k, (&b, l)) in h
+        for (&b, l) in h
             .graph
             .neighbors_slice(a)
             .iter()
             .zip(h.graph.edges_slice(a))
-            .enumerate()
         {
             if b < a {
                 continue;
             }
-            let (ra, rb) = l.crossing();
-            // b's side: the reverse link in b's row, the same run seen
-            // from b (its cell i faces cell i of a's run).
-            let back = h.graph.neighbors_slice(b).binary_search(&a).ok();
-            let back_run = back.map(|j| (j, h.graph.edges_slice(b)[j].crossing().0));
-            let da = &picked[a as usize].1[offsets[a as usize][k] as usize..][..ra.len as usize];
-            let mut w = f64::INFINITY;
-            match back_run {
-                Some((j, run)) if run.start == rb.start && run.len == rb.len => {
-                    let db =
-                        &picked[b as usize].1[offsets[b as usize][j] as usize..][..rb.len as usize];
-                    for i in 0..ra.len {
-                        let (ca, cb) = (ra.cell(i), rb.cell(i));
-                        let step = if ca.x != cb.x && ca.y != cb.y {
-                            SQRT2
-                        } else {
-                            1.0
-                        };
-                        let c = da[i as usize]
-                            + step * (cost_of(view, ca) + cost_of(view, cb)) / 2.0
-                            + db[i as usize];
-                        w = w.min(c);
-                    }
-                }
-                _ => {
+            let rect_a = h.layout.rect(h.layout.sector_of(l.from()));
+            let rect_b = h.layout.rect(h.layout.sector_of(l.to()));
+            let (da, db) = (&picked[a as usize].1, &picked[b as usize].1);
+            let link = match best_crossing(view, l, (rect_a, da), (rect_b, db)) {
+                Some((w, run)) => Link::new(w as f32, run.start, run.start_b, run.len),
+                None => {
                     // Unreachable for a consistent graph: price the middle.
+                    let (ra, rb) = l.crossing();
                     let (ma, mb) = (ra.mid(), rb.mid());
+                    let rep_a = h.regions[a as usize].representative();
                     let rep_b = h.regions[b as usize].representative();
-                    w = da[(ra.len as usize - 1) / 2]
+                    let w = octile(rep_a, ma) * cost_of(view, ma)
                         + octile(ma, mb) * (cost_of(view, ma) + cost_of(view, mb)) / 2.0
                         + octile(mb, rep_b) * cost_of(view, mb);
+                    Link::new(w as f32, l.from(), l.to(), l.len())
                 }
-            }
-            let link = Link::new(w as f32, l.from(), l.to(), l.len())
-                .with_more_crossings(!l.is_only_crossing());
-            edges.push((a, b, link));
+            };
+            edges.push((a, b, link.with_more_crossings(!l.is_only_crossing())));
         }
     }
     h.graph = region_graph(h.regions.len(), &edges);
     let cells = u64::from(h.layout.width) * u64::from(h.layout.height);
     let count = h.fitted_landmarks(&h.config, cells);
     h.landmarks = crate::derived::Landmarks::build(&h.graph, count);
+}
+
+/// Index of the outline cell `p` of `rect` in a region's outline
+/// distances ([`reweigh`]): the top row, the bottom row, then the left
+/// and right columns (a corner cell takes its row's slot).
+fn outline_slot(rect: Rect, p: Point) -> usize {
+    let (w, h) = (rect.width() as usize, rect.height() as usize);
+    let (x, y) = ((p.x - rect.x0) as usize, (p.y - rect.y0) as usize);
+    if y == 0 {
+        x
+    } else if y == h - 1 {
+        w + x
+    } else if x == 0 {
+        2 * w + y
+    } else {
+        2 * w + h + y
+    }
+}
+
+/// A crossing run chosen by [`best_crossing`]: `len` cell pairs from
+/// `start` (on the link's side) facing `start_b`.
+struct Chosen {
+    start: Point,
+    start_b: Point,
+    len: u32,
+}
+
+/// The cheapest way from one representative to the other through a cell
+/// pair where the two regions face each other across their sectors'
+/// border, and the run of facing pairs that holds that pair. Every pair
+/// of the border counts, not only the link's run: where obstacles split
+/// the border into several runs, the link kept the run cheapest in plain
+/// steps, which may not be the one a road crosses. `a` and `b` are the
+/// sectors and the outline distances of the link's two regions (infinite
+/// off the region). A link at a sector corner is its one diagonal pair.
+/// `None` when no pair has both distances finite.
+fn best_crossing(
+    view: &ProfileGrid,
+    l: &Link,
+    a: (Rect, &[f64]),
+    b: (Rect, &[f64]),
+) -> Option<(f64, Chosen)> {
+    let (from, to) = (l.from(), l.to());
+    let pair = |ca: Point, cb: Point| -> f64 {
+        let step = if ca.x != cb.x && ca.y != cb.y {
+            SQRT2
+        } else {
+            1.0
+        };
+        a.1[outline_slot(a.0, ca)]
+            + step * (cost_of(view, ca) + cost_of(view, cb)) / 2.0
+            + b.1[outline_slot(b.0, cb)]
+    };
+    if from.x != to.x && from.y != to.y {
+        let w = pair(from, to);
+        return w.is_finite().then_some((
+            w,
+            Chosen {
+                start: from,
+                start_b: to,
+                len: 1,
+            },
+        ));
+    }
+    // The border's facing pairs in order, `(cell on a's side, on b's)`.
+    let vertical = from.y == to.y;
+    let (lo, hi) = if vertical {
+        (a.0.y0.max(b.0.y0), a.0.y1.min(b.0.y1))
+    } else {
+        (a.0.x0.max(b.0.x0), a.0.x1.min(b.0.x1))
+    };
+    let at = |t: u32| {
+        if vertical {
+            (Point::new(from.x, t), Point::new(to.x, t))
+        } else {
+            (Point::new(t, from.y), Point::new(t, to.y))
+        }
+    };
+    let mut best: Option<(f64, u32)> = None;
+    for t in lo..hi {
+        let (ca, cb) = at(t);
+        let w = pair(ca, cb);
+        if w.is_finite() && best.is_none_or(|(bw, _)| w < bw) {
+            best = Some((w, t));
+        }
+    }
+    let (w, t) = best?;
+    // The run of pairs, both in their regions, around the cheapest one.
+    let inside = |t: u32| {
+        let (ca, cb) = at(t);
+        a.1[outline_slot(a.0, ca)].is_finite() && b.1[outline_slot(b.0, cb)].is_finite()
+    };
+    let (mut first, mut last) = (t, t);
+    while first > lo && inside(first - 1) {
+        first -= 1;
+    }
+    while last + 1 < hi && inside(last + 1) {
+        last += 1;
+    }
+    let (start, start_b) = at(first);
+    Some((
+        w,
+        Chosen {
+            start,
+            start_b,
+            len: last - first + 1,
+        },
+    ))
 }
