@@ -1,5 +1,5 @@
 //! Hierarchical planning under movement profiles beside the exact weighted
-//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R]`.
+//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R] [--worst N]`.
 //! For each profile: build time and bytes per cell of the profiled
 //! hierarchy, then N random pairs of usable positions that the exact
 //! search connects; per query the exact cost and time and the planner's
@@ -8,10 +8,11 @@
 //! reachability (the path is checked by position, move and cost rules),
 //! and per query the abstract and leg expansions and the legs.
 //! `--sector S` builds with sectors of S cells; `--join J` and `--reach R`
-//! set the planner's join radius and leg reach.
+//! set the planner's join radius and leg reach; `--worst N` prints the N
+//! most suboptimal queries (start, goal, costs) to stderr.
 
 use regionpath_grid::{read_map, Point, Profile, ProfileGrid};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, RegionId};
 use regionpath_search::{weighted_path_cost, AStar, Status};
 use std::time::Instant;
 
@@ -41,7 +42,7 @@ fn legal(view: &ProfileGrid, path: &[Point], s: Point, g: Point) -> bool {
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
     let (mut queries, mut seed, mut window, mut sector) = (200usize, 7u64, 60u32, 16u32);
-    let (mut join, mut reach) = (None, None);
+    let (mut join, mut reach, mut show_worst) = (None, None, 0usize);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -51,11 +52,12 @@ pub fn run(args: Vec<String>) {
             "--sector" => sector = it.next().and_then(|v| v.parse().ok()).unwrap_or(sector),
             "--join" => join = it.next().and_then(|v| v.parse().ok()),
             "--reach" => reach = it.next().and_then(|v| v.parse().ok()),
+            "--worst" => show_worst = it.next().and_then(|v| v.parse().ok()).unwrap_or(0),
             _ => files.push(a),
         }
     }
     let Some(map) = files.first() else {
-        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R]");
+        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R] [--worst N]");
         std::process::exit(2);
     };
     let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
@@ -93,6 +95,7 @@ pub fn run(args: Vec<String>) {
         let (mut invalid, mut wrong) = (0, 0);
         let (mut abs_x, mut leg_x, mut legs) = (0u64, 0u64, 0u64);
         let mut tries = 0;
+        let mut rows = Vec::new();
         while ratios.len() < queries && tries < queries * 20 && !open.is_empty() {
             tries += 1;
             let s = open[rng.below(open.len() as u64) as usize];
@@ -116,6 +119,16 @@ pub fn run(args: Vec<String>) {
                     legs += st.legs as u64;
                     if opt > 0.0 {
                         ratios.push(st.cost / opt - 1.0);
+                        let planned: Vec<RegionId> = planner.route().collect();
+                        rows.push((
+                            st.cost / opt - 1.0,
+                            s,
+                            g,
+                            opt,
+                            st.cost,
+                            planned,
+                            exact_path.clone(),
+                        ));
                         exact_t += te;
                         hier_t += th;
                     }
@@ -125,6 +138,72 @@ pub fn run(args: Vec<String>) {
             }
         }
         ratios.sort_by(f64::total_cmp);
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut links = std::collections::HashMap::new();
+        if show_worst > 0 {
+            h.for_each_edge(|a, b, l| {
+                links.insert((a, b), l.cost());
+                links.insert((b, a), l.cost());
+            });
+        }
+        // The abstract cost (links through representatives) of a region
+        // sequence, `NaN` when two successive regions are not linked.
+        let route_cost = |route: &[RegionId]| -> f32 {
+            route
+                .windows(2)
+                .map(|w| links.get(&(w[0], w[1])).copied().unwrap_or(f32::NAN))
+                .sum()
+        };
+        for (r, s, g, opt, got, planned, exact) in rows.iter().take(show_worst) {
+            let mut along: Vec<RegionId> = Vec::new();
+            for &p in exact {
+                if let Some(id) = h.region_of(&grid, p) {
+                    if along.last() != Some(&id) {
+                        along.push(id);
+                    }
+                }
+            }
+            eprintln!(
+                "worst {:.2} % {} {} {} {}  optimal {opt:.2}  planned {got:.2}  \
+                 route {} regions {:.2}, optimal's regions {} {:.2}",
+                r * 100.0,
+                s.x,
+                s.y,
+                g.x,
+                g.y,
+                planned.len(),
+                route_cost(planned),
+                along.len(),
+                route_cost(&along)
+            );
+            if std::env::var_os("PROFILES_DEBUG").is_some() {
+                for w in along.windows(2) {
+                    let (a, b) = (w[0], w[1]);
+                    let ra = h.regions()[a.index()].representative();
+                    let rb = h.regions()[b.index()].representative();
+                    // The optimal path's cost from its first cell in a to its first cell in b.
+                    let i = exact
+                        .iter()
+                        .position(|&p| h.region_of(&grid, p) == Some(a))
+                        .unwrap();
+                    let j = exact
+                        .iter()
+                        .position(|&p| h.region_of(&grid, p) == Some(b))
+                        .unwrap();
+                    let seg = if j > i {
+                        weighted_path_cost(&view, &exact[i..=j])
+                    } else {
+                        f64::NAN
+                    };
+                    eprintln!(
+                        "  {:?} rep {},{} -> {:?} rep {},{}: link {:.2}, optimal path from entry to entry {seg:.2} ({},{} -> {},{})",
+                        a, ra.x, ra.y, b, rb.x, rb.y,
+                        links.get(&(a, b)).copied().unwrap_or(f32::NAN),
+                        exact[i].x, exact[i].y, exact[j].x, exact[j].y
+                    );
+                }
+            }
+        }
         let n = ratios.len().max(1);
         let mean = ratios.iter().sum::<f64>() / n as f64;
         let p95 = ratios.get(n * 95 / 100).copied().unwrap_or(0.0);
