@@ -1,9 +1,9 @@
 //! Movement profiles through the facade: paths under random profiles and
 //! unit sizes against the test kit's weighted Dijkstra and path validator;
 //! smoothed waypoints keep the footprint on usable positions and cost no
-//! more than the path; a radius wider than the profile allows, or a
-//! turning radius for a unit wider than one cell, is a typed error and
-//! leaves the output path empty.
+//! more than the path; a radius wider than the profile allows is a typed
+//! error and leaves the output path empty; a turning radius for a unit
+//! wider than one cell gives a curve between footprint centres.
 
 use regionpath::grid::Point;
 use regionpath::{Config, Error, Grid, Hierarchy, HierarchyConfig, Path, Planner, Profile};
@@ -132,18 +132,23 @@ fn radius_over_the_profile_size_is_a_typed_error_and_the_path_is_left_empty() {
         .build()
         .unwrap();
     let ht = Hierarchy::build_with_profile(&grid, &tank, &HierarchyConfig::new()).unwrap();
+    // A turning radius for a unit of size 2: the curve runs between the
+    // footprint centres of its ends.
     let mut turning = Planner::new(Config::new().smooth(true).turning_radius(2.0)).unwrap();
-    let e = turning.find_path_into(&ht, &grid, s, Point::new(6, 1), &mut path);
+    turning
+        .find_path_into(&ht, &grid, s, Point::new(6, 1), &mut path)
+        .unwrap();
+    let curve = path.curve.as_ref().expect("a curve");
+    let (a, _) = curve.sample(0.0);
+    let (b, _) = curve.sample(curve.length());
+    assert_eq!((a.x, a.y, b.x, b.y), (1.0, 1.0, 7.0, 2.0));
+    let mut tank_wide = Planner::new(Config::new().smooth(true).unit_radius(1.1)).unwrap();
+    let e = tank_wide.find_path_into(&ht, &grid, s, Point::new(6, 1), &mut path);
     assert!(
-        matches!(
-            e,
-            Err(Error::Config {
-                field: "turning_radius",
-                ..
-            })
-        ),
+        matches!(e, Err(Error::RadiusOverSize { size: 2, .. })),
         "{e:?}"
     );
+    assert!(path.cells.is_empty() && path.curve.is_none());
     // The same planner serves the plain hierarchy of the same grid.
     let plain = Hierarchy::build(&grid, &HierarchyConfig::new()).unwrap();
     turning

@@ -502,3 +502,155 @@ fn generated_rows_match_the_testkit_dijkstra_under_the_profile() {
         }
     }
 }
+
+/// `path --profile tank.toml --turning-radius 2 --radius 0.9 --json` on the
+/// bundled rooms terrain map: the vehicle mode gives a curve for the size-2
+/// tank, checked here from the JSON pieces against the map's terrain and
+/// the profile's prices: sampled every 0.1 cells at most, each disc of
+/// radius 0.9 clear of every cell the tank may not enter and of the map's
+/// outline; arcs of radius 2 at least; pieces joined, heading continuous;
+/// the ends at the footprint centres of the row's start and goal.
+#[test]
+fn a_tank_gets_a_vehicle_curve_on_the_rooms_terrain_map() {
+    let map = maps().join("terrain/terrain-rooms-512.map");
+    let tank_file = maps().join("profiles/tank.toml");
+    let grid = load_map(&map);
+    let tank = Profile::read(&tank_file).unwrap();
+    // A row of the tank's scenario: about 315 cells of curve with dozens
+    // of turns.
+    let scen = load_scen(&maps().join("terrain/terrain-rooms-512.tank.scen"));
+    let row = scen
+        .rows
+        .iter()
+        .find(|r| r.start == Point::new(430, 33))
+        .unwrap();
+    let (s, g) = (row.start, row.goal);
+    assert_eq!(g, Point::new(329, 43));
+    let (big_r, r) = (2.0f64, 0.9f64);
+    let (code, out, err) = run(bin()
+        .arg("path")
+        .arg(&map)
+        .arg("--profile")
+        .arg(&tank_file)
+        .args(["--from", &format!("{},{}", s.x, s.y)])
+        .args(["--to", &format!("{},{}", g.x, g.y)])
+        .args(["--turning-radius", "2", "--radius", "0.9", "--json"]));
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["found"], true);
+    assert_eq!(v["vehicle"], true);
+    // Coordinates are the curve's f32 values: read back exactly.
+    let f = |x: &serde_json::Value| x.as_f64().unwrap() as f32 as f64;
+    let pt = |x: &serde_json::Value| (f(&x[0]), f(&x[1]));
+    // Each piece as a function of the distance travelled along it:
+    // position and heading (radians).
+    let pieces = v["pieces"].as_array().unwrap();
+    assert!(pieces.len() > 10, "{} pieces", pieces.len());
+    type At = Box<dyn Fn(f64) -> ((f64, f64), f64)>;
+    let mut walk: Vec<(f64, At)> = Vec::new();
+    for p in pieces {
+        assert!(p.get("reverse").is_none(), "{p}");
+        if p["type"] == "line" {
+            let (a, b) = (pt(&p["from"]), pt(&p["to"]));
+            let len = (b.0 - a.0).hypot(b.1 - a.1);
+            let heading = (b.1 - a.1).atan2(b.0 - a.0);
+            let at = move |d: f64| {
+                let t = if len > 0.0 {
+                    (d / len).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                ((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)), heading)
+            };
+            walk.push((len, Box::new(at)));
+        } else {
+            let c = pt(&p["center"]);
+            let rho = f(&p["radius"]);
+            assert!(rho >= big_r - 1e-4, "arc of radius {rho}: {p}");
+            let a0 = f(&p["start_angle"]).to_radians();
+            let sweep = f(&p["sweep"]).to_radians();
+            let len = rho * sweep.abs();
+            let at = move |d: f64| {
+                let t = if len > 0.0 {
+                    (d / len).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let ang = a0 + sweep * t;
+                let heading = ang + sweep.signum() * std::f64::consts::FRAC_PI_2;
+                ((c.0 + rho * ang.cos(), c.1 + rho * ang.sin()), heading)
+            };
+            walk.push((len, Box::new(at)));
+        }
+    }
+    let turn = |a: f64, b: f64| {
+        let d = (a - b).rem_euclid(std::f64::consts::TAU);
+        d.min(std::f64::consts::TAU - d)
+    };
+    for (i, w) in walk.windows(2).enumerate() {
+        let ((e, he), (b, hb)) = ((w[0].1)(w[0].0), (w[1].1)(0.0));
+        assert!(
+            (e.0 - b.0).hypot(e.1 - b.1) <= 1e-3,
+            "piece {} does not join",
+            i + 1
+        );
+        assert!(turn(he, hb) <= 1e-3, "heading jumps at piece {}", i + 1);
+    }
+    // Clearance from the rules: a cell is an obstacle when its terrain has
+    // no price for the tank.
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let obstacle = |x: i64, y: i64| {
+        x < 0
+            || y < 0
+            || x >= w
+            || y >= h
+            || tank
+                .cost(grid.terrain(Point::new(x as u32, y as u32)).unwrap())
+                .is_none()
+    };
+    let clearance = |p: (f64, f64)| {
+        let mut best = p.0.min(p.1).min(w as f64 - p.0).min(h as f64 - p.1);
+        for y in (p.1 - r).floor() as i64 - 1..=(p.1 + r).ceil() as i64 + 1 {
+            for x in (p.0 - r).floor() as i64 - 1..=(p.0 + r).ceil() as i64 + 1 {
+                if obstacle(x, y) {
+                    let dx = (x as f64 - p.0).max(p.0 - (x as f64 + 1.0)).max(0.0);
+                    let dy = (y as f64 - p.1).max(p.1 - (y as f64 + 1.0)).max(0.0);
+                    best = best.min(dx.hypot(dy));
+                }
+            }
+        }
+        best
+    };
+    let mut samples = 0;
+    for (i, (len, at)) in walk.iter().enumerate() {
+        let n = (len / 0.1).ceil().max(1.0) as usize;
+        for j in 0..=n {
+            let (p, _) = at(len * j as f64 / n as f64);
+            let c = clearance(p);
+            // f32 coordinates near 400: half an ulp is 1.5e-5.
+            assert!(
+                c > r - 1e-4,
+                "piece {i}, sample {j} at {p:?}: clearance {c}"
+            );
+            samples += 1;
+        }
+    }
+    let total: f64 = walk.iter().map(|(l, _)| l).sum();
+    assert!((total - v["length"].as_f64().unwrap()).abs() < 1e-2);
+    assert!(samples as f64 >= total / 0.1, "{samples} samples");
+    // Ends: the footprint centres (x + 1, y + 1) of the size-2 tank.
+    let (first, last) = (&walk[0], &walk[walk.len() - 1]);
+    let (a, b) = ((first.1)(0.0).0, (last.1)(last.0).0);
+    let (sa, sb) = (
+        (s.x as f64 + 1.0, s.y as f64 + 1.0),
+        (g.x as f64 + 1.0, g.y as f64 + 1.0),
+    );
+    assert!(
+        (a.0 - sa.0).hypot(a.1 - sa.1) < 1e-3,
+        "starts at {a:?}, not {sa:?}"
+    );
+    assert!(
+        (b.0 - sb.0).hypot(b.1 - sb.1) < 1e-3,
+        "ends at {b:?}, not {sb:?}"
+    );
+}

@@ -84,7 +84,8 @@ impl Config {
 
     /// Turning radius in cells, 0..=[`MAX_TURNING_RADIUS`] (0: none). With
     /// smoothing on, the waypoints' corners are rounded into
-    /// [`crate::Path::curve`], every arc checked for the unit radius.
+    /// [`crate::Path::curve`], every arc checked for the unit radius; for
+    /// units of any size of a movement profile (see [`crate::Path::curve`]).
     #[must_use]
     pub fn turning_radius(mut self, cells: f32) -> Self {
         self.turning_radius = cells;

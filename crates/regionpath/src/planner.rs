@@ -45,6 +45,15 @@ pub struct Path {
     /// around them (Pinter's hybrid), then, if that fails, by one over the
     /// whole path's box; failing that the query is
     /// [`crate::Error::NoLegalCurve`].
+    ///
+    /// Under a movement profile of size `k > 1` the curve runs through
+    /// footprint centres and the unit radius is kept clear of every cell
+    /// the profile cannot enter and of the map's outline: the curve is
+    /// planned in position space on the profile's position grid, with the
+    /// waypoints moved by `−(k − 1)/2` on both axes and the unit radius
+    /// shrunk by `(k − 1)/2` (not below 0), then moved back; sound and
+    /// conservative by at most `(√2 − 1)(k − 1)/2` at blocked corners
+    /// (the rule and why: [`crate::VehicleCurver::curve_profiled_into`]).
     pub curve: Option<CurvedPath>,
     /// Figures about the query.
     pub stats: PlanStats,
@@ -67,6 +76,9 @@ pub struct Planner {
     smoother: Smoother,
     config: Config,
     vehicle: Option<Box<VehicleCurver>>,
+    /// Waypoints moved into a movement profile's position space, for the
+    /// curve of a unit of size above 1.
+    shifted: Vec<Vec2>,
 }
 
 impl Default for Planner {
@@ -77,6 +89,7 @@ impl Default for Planner {
             smoother: Smoother::new(),
             config: Config::default(),
             vehicle: None,
+            shifted: Vec::new(),
         }
     }
 }
@@ -85,7 +98,10 @@ impl Planner {
     /// A planner with the given settings, checked here once
     /// ([`Config::validate`]): a bad value is [`Error::Config`]. In the
     /// vehicle mode (see [`Path::curve`]) this also builds the directional
-    /// search's tables (a few milliseconds, about 1 MB for 16 headings).
+    /// search's tables (a few milliseconds, about 1 MB for 16 headings);
+    /// the first query for a unit of a movement profile of size above 1
+    /// builds the tables for its shrunk radius (see [`Path::curve`]) and
+    /// keeps them for later queries.
     pub fn new(config: Config) -> Result<Planner, Error> {
         config.validate()?;
         Ok(Planner {
@@ -93,6 +109,7 @@ impl Planner {
             smoother: Smoother::new(),
             config,
             vehicle: VehicleCurver::new(&config)?.map(Box::new),
+            shifted: Vec::new(),
         })
     }
 
@@ -269,7 +286,7 @@ impl Planner {
             // Under a profile: waypoints at footprint centres, shortcuts
             // only where the footprint fits and the terrain costs no more.
             let view = hierarchy.profile_view();
-            let curve_grid = match view {
+            match view {
                 Some(view) => {
                     let report = self.smoother.smooth_profiled(
                         view,
@@ -279,7 +296,6 @@ impl Planner {
                     )?;
                     path.smoothed_length = report.output_length;
                     path.narrow_segments = report.narrow_segments;
-                    view.grid()
                 }
                 None => {
                     let report =
@@ -287,39 +303,49 @@ impl Planner {
                             .smooth(grid, &path.cells, &opts, &mut path.waypoints)?;
                     path.smoothed_length = report.output_length;
                     path.narrow_segments = report.narrow_segments;
-                    grid
                 }
-            };
+            }
             if let Some(vehicle) = self.vehicle.as_mut() {
-                path.curve = Some(vehicle.curve(curve_grid, &path.cells, &path.waypoints)?);
+                path.curve = Some(match view {
+                    Some(view) => vehicle.curve_profiled(view, &path.cells, &path.waypoints)?,
+                    None => vehicle.curve(grid, &path.cells, &path.waypoints)?,
+                });
             } else if self.config.get_turning_radius() > 0.0 {
-                let grid = curve_grid;
-                let turn = TurnOptions {
+                let r = self.config.get_unit_radius();
+                let mut turn = TurnOptions {
                     turning_radius: self.config.get_turning_radius(),
-                    unit_radius: self.config.get_unit_radius(),
+                    unit_radius: r,
                     policy: self.config.get_turn_policy(),
                 };
-                path.curve = Some(regionpath_smoothing::curve(grid, &path.waypoints, &turn)?);
+                path.curve = Some(match view {
+                    Some(view) if view.size() > 1 => {
+                        // In position space (see `VehicleCurver::
+                        // curve_profiled_into` for the rule): waypoints on
+                        // position cell centres, radius shrunk by h.
+                        let h = (view.size() - 1) as f32 / 2.0;
+                        turn.unit_radius = (r - h).max(0.0);
+                        self.shifted.clear();
+                        self.shifted
+                            .extend(path.waypoints.iter().map(|&w| w - Vec2::new(h, h)));
+                        let mut c = regionpath_smoothing::curve(view.grid(), &self.shifted, &turn)?;
+                        c.translate(Vec2::new(h, h));
+                        c
+                    }
+                    Some(view) => regionpath_smoothing::curve(view.grid(), &path.waypoints, &turn)?,
+                    None => regionpath_smoothing::curve(grid, &path.waypoints, &turn)?,
+                });
             }
         }
         Ok(())
     }
 
     /// Refuses a unit radius over half the hierarchy's profile size (see
-    /// [`Error::RadiusOverSize`]), and a turning radius for units of size
-    /// above 1 (curves are checked cell by cell, not by footprint). O(1).
+    /// [`Error::RadiusOverSize`]): the unit's disc must lie inside its
+    /// footprint for smoothing and curves to keep it clear. O(1).
     pub(crate) fn check_radius(&self, hierarchy: &Hierarchy) -> Result<(), Error> {
         let Some(profile) = hierarchy.profile() else {
             return Ok(());
         };
-        if self.config.get_smooth() && self.config.get_turning_radius() > 0.0 && profile.size() > 1
-        {
-            return Err(Error::Config {
-                field: "turning_radius",
-                value: self.config.get_turning_radius().to_string(),
-                expected: "0 for units of size above 1 (curves are checked cell by cell)",
-            });
-        }
         let radius = self.config.get_unit_radius();
         let max = profile.size() as f32 / 2.0;
         if self.config.get_smooth() && radius > max {

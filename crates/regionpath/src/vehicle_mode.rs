@@ -2,7 +2,7 @@
 //! blocked turns repaired by the directional search (Pinter's hybrid).
 
 use crate::{Config, Error};
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::{Grid, Point, ProfileGrid};
 use regionpath_smoothing::{
     curve_into, CurveError, CurveScratch, CurveSegment, CurvedPath, SmoothOptions, Smoother,
     TurnOptions, TurnPolicy, Vec2,
@@ -52,7 +52,15 @@ pub const GEAR_CHANGE_RADII: f32 = 1.0;
 /// [`VehicleCurver::curve`] allocates just the returned curve.
 #[derive(Debug)]
 pub struct VehicleCurver {
+    /// The directional search in use, its tables built for unit radius
+    /// `search_radius`.
     search: DirectionalSearch,
+    search_radius: f32,
+    /// Searches built for other unit radii (units of other sizes, see
+    /// [`VehicleCurver::curve_profiled_into`]), kept for later queries.
+    spare: Vec<(f32, DirectionalSearch)>,
+    /// The waypoints moved into a profile's position space.
+    shifted: Vec<Vec2>,
     bad: Vec<(f64, f64)>,
     bad_wide: Vec<(f64, f64)>,
     smoother: Smoother,
@@ -78,34 +86,12 @@ impl VehicleCurver {
         {
             return Ok(None);
         }
-        let spec = VehicleSpec {
-            turning_radius: big_r as f64,
-            unit_radius: config.get_unit_radius() as f64,
-            headings: config.get_headings(),
-            neighbourhood: Neighbourhood::D24,
-            max_turn_steps: None,
-            reverse: config.get_reverse().map(|penalty| Reverse {
-                penalty: penalty as f64,
-                gear_change: (GEAR_CHANGE_RADII * big_r) as f64,
-            }),
-        };
-        let steering = Steering::new(spec).map_err(|e| Error::Config {
-            field: "turning_radius",
-            value: big_r.to_string(),
-            expected: if matches!(
-                e,
-                regionpath_vehicle::VehicleError::Spec {
-                    field: "headings",
-                    ..
-                }
-            ) {
-                "headings 8 or 16"
-            } else {
-                "a vehicle the directional search accepts"
-            },
-        })?;
+        let steering = steering_for(config, config.get_unit_radius())?;
         Ok(Some(VehicleCurver {
             search: DirectionalSearch::new(Arc::new(steering)),
+            search_radius: config.get_unit_radius(),
+            spare: Vec::new(),
+            shifted: Vec::new(),
             bad: Vec::new(),
             bad_wide: Vec::new(),
             smoother: Smoother::new(),
@@ -162,21 +148,137 @@ impl VehicleCurver {
         waypoints: &[Vec2],
         out: &mut CurvedPath,
     ) -> Result<(), Error> {
+        self.use_unit_radius(self.config.get_unit_radius())?;
+        self.run(grid, cells, waypoints, self.config.get_unit_radius(), out)
+    }
+
+    /// [`VehicleCurver::curve`] for a unit of a movement profile: `cells`
+    /// a position path under the profile `view` was built for (as a
+    /// hierarchy built with that profile returns it) and `waypoints` its
+    /// smoothed polyline through footprint centres `(x + k/2, y + k/2)`
+    /// (as [`Smoother::smooth_profiled`] makes it). The returned curve
+    /// starts and ends at the footprint centres of the first and last
+    /// positions, and every point of it keeps the configured unit radius
+    /// `r` (at most `k / 2`, else [`Error::Config`]) clear of every
+    /// cell the profile cannot enter and of the map's outline; every arc
+    /// has the turning radius.
+    ///
+    /// How, for a unit of size `k` and `h = (k − 1) / 2`: the whole
+    /// pipeline of [`VehicleCurver::curve`] (rounding, second smoothing,
+    /// directional repair, final check) runs in *position space*, on
+    /// `view.grid()` (whose passable cells are the usable positions), with
+    /// the waypoints moved by `(−h, −h)` (onto position cell centres) and
+    /// unit radius `ρ = max(r − h, 0)`; the curve found is moved back by
+    /// `(+h, +h)`. Sound because a cell the profile cannot enter makes
+    /// unusable every position whose footprint covers it, a `k × k` block
+    /// of position cells, which in real coordinates is that cell inflated
+    /// by `h` on every side: a point farther than `ρ` from the block is
+    /// farther than `ρ + h ≥ r` from the cell (the Euclidean distance
+    /// across a band of Chebyshev width `h` is at least `h`). The map's
+    /// outline inflates the same way (positions whose footprint leaves the
+    /// map are unusable). The rule is conservative by up to `(√2 − 1)·h`
+    /// at a blocked cell's corners, where the inflated block's corner is
+    /// farther out than a disc would reach. For `k = 1`, `h = 0`: exactly
+    /// [`VehicleCurver::curve_into`] on `view.grid()`.
+    ///
+    /// The directional search's tables depend on the unit radius: the
+    /// first query for a new `ρ` builds them (a few milliseconds, about
+    /// 1 MB for 16 headings) and keeps them; after that a query allocates
+    /// nothing once warm, as [`VehicleCurver::curve_into`]. On error `out`
+    /// holds an unspecified path.
+    pub fn curve_profiled_into(
+        &mut self,
+        view: &ProfileGrid,
+        cells: &[Point],
+        waypoints: &[Vec2],
+        out: &mut CurvedPath,
+    ) -> Result<(), Error> {
+        let r = self.config.get_unit_radius();
+        let k = view.size();
+        if r > k as f32 / 2.0 {
+            return Err(Error::Config {
+                field: "unit_radius",
+                value: r.to_string(),
+                expected: "at most half the movement profile's unit size",
+            });
+        }
+        if k <= 1 {
+            return self.curve_into(view.grid(), cells, waypoints, out);
+        }
+        let h = (k - 1) as f32 / 2.0;
+        let rho = (r - h).max(0.0);
+        self.use_unit_radius(rho)?;
+        let mut shifted = std::mem::take(&mut self.shifted);
+        shifted.clear();
+        shifted.extend(waypoints.iter().map(|&w| w - Vec2::new(h, h)));
+        let result = self.run(view.grid(), cells, &shifted, rho, out);
+        self.shifted = shifted;
+        result?;
+        out.translate(Vec2::new(h, h));
+        Ok(())
+    }
+
+    /// [`VehicleCurver::curve_profiled_into`], the curve returned (its
+    /// memory the only allocation once warm).
+    pub fn curve_profiled(
+        &mut self,
+        view: &ProfileGrid,
+        cells: &[Point],
+        waypoints: &[Vec2],
+    ) -> Result<CurvedPath, Error> {
+        let mut out = CurvedPath::default();
+        self.curve_profiled_into(view, cells, waypoints, &mut out)?;
+        Ok(out)
+    }
+
+    /// Makes the directional search in use the one for unit radius `r`:
+    /// kept from an earlier query, or built now (and kept).
+    fn use_unit_radius(&mut self, r: f32) -> Result<(), Error> {
+        if self.search_radius.to_bits() == r.to_bits() {
+            return Ok(());
+        }
+        let search = match self
+            .spare
+            .iter()
+            .position(|(radius, _)| radius.to_bits() == r.to_bits())
+        {
+            Some(i) => self.spare.swap_remove(i).1,
+            None => DirectionalSearch::new(Arc::new(steering_for(&self.config, r)?)),
+        };
+        let old = std::mem::replace(&mut self.search, search);
+        self.spare.push((self.search_radius, old));
+        self.search_radius = r;
+        Ok(())
+    }
+
+    /// Runs [`VehicleCurver::curve_with`] for unit radius `r` (the search
+    /// in use must be the one for `r`), with the two rounded curves'
+    /// buffers taken out of `self`.
+    fn run(
+        &mut self,
+        grid: &Grid,
+        cells: &[Point],
+        waypoints: &[Vec2],
+        r: f32,
+        out: &mut CurvedPath,
+    ) -> Result<(), Error> {
         let mut loose = std::mem::take(&mut self.loose);
         let mut other = std::mem::take(&mut self.other);
-        let result = self.curve_with(grid, cells, waypoints, &mut loose, &mut other, out);
+        let result = self.curve_with(grid, cells, waypoints, r, &mut loose, &mut other, out);
         self.loose = loose;
         self.other = other;
         result
     }
 
-    /// The body of [`VehicleCurver::curve_into`], with the two rounded
-    /// curves' buffers taken out of `self`.
+    /// The body of [`VehicleCurver::curve_into`] for unit radius `r`, with
+    /// the two rounded curves' buffers taken out of `self`.
+    #[allow(clippy::too_many_arguments)]
     fn curve_with(
         &mut self,
         grid: &Grid,
         cells: &[Point],
         waypoints: &[Vec2],
+        r: f32,
         loose: &mut CurvedPath,
         other: &mut CurvedPath,
         out: &mut CurvedPath,
@@ -184,7 +286,6 @@ impl VehicleCurver {
         let config = self.config;
         self.expansions = 0;
         let big_r = config.get_turning_radius();
-        let r = config.get_unit_radius();
         let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
             return Err(CurveError::Empty.into());
         };
@@ -409,6 +510,40 @@ impl VehicleCurver {
             }),
         }
     }
+}
+
+/// The directional search's primitives and hit-check tables for the
+/// vehicle of `config` (a turning radius in `(0, MAX_REPAIR_RADIUS]`) with
+/// unit radius `unit_radius`: a few milliseconds, about 1 MB for 16
+/// headings.
+fn steering_for(config: &Config, unit_radius: f32) -> Result<Steering, Error> {
+    let big_r = config.get_turning_radius();
+    let spec = VehicleSpec {
+        turning_radius: big_r as f64,
+        unit_radius: unit_radius as f64,
+        headings: config.get_headings(),
+        neighbourhood: Neighbourhood::D24,
+        max_turn_steps: None,
+        reverse: config.get_reverse().map(|penalty| Reverse {
+            penalty: penalty as f64,
+            gear_change: (GEAR_CHANGE_RADII * big_r) as f64,
+        }),
+    };
+    Steering::new(spec).map_err(|e| Error::Config {
+        field: "turning_radius",
+        value: big_r.to_string(),
+        expected: if matches!(
+            e,
+            regionpath_vehicle::VehicleError::Spec {
+                field: "headings",
+                ..
+            }
+        ) {
+            "headings 8 or 16"
+        } else {
+            "a vehicle the directional search accepts"
+        },
+    })
 }
 
 /// The stretches of `loose` that are not legal for radius `big_r` into

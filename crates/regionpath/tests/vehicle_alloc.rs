@@ -1,11 +1,12 @@
 //! A warm vehicle-mode query allocates nothing: `VehicleCurver::curve_into`
 //! over the same paths a second time (curves that are legal as rounded,
 //! one whose blocked turn the directional search repairs, one that backs
-//! out of a dead end) makes zero allocations, and gives the same curves.
+//! out of a dead end) makes zero allocations, and gives the same curves;
+//! so does `VehicleCurver::curve_profiled_into` for a unit of size 2.
 
 use regionpath::{
-    Config, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy, Vec2,
-    VehicleCurver,
+    Config, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, Profile, ProfileGrid,
+    TurnPolicy, Vec2, VehicleCurver,
 };
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 
@@ -82,5 +83,49 @@ fn warm_vehicle_queries_allocate_nothing() {
     let (again, usage) = measure_thread(|| run(&mut curvers, &mut outs));
     assert_eq!(again, first);
     assert_eq!(outs, before);
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+}
+
+/// One curver serving a plain query and a size-2 unit's query in turn (two
+/// directional searches, one per unit radius, swapped in as needed): once
+/// both have run, neither allocates, and the curves are the same.
+#[test]
+fn warm_profiled_vehicle_queries_allocate_nothing() {
+    let grid = map();
+    let tank = Profile::builder("tank")
+        .size(2)
+        .cost('.', 1.0)
+        .build()
+        .unwrap();
+    let view = ProfileGrid::new(&grid, &tank);
+    let plain = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let profiled =
+        Hierarchy::build_with_profile(&grid, &tank, &HierarchyConfig::default()).unwrap();
+    let config = Config::new()
+        .smooth(true)
+        .unit_radius(0.7)
+        .turning_radius(2.0)
+        .turn_policy(TurnPolicy::Strict);
+    // The open room: a size-2 unit fits there.
+    let (a, b) = (Point::new(29, 2), Point::new(36, 16));
+    let mut p = Planner::new(config).unwrap();
+    let cells_plain = p.find_path(&plain, &grid, a, b).unwrap();
+    let cells_tank = p.find_path(&profiled, &grid, a, b).unwrap();
+    assert!(cells_tank.curve.is_some());
+    let mut curver = VehicleCurver::new(&config).unwrap().unwrap();
+    let (mut out_plain, mut out_tank) = (CurvedPath::default(), CurvedPath::default());
+    let mut run = |out_plain: &mut CurvedPath, out_tank: &mut CurvedPath| {
+        curver
+            .curve_into(&grid, &cells_plain.cells, &cells_plain.waypoints, out_plain)
+            .unwrap();
+        curver
+            .curve_profiled_into(&view, &cells_tank.cells, &cells_tank.waypoints, out_tank)
+            .unwrap();
+    };
+    run(&mut out_plain, &mut out_tank);
+    let before = (out_plain.clone(), out_tank.clone());
+    assert_eq!(Some(&out_tank), cells_tank.curve.as_ref());
+    let ((), usage) = measure_thread(|| run(&mut out_plain, &mut out_tank));
+    assert_eq!((out_plain, out_tank), before);
     assert_eq!(usage.allocations, 0, "{usage:?}");
 }

@@ -377,6 +377,47 @@ impl CurvedPath {
         Ok(())
     }
 
+    /// Moves the whole path by `by`: both ends, every line's ends and every
+    /// arc's centre. Lengths, distances along the path, headings, arc radii
+    /// and angles, reverse flags and [`CurvedPath::tightened_turns`] are
+    /// unchanged (a translation keeps them). Coordinates are `f32`: each
+    /// moves by exactly `by` when the sum is representable (for a shift by
+    /// a multiple of 0.5 cells, unless the sum crosses a power of two
+    /// upwards), else by `by` rounded to the nearest `f32`, within half an
+    /// ulp (2⁻¹⁵ cells near 512). Used to carry a curve planned in one
+    /// frame, such as a movement profile's position space, to another.
+    /// O(pieces), no allocation.
+    ///
+    /// ```
+    /// use regionpath_grid::Grid;
+    /// use regionpath_smoothing::{curve, TurnOptions, Vec2};
+    ///
+    /// let grid = Grid::new(20, 20, true).unwrap();
+    /// let w = [Vec2::new(2.5, 2.5), Vec2::new(12.5, 2.5), Vec2::new(12.5, 12.5)];
+    /// let opts = TurnOptions { turning_radius: 3.0, ..Default::default() };
+    /// let mut path = curve(&grid, &w, &opts).unwrap();
+    /// let (mid, heading) = path.sample(8.0);
+    /// path.translate(Vec2::new(0.5, 0.5));
+    /// assert_eq!(path.sample(0.0).0, Vec2::new(3.0, 3.0));
+    /// assert_eq!(path.sample(path.length()).0, Vec2::new(13.0, 13.0));
+    /// let (moved, moved_heading) = path.sample(8.0);
+    /// assert!((moved.x - mid.x - 0.5).abs() < 1e-5 && (moved.y - mid.y - 0.5).abs() < 1e-5);
+    /// assert_eq!(moved_heading, heading);
+    /// ```
+    pub fn translate(&mut self, by: Vec2) {
+        self.start = self.start + by;
+        self.end = self.end + by;
+        for s in &mut self.segments {
+            match s {
+                CurveSegment::Line { from, to } => {
+                    *from = *from + by;
+                    *to = *to + by;
+                }
+                CurveSegment::Arc { center, .. } => *center = *center + by,
+            }
+        }
+    }
+
     /// Whether piece `index` of [`CurvedPath::segments`] is driven in
     /// reverse (false past the end). O(1).
     pub fn is_reverse(&self, index: usize) -> bool {
@@ -748,4 +789,75 @@ pub fn curve_into(
     out.end = pts[pts.len() - 1].0.to_vec2();
     out.total = total;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A curve with lines, arcs and a reverse piece, moved by a shift and
+    /// back: every piece moved by exactly the shift (values chosen so that
+    /// the sums are exact), lengths, headings and flags kept.
+    #[test]
+    fn translate_moves_every_piece_and_keeps_the_rest() {
+        let pieces = [
+            CurveSegment::Line {
+                from: Vec2::new(1.5, 1.5),
+                to: Vec2::new(4.5, 1.5),
+            },
+            CurveSegment::Arc {
+                center: Vec2::new(4.5, 3.5),
+                radius: 2.0,
+                start_angle: -std::f32::consts::FRAC_PI_2,
+                sweep: std::f32::consts::FRAC_PI_2,
+            },
+            CurveSegment::Line {
+                from: Vec2::new(6.5, 3.5),
+                to: Vec2::new(6.5, 8.25),
+            },
+        ];
+        let original = CurvedPath::from_driven(&pieces, &[false, false, true]).unwrap();
+        let mut moved = original.clone();
+        let by = Vec2::new(1.5, -0.5);
+        moved.translate(by);
+        assert_eq!(moved.segments().len(), original.segments().len());
+        for (a, b) in original.segments().iter().zip(moved.segments()) {
+            match (*a, *b) {
+                (CurveSegment::Line { from, to }, CurveSegment::Line { from: f, to: t }) => {
+                    assert_eq!((f, t), (from + by, to + by));
+                }
+                (
+                    CurveSegment::Arc {
+                        center,
+                        radius,
+                        start_angle,
+                        sweep,
+                    },
+                    CurveSegment::Arc {
+                        center: c,
+                        radius: r,
+                        start_angle: a,
+                        sweep: s,
+                    },
+                ) => {
+                    assert_eq!(c, center + by);
+                    assert_eq!((r, a, s), (radius, start_angle, sweep));
+                }
+                other => panic!("piece kinds differ: {other:?}"),
+            }
+        }
+        assert_eq!(moved.length(), original.length());
+        for i in 0..=40 {
+            let d = original.length() * i as f32 / 40.0;
+            let (p, h, rev) = original.sample_driven(d);
+            let (q, g, rev2) = moved.sample_driven(d);
+            assert!((q.x - p.x - by.x).abs() < 1e-5 && (q.y - p.y - by.y).abs() < 1e-5);
+            assert_eq!((g, rev2), (h, rev));
+        }
+        assert_eq!(moved.sample(0.0).0, Vec2::new(3.0, 1.0));
+        assert_eq!(moved.sample(moved.length()).0, Vec2::new(8.0, 7.75));
+        assert!(moved.is_reverse(2) && !moved.is_reverse(1));
+        moved.translate(Vec2::new(-1.5, 0.5));
+        assert_eq!(moved, original);
+    }
 }
