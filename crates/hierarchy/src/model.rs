@@ -211,6 +211,18 @@ impl Hierarchy {
         }
     }
 
+    /// The heuristic of a leg search confined to `win` under a profile
+    /// whose costs differ ([`crate::profile::LegHeuristic`]); `None`
+    /// without a profile or where costs are uniform.
+    pub(crate) fn leg_heuristic(
+        &self,
+        win: regionpath_search::Window,
+    ) -> Option<crate::profile::LegHeuristic<'_>> {
+        self.profile
+            .as_deref()?
+            .leg_heuristic(win.x, win.y, win.width, win.height)
+    }
+
     /// The lower bound of a step's cost per unit of length: the cheapest
     /// position's cost where costs differ, else 1 (uniform costs are
     /// searched in steps and priced at the end).

@@ -242,10 +242,18 @@ impl CellPlanner {
                     // Under a profile's costs: windowed A*, no fallback.
                     let mask = use_mask.then_some(self.lazy_mask.as_slice());
                     let (g, to, leg) = (pr.pos, pr.goal, &mut self.leg);
-                    let floor = h.window_floor(win);
-                    s = self
-                        .window
-                        .find_path_weighted_into(view, table, floor, win, g, to, mask, leg)?;
+                    let lh = h.leg_heuristic(win).map(|lh| lh.towards([to]));
+                    let heuristic = |p: Point| lh.map_or(0, |lh| lh.at(p, to));
+                    s = self.window.find_path_to_any_weighted_into(
+                        view,
+                        table,
+                        win,
+                        g,
+                        |p| p == to,
+                        heuristic,
+                        mask,
+                        leg,
+                    )?;
                     self.stats.expanded += s.expanded;
                     if s.status == Status::Found || !masked {
                         break;
@@ -327,15 +335,18 @@ impl CellPlanner {
                 let mask = use_mask.then_some(self.lazy_mask.as_slice());
                 if let Some((view, table)) = h.weights() {
                     // Under a profile's costs: windowed A*, no fallback,
-                    // the heuristic priced at the window's cheapest class.
-                    let floor = h.window_floor(win);
+                    // the heuristic priced at the window's cheapest class
+                    // and the walk to the cheapest terrain.
+                    let lh = h
+                        .leg_heuristic(win)
+                        .map(|lh| lh.towards((0..exit.len).map(|k| exit.cell(k))));
                     s = self.window.find_path_to_any_weighted_into(
                         view,
                         table,
                         win,
                         pr.pos,
                         |p| exit.contains(p),
-                        |p| table.octile_from(floor, p, nearest(p)),
+                        |p| lh.map_or(0, |lh| lh.at(p, nearest(p))),
                         mask,
                         &mut self.leg,
                     )?;
