@@ -62,7 +62,7 @@ pub fn run(args: Vec<String>) {
     };
     let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
     println!(
-        "map,profile,size,build_ms,bytes_per_cell,queries,invalid,wrong_reach,mean_subopt,p95_subopt,worst_subopt,exact_us,hier_us,speedup,abstract_expanded,leg_expanded,legs"
+        "map,profile,size,build_ms,bytes_per_cell,queries,invalid,wrong_reach,mean_subopt,p95_subopt,worst_subopt,exact_us,hier_us,speedup,abstract_expanded,leg_expanded,legs,exact_expanded"
     );
     for file in &files[1..] {
         let profile = Profile::read(file).unwrap_or_else(|e| panic!("{e}"));
@@ -93,7 +93,7 @@ pub fn run(args: Vec<String>) {
         let (mut exact_path, mut cells) = (Vec::new(), Vec::new());
         let (mut ratios, mut exact_t, mut hier_t) = (Vec::new(), 0.0f64, 0.0f64);
         let (mut invalid, mut wrong) = (0, 0);
-        let (mut abs_x, mut leg_x, mut legs) = (0u64, 0u64, 0u64);
+        let (mut abs_x, mut leg_x, mut legs, mut exact_x) = (0u64, 0u64, 0u64, 0u64);
         let mut tries = 0;
         let mut rows = Vec::new();
         while ratios.len() < queries && tries < queries * 20 && !open.is_empty() {
@@ -106,7 +106,7 @@ pub fn run(args: Vec<String>) {
             let t = Instant::now();
             let got = planner.find_path_into(&h, &grid, s, g, &mut cells);
             let th = t.elapsed().as_secs_f64();
-            match (e.map(|x| x.status), got) {
+            match (e.as_ref().map(|x| x.status), got) {
                 (Ok(Status::Found), Ok(st)) => {
                     let opt = weighted_path_cost(&view, &exact_path);
                     if !legal(&view, &cells, s, g)
@@ -115,6 +115,7 @@ pub fn run(args: Vec<String>) {
                         invalid += 1;
                     }
                     abs_x += st.abstract_expanded as u64;
+                    exact_x += e.as_ref().map_or(0, |x| x.expanded as u64);
                     leg_x += st.expanded as u64;
                     legs += st.legs as u64;
                     if opt > 0.0 {
@@ -209,7 +210,7 @@ pub fn run(args: Vec<String>) {
         let p95 = ratios.get(n * 95 / 100).copied().unwrap_or(0.0);
         let worst = ratios.last().copied().unwrap_or(0.0);
         println!(
-            "{map},{},{},{build_ms:.1},{:.3},{},{invalid},{wrong},{:.4},{:.4},{:.4},{:.1},{:.1},{:.1},{},{},{:.1}",
+            "{map},{},{},{build_ms:.1},{:.3},{},{invalid},{wrong},{:.4},{:.4},{:.4},{:.1},{:.1},{:.1},{},{},{:.1},{}",
             profile.name(),
             profile.size(),
             bytes as f64 / grid.cell_count() as f64,
@@ -222,7 +223,8 @@ pub fn run(args: Vec<String>) {
             exact_t / hier_t.max(1e-12),
             abs_x / n as u64,
             leg_x / n as u64,
-            legs as f64 / n as f64
+            legs as f64 / n as f64,
+            exact_x / n as u64
         );
     }
 }
