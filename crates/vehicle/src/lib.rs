@@ -45,6 +45,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod cells;
 mod dubins;
 mod pieces;
 mod search;
