@@ -157,7 +157,7 @@ fn reported_cost_is_the_integral_of_the_terrain() {
         let profile = random_profile(&mut rng, k);
         let view = ProfileGrid::new(&grid, &profile);
         let (big_r, r) = (2.0, if k == 1 { 0.3 } else { 0.1 });
-        let reverse = (case % 4 >= 2).then(|| Reverse {
+        let reverse = (case % 4 >= 2).then_some(Reverse {
             penalty: 2.0,
             gear_change: 1.5,
         });
@@ -252,9 +252,12 @@ struct Prim {
 /// Step of the brute force's price sampling.
 const COST_DS: f64 = 2e-4;
 
+/// Midpoints of steps along a curve, each with the step's length.
+type Steps = Vec<((f64, f64), f64)>;
+
 /// Points along `m` from `from`: the midpoints of steps of at most `ds`,
 /// with the steps' lengths, and the steps' end points.
-fn along(from: Pose, m: &Maneuver, ds: f64) -> (Vec<((f64, f64), f64)>, Vec<(f64, f64)>) {
+fn along(from: Pose, m: &Maneuver, ds: f64) -> (Steps, Vec<(f64, f64)>) {
     let (mut mids, mut ends) = (Vec::new(), vec![(from.x, from.y)]);
     let mut p = from;
     for piece in m.pieces {
