@@ -209,6 +209,11 @@ impl Ord for Entry {
 /// a pose driven backwards likewise; the chain minimises the cost in
 /// [`Outcome::Found`] (the heuristic stays admissible: every cost factor is
 /// at least 1). Reverse pieces are marked in the [`Track`].
+///
+/// [`DirectionalSearch::find_weighted`] keeps that contract with every
+/// length priced by the terrain under the centreline: the chain is the
+/// cheapest for that cost (the heuristic scaled by the cheapest cost stays
+/// admissible and consistent).
 #[derive(Debug)]
 pub struct DirectionalSearch {
     steering: Arc<Steering>,

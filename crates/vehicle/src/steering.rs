@@ -205,7 +205,11 @@ pub(crate) struct CostStep {
 /// cell's centre (kept when its length is at most [`max_length`] and it
 /// stays within [`MAX_EXTENT`] cells), and the cells whose square
 /// lies within the unit radius (+ [`TABLE_MARGIN`]) of it, by exact
-/// distance. Built once (O(headings² × offsets × table area) distance
+/// distance; and the cells its centreline runs through with the length
+/// inside each (exact crossings with the grid lines, lengths as `f32`), so
+/// that a terrain-priced search
+/// ([`crate::DirectionalSearch::find_weighted`]) prices a child with a
+/// short loop. Built once (O(headings² × offsets × table area) distance
 /// evaluations: about 10⁷ for 16 headings, D48, R = 4), then shared by any
 /// number of searches; 16 headings with D24 and R = 2 take under 1 MB.
 #[derive(Clone, Debug)]
