@@ -310,8 +310,9 @@ impl DirectionalSearch {
     /// centreline's cells (about the length in cells), and the area's cells
     /// (padded by 31 on each side) once to load their costs; 8 bytes of
     /// scratch per padded area cell, kept. For a uniform view,
-    /// [`DirectionalSearch::find`] on `view.grid()` is cheaper and its
-    /// cost, times the one class cost, is the same up to rounding.
+    /// [`DirectionalSearch::find`] on `view.grid()` is cheaper and, with
+    /// weight 1, its cost times the one class cost is the same up to
+    /// rounding.
     pub fn find_weighted(
         &mut self,
         view: &ProfileGrid,
