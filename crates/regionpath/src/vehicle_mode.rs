@@ -149,7 +149,14 @@ impl VehicleCurver {
         out: &mut CurvedPath,
     ) -> Result<(), Error> {
         self.use_unit_radius(self.config.get_unit_radius())?;
-        self.run(grid, cells, waypoints, self.config.get_unit_radius(), out)
+        self.run(
+            grid,
+            None,
+            cells,
+            waypoints,
+            self.config.get_unit_radius(),
+            out,
+        )
     }
 
     /// [`VehicleCurver::curve`] for a unit of a movement profile: `cells`
@@ -179,7 +186,16 @@ impl VehicleCurver {
     /// map are unusable). The rule is conservative by up to `(√2 − 1)·h`
     /// at a blocked cell's corners, where the inflated block's corner is
     /// farther out than a disc would reach. For `k = 1`, `h = 0`: exactly
-    /// [`VehicleCurver::curve_into`] on `view.grid()`.
+    /// [`VehicleCurver::curve_into`] on `view.grid()`, but for the costs.
+    ///
+    /// Under a profile whose costs differ (`!view.is_uniform()`) every
+    /// directional search of the repair, local or over the whole path's
+    /// box, prices the terrain
+    /// ([`DirectionalSearch::find_weighted`]: the cost of the position
+    /// under the curve's centreline, integrated along it), so a repaired
+    /// turn goes round dear terrain where the planned path does, instead
+    /// of cutting through it for a shorter curve. A uniform profile's
+    /// searches minimise length, as [`VehicleCurver::curve_into`]'s.
     ///
     /// The directional search's tables depend on the unit radius: the
     /// first query for a new `ρ` builds them (a few milliseconds, about
@@ -202,8 +218,10 @@ impl VehicleCurver {
                 expected: "at most half the movement profile's unit size",
             });
         }
+        let costs = (!view.is_uniform()).then_some(view);
         if k <= 1 {
-            return self.curve_into(view.grid(), cells, waypoints, out);
+            self.use_unit_radius(r)?;
+            return self.run(view.grid(), costs, cells, waypoints, r, out);
         }
         let h = (k - 1) as f32 / 2.0;
         let rho = (r - h).max(0.0);
@@ -211,7 +229,7 @@ impl VehicleCurver {
         let mut shifted = std::mem::take(&mut self.shifted);
         shifted.clear();
         shifted.extend(waypoints.iter().map(|&w| w - Vec2::new(h, h)));
-        let result = self.run(view.grid(), cells, &shifted, rho, out);
+        let result = self.run(view.grid(), costs, cells, &shifted, rho, out);
         self.shifted = shifted;
         result?;
         out.translate(Vec2::new(h, h));
@@ -253,10 +271,12 @@ impl VehicleCurver {
 
     /// Runs [`VehicleCurver::curve_with`] for unit radius `r` (the search
     /// in use must be the one for `r`), with the two rounded curves'
-    /// buffers taken out of `self`.
+    /// buffers taken out of `self`; `costs` (the view of `grid`) prices the
+    /// directional searches.
     fn run(
         &mut self,
         grid: &Grid,
+        costs: Option<&ProfileGrid>,
         cells: &[Point],
         waypoints: &[Vec2],
         r: f32,
@@ -264,18 +284,22 @@ impl VehicleCurver {
     ) -> Result<(), Error> {
         let mut loose = std::mem::take(&mut self.loose);
         let mut other = std::mem::take(&mut self.other);
-        let result = self.curve_with(grid, cells, waypoints, r, &mut loose, &mut other, out);
+        let result = self.curve_with(
+            grid, costs, cells, waypoints, r, &mut loose, &mut other, out,
+        );
         self.loose = loose;
         self.other = other;
         result
     }
 
     /// The body of [`VehicleCurver::curve_into`] for unit radius `r`, with
-    /// the two rounded curves' buffers taken out of `self`.
+    /// the two rounded curves' buffers taken out of `self`; `costs` (the
+    /// view of `grid`) prices the directional searches.
     #[allow(clippy::too_many_arguments)]
     fn curve_with(
         &mut self,
         grid: &Grid,
+        costs: Option<&ProfileGrid>,
         cells: &[Point],
         waypoints: &[Vec2],
         r: f32,
@@ -345,7 +369,7 @@ impl VehicleCurver {
         );
         if !single {
             for reach in [2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0] {
-                if self.repair_locally(grid, loose, reach, start_heading, goal_heading)? {
+                if self.repair_locally(grid, costs, loose, reach, start_heading, goal_heading)? {
                     self.pieces.write_curve(out)?;
                     return self.checked(grid, out, big_r, r);
                 }
@@ -371,12 +395,14 @@ impl VehicleCurver {
             max_expansions: GLOBAL_BUDGET,
             weight: GLOBAL_WEIGHT,
         };
-        let outcome = self
-            .search
-            .find(grid, start_goal.0, start_goal.1, &limits, &mut self.pieces)
-            .map_err(|e| Error::Inconsistent {
-                reason: e.to_string(),
-            })?;
+        let outcome = directional(
+            &mut self.search,
+            grid,
+            costs,
+            start_goal,
+            &limits,
+            &mut self.pieces,
+        )?;
         match outcome {
             Outcome::Found { expansions, .. } => {
                 self.expansions += expansions as u64;
@@ -402,6 +428,7 @@ impl VehicleCurver {
     fn repair_locally(
         &mut self,
         grid: &Grid,
+        costs: Option<&ProfileGrid>,
         loose: &CurvedPath,
         reach: f64,
         start_heading: Option<f64>,
@@ -468,12 +495,14 @@ impl VehicleCurver {
                 weight: LOCAL_WEIGHT,
             };
             self.repair.clear();
-            let outcome = self
-                .search
-                .find(grid, start, goal, &limits, &mut self.repair)
-                .map_err(|e| Error::Inconsistent {
-                    reason: e.to_string(),
-                })?;
+            let outcome = directional(
+                &mut self.search,
+                grid,
+                costs,
+                (start, goal),
+                &limits,
+                &mut self.repair,
+            )?;
             match outcome {
                 Outcome::Found { expansions, .. } => {
                     self.expansions += expansions as u64;
@@ -510,6 +539,25 @@ impl VehicleCurver {
             }),
         }
     }
+}
+
+/// One directional search on `grid`: priced by the terrain of `costs`
+/// (the view whose position grid `grid` is) when given, else by length.
+fn directional(
+    search: &mut DirectionalSearch,
+    grid: &Grid,
+    costs: Option<&ProfileGrid>,
+    (start, goal): (Start, Goal),
+    limits: &Limits,
+    out: &mut Track,
+) -> Result<Outcome, Error> {
+    match costs {
+        Some(view) => search.find_weighted(view, start, goal, limits, out),
+        None => search.find(grid, start, goal, limits, out),
+    }
+    .map_err(|e| Error::Inconsistent {
+        reason: e.to_string(),
+    })
 }
 
 /// The directional search's primitives and hit-check tables for the

@@ -468,3 +468,124 @@ fn a_tank_turns_a_bend_in_a_corridor_three_cells_wide() {
     let e = wide.find_path(&h, &grid, a, b);
     assert!(matches!(e, Err(Error::UnitTooWide { .. })), "{e:?}");
 }
+
+/// The cost of a curve under `profile`, sampled every 0.001 cells: each
+/// step priced at the rule cost (largest over the footprint) of the
+/// position whose footprint is centred nearest the step's midpoint
+/// (`⌊x − h⌋, ⌊y − h⌋`, `h = (k − 1)/2`: the position space the vehicle
+/// mode searches in).
+fn sampled_cost(grid: &Grid, profile: &Profile, c: &CurvedPath) -> f64 {
+    let k = profile.size() as i64;
+    let h = (k - 1) as f64 / 2.0;
+    let len = c.length() as f64;
+    let n = (len / 0.001).ceil().max(1.0) as usize;
+    let mut total = 0.0;
+    for i in 0..n {
+        let (p, _) = c.sample(((i as f64 + 0.5) * len / n as f64) as f32);
+        let (x, y) = (
+            (p.x as f64 - h).floor() as i64,
+            (p.y as f64 - h).floor() as i64,
+        );
+        let mut worst = 0.0f64;
+        for dy in 0..k {
+            for dx in 0..k {
+                let t = grid.terrain(Point::new((x + dx) as u32, (y + dy) as u32));
+                let cost = t.ok().and_then(|t| profile.cost(t));
+                worst = worst.max(cost.unwrap_or_else(|| panic!("unusable at {p}")));
+            }
+        }
+        total += worst * len / n as f64;
+    }
+    total
+}
+
+/// A car (size 1) and a tank (size 2) start facing east and must turn
+/// back west to a goal a little north-west; swamp (cost 5) fills the room
+/// north of the start, ground the south. The vehicle mode repairs the start
+/// (the smoothed path lacks its heading) with a directional search. Under
+/// the profile it prices the swamp: the returned curve keeps the unit clear
+/// of every cell the profile cannot enter (the walls), and its cost,
+/// sampled here under the real prices, is not above that of the same query
+/// under a profile of the same passability with every cost 1 (whose
+/// U-turn, the shorter one to the north, runs through the swamp); here it
+/// is well below.
+#[test]
+fn a_priced_repair_turns_on_ground_rather_than_in_swamp() {
+    let rows: Vec<String> = (0..26)
+        .map(|y| {
+            (0..32)
+                .map(|x| {
+                    if x == 0 || y == 0 || x == 31 || y == 25 {
+                        '@'
+                    } else if (8..24).contains(&x) && (3..12).contains(&y) {
+                        '~'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    for (k, r) in [(1u32, 0.4f32), (2, 0.7)] {
+        let priced = Profile::builder("priced")
+            .size(k)
+            .cost('.', 1.0)
+            .cost('~', 5.0)
+            .build()
+            .unwrap();
+        let flat = Profile::builder("flat")
+            .size(k)
+            .cost('.', 1.0)
+            .cost('~', 1.0)
+            .build()
+            .unwrap();
+        let (a, b) = (Point::new(15, 13), Point::new(4, 12));
+        let config = Config::new()
+            .smooth(true)
+            .unit_radius(r)
+            .turning_radius(2.0)
+            .turn_policy(TurnPolicy::Strict)
+            .start_heading(Some(0.0));
+        let mut costs = Vec::new();
+        for profile in [&priced, &flat] {
+            let h =
+                Hierarchy::build_with_profile(&grid, profile, &HierarchyConfig::default()).unwrap();
+            let mut planner = Planner::new(config).unwrap();
+            let path = planner.find_path(&h, &grid, a, b).unwrap();
+            assert!(planner.vehicle_expansions() > 0, "a directional search ran");
+            let c = path.curve.expect("a curve");
+            let what = format!("k {k}, profile {}", profile.name());
+            check_curve(
+                &grid,
+                profile,
+                &c,
+                Kind::Vehicle,
+                2.0,
+                r as f64,
+                a,
+                b,
+                &what,
+            );
+            let (_, heading) = c.sample(0.0);
+            assert!(
+                gap(heading as f64, 0.0) < 1e-3,
+                "{what}: starts facing east"
+            );
+            costs.push(sampled_cost(&grid, &priced, &c));
+        }
+        eprintln!(
+            "k {k}: priced repair {:.2}, flat repair {:.2}",
+            costs[0], costs[1]
+        );
+        // Tolerance: the curves' f32 coordinates and the sampling (a step of
+        // 0.001 per crossing at a spread of 4).
+        assert!(
+            costs[0] <= costs[1] + 0.05,
+            "k {k}: priced {} above flat {}",
+            costs[0],
+            costs[1]
+        );
+        assert!(costs[0] + 5.0 < costs[1], "k {k}: the swamp is avoided");
+    }
+}

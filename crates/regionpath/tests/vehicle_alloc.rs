@@ -2,7 +2,8 @@
 //! over the same paths a second time (curves that are legal as rounded,
 //! one whose blocked turn the directional search repairs, one that backs
 //! out of a dead end) makes zero allocations, and gives the same curves;
-//! so does `VehicleCurver::curve_profiled_into` for a unit of size 2.
+//! so does `VehicleCurver::curve_profiled_into` for a unit of size 2, and
+//! under a profile whose costs differ (terrain-priced repairs).
 
 use regionpath::{
     Config, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, Profile, ProfileGrid,
@@ -127,5 +128,75 @@ fn warm_profiled_vehicle_queries_allocate_nothing() {
     assert_eq!(Some(&out_tank), cells_tank.curve.as_ref());
     let ((), usage) = measure_thread(|| run(&mut out_plain, &mut out_tank));
     assert_eq!((out_plain, out_tank), before);
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+}
+
+/// Under a profile whose costs differ, the repairs are terrain-priced
+/// directional searches: a car and a tank that start facing away from
+/// their goal in a room half swamp, twice; the second time allocates
+/// nothing and gives the same curves.
+#[test]
+fn warm_priced_vehicle_queries_allocate_nothing() {
+    let rows: Vec<String> = (0..26)
+        .map(|y| {
+            (0..32)
+                .map(|x| {
+                    if x == 0 || y == 0 || x == 31 || y == 25 {
+                        '@'
+                    } else if (8..24).contains(&x) && (3..12).contains(&y) {
+                        '~'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let mut inputs = Vec::new();
+    for (k, r) in [(1u32, 0.4f32), (2, 0.7)] {
+        let profile = Profile::builder("u")
+            .size(k)
+            .cost('.', 1.0)
+            .cost('~', 5.0)
+            .build()
+            .unwrap();
+        let view = ProfileGrid::new(&grid, &profile);
+        assert!(!view.is_uniform());
+        let h =
+            Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::default()).unwrap();
+        let config = Config::new()
+            .smooth(true)
+            .unit_radius(r)
+            .turning_radius(2.0)
+            .turn_policy(TurnPolicy::Strict)
+            .start_heading(Some(0.0));
+        let mut p = Planner::new(config).unwrap();
+        let path = p
+            .find_path(&h, &grid, Point::new(15, 13), Point::new(4, 12))
+            .unwrap();
+        inputs.push((view, path.cells, path.waypoints, config));
+    }
+    let mut curvers: Vec<VehicleCurver> = inputs
+        .iter()
+        .map(|(_, _, _, c)| VehicleCurver::new(c).unwrap().unwrap())
+        .collect();
+    let mut outs: Vec<CurvedPath> = vec![CurvedPath::default(); inputs.len()];
+    let run = |curvers: &mut [VehicleCurver], outs: &mut [CurvedPath]| {
+        let mut expanded = 0;
+        for (i, (view, cells, waypoints, _)) in inputs.iter().enumerate() {
+            curvers[i]
+                .curve_profiled_into(view, cells, waypoints, &mut outs[i])
+                .unwrap();
+            expanded += curvers[i].expansions();
+        }
+        expanded
+    };
+    let first = run(&mut curvers, &mut outs);
+    assert!(first > 0, "a directional search ran");
+    let before = outs.clone();
+    let (again, usage) = measure_thread(|| run(&mut curvers, &mut outs));
+    assert_eq!(again, first);
+    assert_eq!(outs, before);
     assert_eq!(usage.allocations, 0, "{usage:?}");
 }

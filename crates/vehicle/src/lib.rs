@@ -17,6 +17,11 @@
 //!   pieces as [`CurveSegment`]s into a [`Track`] (each marked forwards or
 //!   reverse: with [`VehicleSpec::reverse`] the vehicle may back up, at a
 //!   [`Reverse`] penalty); [`Outcome`] says how it ended.
+//!   [`DirectionalSearch::find_weighted`] searches a movement profile's
+//!   positions ([`regionpath_grid::ProfileGrid`]) and prices each piece by
+//!   the terrain under its centreline (∫ cost ds; each primitive's cells
+//!   and lengths precomputed in the [`Steering`] from exact grid-line
+//!   crossings), so the curve is the cheapest, not the shortest.
 //! * [`check_curve`]: the legality check every returned curve passes.
 //! * [`sample_curve`]: samples by distance, with optional sprite headings.
 //!
@@ -45,6 +50,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod cells;
 mod dubins;
 mod pieces;
 mod search;

@@ -1,11 +1,12 @@
 //! [`DirectionalSearch`]: A* over (cell, heading) nodes whose children are
 //! reached by the [`Steering`] primitives.
 
+use crate::cells::centreline_cells;
 use crate::dubins::{shortest, Maneuver, Pose};
 use crate::pieces::{maneuver_clear, push_maneuver, Track};
 use crate::steering::{Steering, MAX_EXTENT, PACK};
 use crate::VehicleError;
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::{Grid, Point, ProfileGrid};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::f64::consts::PI;
@@ -105,8 +106,8 @@ pub struct Limits {
     /// Largest number of node expansions (0: no limit).
     pub max_expansions: u32,
     /// Weight of the heuristic (weighted A*): 0 or 1 (the default) gives
-    /// the shortest chain of primitives; `w > 1` one at most `w` times as
-    /// long, usually after far fewer expansions. Values below 1 or not
+    /// the cheapest chain of primitives; `w > 1` one at most `w` times as
+    /// costly, usually after far fewer expansions. Values below 1 or not
     /// finite count as 1.
     pub weight: f32,
 }
@@ -121,7 +122,10 @@ pub enum Outcome {
         /// What the search minimised: the length driven forwards, plus the
         /// length driven in reverse times the penalty, plus the gear-change
         /// cost per change of direction ([`crate::Reverse`]); the length
-        /// when reversing is off.
+        /// when reversing is off. From
+        /// [`DirectionalSearch::find_weighted`], each length is the
+        /// terrain-priced one instead: ∫ cost(cell under the centreline) ds
+        /// along the piece (the gear-change cost is not priced).
         cost: f64,
         /// Nodes expanded.
         expansions: u32,
@@ -205,6 +209,11 @@ impl Ord for Entry {
 /// a pose driven backwards likewise; the chain minimises the cost in
 /// [`Outcome::Found`] (the heuristic stays admissible: every cost factor is
 /// at least 1). Reverse pieces are marked in the [`Track`].
+///
+/// [`DirectionalSearch::find_weighted`] keeps that contract with every
+/// length priced by the terrain under the centreline: the chain is the
+/// cheapest for that cost (the heuristic scaled by the cheapest cost stays
+/// admissible and consistent).
 #[derive(Debug)]
 pub struct DirectionalSearch {
     steering: Arc<Steering>,
@@ -217,6 +226,13 @@ pub struct DirectionalSearch {
     blocked: Vec<u64>,
     row_words: usize,
     chain: Vec<(u32, u32)>,
+    /// Terrain costs of the area's cells, padded by [`MAX_EXTENT`] on every
+    /// side (the padding at the largest cost), row stride `cost_stride`;
+    /// loaded only by [`DirectionalSearch::find_weighted`].
+    cell_cost: Vec<f64>,
+    cost_stride: usize,
+    /// Scratch of the exact curves' cell crossings.
+    breaks: Vec<f64>,
 }
 
 impl DirectionalSearch {
@@ -233,6 +249,9 @@ impl DirectionalSearch {
             blocked: Vec::new(),
             row_words: 0,
             chain: Vec::new(),
+            cell_cost: Vec::new(),
+            cost_stride: 0,
+            breaks: Vec::new(),
         }
     }
 
@@ -257,17 +276,72 @@ impl DirectionalSearch {
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
         // Forwards only, the direction bit and its costs compile away.
+        let none = &mut Vec::new();
         if self.steering.spec().reverse.is_some() {
-            self.find_in::<true>(grid, start, goal, limits, out)
+            self.find_in::<true, false>(grid, None, none, start, goal, limits, out)
         } else {
-            self.find_in::<false>(grid, start, goal, limits, out)
+            self.find_in::<false, false>(grid, None, none, start, goal, limits, out)
         }
     }
 
-    /// [`DirectionalSearch::find`] with (`REV`) or without reversing.
-    fn find_in<const REV: bool>(
+    /// [`DirectionalSearch::find`] on `view.grid()` (the usable positions
+    /// of a movement profile) with every piece priced by the terrain it
+    /// runs over: a piece costs ∫ cost(cell under its centreline) ds, the
+    /// cell of point `(x, y)` being `(⌊x⌋, ⌊y⌋)` and its cost
+    /// [`ProfileGrid::position_cost`] (times the penalty when driven in
+    /// reverse, plus the gear-change cost, unpriced, per change of
+    /// direction). The curve is the cheapest chain of primitives in the
+    /// area for that cost (weight 1), so it avoids dear terrain where a
+    /// longer way round costs less; [`Outcome::Found`]'s `cost` is its
+    /// priced cost, `length` its length. Same contract otherwise as
+    /// [`DirectionalSearch::find`].
+    ///
+    /// How: each primitive's centreline cells and the length inside each
+    /// are computed once in the [`Steering`] from the exact crossings of
+    /// its lines and arcs with the grid lines (lengths stored as `f32`:
+    /// a relative error under 10⁻⁶ per primitive), so pricing a child is a
+    /// loop over a few cells; exact curves from a start pose or to a goal
+    /// pose are cut at their crossings when priced (exact in `f64`). The
+    /// heuristic is the Euclidean distance times the cheapest class cost
+    /// ([`ProfileGrid::class_costs`]`[0]`): admissible and consistent,
+    /// as no piece costs less per cell of length.
+    ///
+    /// Cost: as [`DirectionalSearch::find`] plus, per child, its
+    /// centreline's cells (about the length in cells), and the area's cells
+    /// (padded by 31 on each side) once to load their costs; 8 bytes of
+    /// scratch per padded area cell, kept. For a uniform view,
+    /// [`DirectionalSearch::find`] on `view.grid()` is cheaper and, with
+    /// weight 1, its cost times the one class cost is the same up to
+    /// rounding.
+    pub fn find_weighted(
+        &mut self,
+        view: &ProfileGrid,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
+        let mut breaks = std::mem::take(&mut self.breaks);
+        let grid = view.grid();
+        let v = Some(view);
+        let outcome = if self.steering.spec().reverse.is_some() {
+            self.find_in::<true, true>(grid, v, &mut breaks, start, goal, limits, out)
+        } else {
+            self.find_in::<false, true>(grid, v, &mut breaks, start, goal, limits, out)
+        };
+        self.breaks = breaks;
+        outcome
+    }
+
+    /// [`DirectionalSearch::find`] with (`REV`) or without reversing, and
+    /// with (`COST`: `costs` is the view of `grid`) or without terrain
+    /// costs.
+    #[allow(clippy::too_many_arguments)]
+    fn find_in<const REV: bool, const COST: bool>(
         &mut self,
         grid: &Grid,
+        costs: Option<&ProfileGrid>,
+        breaks: &mut Vec<f64>,
         start: Start,
         goal: Goal,
         limits: &Limits,
@@ -322,6 +396,41 @@ impl DirectionalSearch {
             return Err(VehicleError::AreaTooLarge);
         }
         self.prepare(grid, &area, nodes);
+        // The cheapest and dearest costs per cell of length (1 without
+        // costs: the uniform search's arithmetic is unchanged, as x · 1 = x).
+        let (cmin, cmax) = match costs {
+            Some(v) if COST => (
+                v.class_costs().first().copied().unwrap_or(1.0),
+                v.class_costs().last().copied().unwrap_or(1.0),
+            ),
+            _ => (1.0, 1.0),
+        };
+        if COST {
+            if let Some(v) = costs {
+                self.load_costs(v, &area, cmax);
+            }
+        }
+        // The priced length of an exact curve (its length without costs).
+        let mut priced = |from: Pose, m: &Maneuver| -> f64 {
+            match costs {
+                Some(v) if COST => {
+                    let (gw, gh) = (grid.width() as i64, grid.height() as i64);
+                    let mut c = 0.0;
+                    centreline_cells(from, m, breaks, |x, y, len| {
+                        let cost = if x >= 0 && y >= 0 && x < gw && y < gh {
+                            v.position_cost(Point::new(x as u32, y as u32))
+                        } else {
+                            None
+                        };
+                        // A cell the profile cannot enter: the curve's exact
+                        // check refuses it later; any price will do.
+                        c += len * cost.unwrap_or(cmax);
+                    });
+                    c
+                }
+                _ => m.length,
+            }
+        };
         let steering = Arc::clone(&self.steering);
         let reach = spec.neighbourhood.reach() as i64;
         let radius = spec.turning_radius;
@@ -334,12 +443,13 @@ impl DirectionalSearch {
         } else {
             1.0
         };
+        let hscale = weight * cmin;
         let heur = |cx: usize, cy: usize| {
             let (x, y) = (
                 (area.x as usize + cx) as f64 + 0.5,
                 (area.y as usize + cy) as f64 + 0.5,
             );
-            weight * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
+            hscale * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
         };
         let node_of = |cx: usize, cy: usize, hd: u32, d: usize| {
             (((cy * w + cx) * hn as usize + hd as usize) * dirs + d) as u32
@@ -430,14 +540,20 @@ impl DirectionalSearch {
                         for hd in 0..hn {
                             for d in 0..dirs {
                                 let n = node_of(cx, cy, hd, d);
-                                self.push(n, dist * factor(d), heur(cx, cy), START, UNPRICED);
+                                self.push(
+                                    n,
+                                    dist * cmin * factor(d),
+                                    heur(cx, cy),
+                                    START,
+                                    UNPRICED,
+                                );
                             }
                         }
                     }
                 }
                 if let Goal::Pose(gp) = goal {
                     if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
-                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
+                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt() * cmin;
                         self.push(GOAL, dist, 0.0, START, UNPRICED);
                         if dirs == 2 {
                             self.push(GOAL_REV, dist * penalty, 0.0, START, UNPRICED);
@@ -483,7 +599,12 @@ impl DirectionalSearch {
                     continue;
                 }
                 let hv = e.f - e.g;
-                let g = base + m.length * factor(d) + gear_cost(e.parent, d);
+                let len = if COST {
+                    priced(motion(from, d), &m)
+                } else {
+                    m.length
+                };
+                let g = base + len * factor(d) + gear_cost(e.parent, d);
                 self.push(e.node, g, hv, e.parent, LAZY);
                 continue;
             }
@@ -606,7 +727,23 @@ impl DirectionalSearch {
                     if self.mark[mi] == self.stamp + 1 {
                         continue;
                     }
-                    let g = if REV {
+                    let g = if COST {
+                        // The centreline's cells, all inside the padded
+                        // cost grid (offsets within MAX_EXTENT).
+                        let stride = self.cost_stride as isize;
+                        let here = (cy + MAX_EXTENT as usize) as isize * stride
+                            + (cx + MAX_EXTENT as usize) as isize;
+                        let mut c = 0.0;
+                        for st in steering.cost_steps(this) {
+                            let i = here + st.dy as isize * stride + st.dx as isize;
+                            c += st.length as f64 * self.cell_cost[i as usize];
+                        }
+                        if REV {
+                            e.g + c * step_cost + change
+                        } else {
+                            e.g + c
+                        }
+                    } else if REV {
                         e.g + ch.length as f64 * step_cost + change
                     } else {
                         e.g + ch.length as f64
@@ -620,7 +757,7 @@ impl DirectionalSearch {
             if let Goal::Pose(gp) = goal {
                 if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
                     let from = node_pose(e.node);
-                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
+                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt() * cmin;
                     self.push(
                         GOAL,
                         e.g + dist + gear_cost(e.node, 0),
@@ -730,6 +867,31 @@ impl DirectionalSearch {
                     row[wi + 1] &= !(free >> (64 - sh));
                 }
                 lx += len;
+            }
+        }
+    }
+
+    /// Loads the terrain cost of each cell of `area` into `cell_cost`,
+    /// padded by [`MAX_EXTENT`] cells at `pad_cost` on every side.
+    fn load_costs(&mut self, view: &ProfileGrid, area: &Area, pad_cost: f64) {
+        let pad = MAX_EXTENT as usize;
+        let (w, h) = (area.width as usize, area.height as usize);
+        let stride = w + 2 * pad;
+        self.cost_stride = stride;
+        self.cell_cost.clear();
+        self.cell_cost.resize(stride * (h + 2 * pad), pad_cost);
+        let classes = view.class_costs();
+        for ly in 0..h {
+            if w == 0 {
+                break;
+            }
+            let first = view
+                .grid()
+                .padded_index(Point::new(area.x, area.y + ly as u32));
+            let row = &mut self.cell_cost[(ly + pad) * stride + pad..][..w];
+            for (lx, c) in row.iter_mut().enumerate() {
+                let class = view.cost_class_padded(first + lx);
+                *c = classes.get(class as usize).copied().unwrap_or(pad_cost);
             }
         }
     }

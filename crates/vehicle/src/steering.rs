@@ -2,6 +2,7 @@
 //! curve per start heading, end heading and cell offset) and their
 //! hit-check tables, built once per vehicle.
 
+use crate::cells::centreline_cells;
 use crate::dubins::{advance, shortest, Maneuver, Piece, Pose};
 use crate::VehicleError;
 use regionpath_smoothing::{arc_cell_distance, segment_cell_distance};
@@ -188,13 +189,27 @@ pub(crate) struct Child {
     pub rows: (u32, u32),
 }
 
+/// One part of a primitive's centreline inside one cell: the cell's offset
+/// from the start cell and the length inside it (what a terrain-priced
+/// search multiplies by the cell's cost).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CostStep {
+    pub dx: i8,
+    pub dy: i8,
+    pub length: f32,
+}
+
 /// The primitives and hit-check tables of a vehicle: for each start heading,
 /// end heading and offset of the neighbourhood, the shortest curve of arcs of
 /// the turning radius and lines from the start cell's centre to the child
 /// cell's centre (kept when its length is at most [`max_length`] and it
 /// stays within [`MAX_EXTENT`] cells), and the cells whose square
 /// lies within the unit radius (+ [`TABLE_MARGIN`]) of it, by exact
-/// distance. Built once (O(headings² × offsets × table area) distance
+/// distance; and the cells its centreline runs through with the length
+/// inside each (exact crossings with the grid lines, lengths as `f32`), so
+/// that a terrain-priced search
+/// ([`crate::DirectionalSearch::find_weighted`]) prices a child with a
+/// short loop. Built once (O(headings² × offsets × table area) distance
 /// evaluations: about 10⁷ for 16 headings, D48, R = 4), then shared by any
 /// number of searches; 16 headings with D24 and R = 2 take under 1 MB.
 #[derive(Clone, Debug)]
@@ -207,6 +222,11 @@ pub struct Steering {
     by_heading: Vec<(u32, u32)>,
     rows: Vec<HitRow>,
     extent: i32,
+    /// The centreline's cells of each child, by the same index: a range of
+    /// `cost_steps` (kept apart from [`Child`] so that searches without
+    /// costs read no more memory per child).
+    cost_ranges: Vec<(u32, u32)>,
+    cost_steps: Vec<CostStep>,
 }
 
 impl Steering {
@@ -220,6 +240,9 @@ impl Steering {
         let mut by_heading = Vec::with_capacity(hn as usize);
         let mut rows = Vec::new();
         let mut extent = 0;
+        let mut cost_ranges = Vec::new();
+        let mut cost_steps: Vec<CostStep> = Vec::new();
+        let mut breaks = Vec::new();
         for h0 in 0..hn {
             let begin = children.len() as u32;
             for h1 in 0..hn {
@@ -247,6 +270,34 @@ impl Steering {
                         else {
                             continue;
                         };
+                        // The centreline's cells lie in the table (distance
+                        // 0), hence within MAX_EXTENT; checked all the same,
+                        // so that a search's padded cost lookup stays in
+                        // range.
+                        let first_step = cost_steps.len();
+                        let mut in_reach = true;
+                        centreline_cells(from, &m, &mut breaks, |x, y, len| {
+                            if x.abs() > MAX_EXTENT as i64 || y.abs() > MAX_EXTENT as i64 {
+                                in_reach = false;
+                                return;
+                            }
+                            let (dx, dy) = (x as i8, y as i8);
+                            match cost_steps[first_step..].last_mut() {
+                                Some(last) if last.dx == dx && last.dy == dy => {
+                                    last.length = (last.length as f64 + len) as f32;
+                                }
+                                _ => cost_steps.push(CostStep {
+                                    dx,
+                                    dy,
+                                    length: len as f32,
+                                }),
+                            }
+                        });
+                        if !in_reach {
+                            cost_steps.truncate(first_step);
+                            continue;
+                        }
+                        cost_ranges.push((first_step as u32, cost_steps.len() as u32));
                         let start = rows.len() as u32;
                         let mut packed = Some([0u64; 4]);
                         for &(ty, bits) in &table {
@@ -296,6 +347,8 @@ impl Steering {
             by_heading,
             rows,
             extent,
+            cost_ranges,
+            cost_steps,
         })
     }
 
@@ -329,6 +382,13 @@ impl Steering {
     /// The curve of a primitive by global index.
     pub(crate) fn maneuver_at(&self, i: u32) -> &Maneuver {
         &self.maneuvers[i as usize]
+    }
+
+    /// The centreline's cells of the primitive with global index `i`
+    /// ([`CostStep`]s, in travel order).
+    pub(crate) fn cost_steps(&self, i: u32) -> &[CostStep] {
+        let (a, b) = self.cost_ranges[i as usize];
+        &self.cost_steps[a as usize..b as usize]
     }
 
     /// The table rows of a child.

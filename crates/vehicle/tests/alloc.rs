@@ -2,7 +2,7 @@
 //! the second time with zero allocations (the output vector keeps its
 //! capacity).
 
-use regionpath_grid::{Grid, Point};
+use regionpath_grid::{Grid, Point, Profile, ProfileGrid};
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 use regionpath_vehicle::*;
 use std::sync::Arc;
@@ -38,6 +38,59 @@ fn warm_searches_allocate_nothing() {
             out.clear();
             let o = search
                 .find(&grid, start, goal, &Limits::default(), out)
+                .unwrap();
+            if matches!(o, Outcome::Found { .. }) {
+                found += 1;
+            }
+        }
+        found
+    };
+    assert_eq!(run(&mut out), 2);
+    let (found, usage) = measure_thread(|| run(&mut out));
+    assert_eq!(found, 2);
+    assert_eq!(usage.allocations, 0);
+}
+
+/// The same for the terrain-priced search (`find_weighted`): its cost grid
+/// and crossing scratch are kept too.
+#[test]
+fn warm_priced_searches_allocate_nothing() {
+    let mut rows = vec![String::from(".").repeat(30); 20];
+    for (y, row) in rows.iter_mut().enumerate() {
+        if y >= 4 {
+            row.replace_range(14..16, "@@");
+        }
+        if (8..14).contains(&y) {
+            row.replace_range(4..12, "~~~~~~~~");
+        }
+    }
+    let grid = Grid::from_rows(&rows).unwrap();
+    let profile = Profile::builder("u")
+        .cost('.', 1.0)
+        .cost('~', 4.0)
+        .build()
+        .unwrap();
+    let view = ProfileGrid::new(&grid, &profile);
+    assert!(!view.is_uniform());
+    let mut search =
+        DirectionalSearch::new(Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap()));
+    let queries = [
+        (
+            Start::Cell(Point::new(3, 15)),
+            Goal::Cell(Point::new(26, 15)),
+        ),
+        (
+            Start::Pose(Pose::new(3.5, 15.5, 3.0)),
+            Goal::Pose(Pose::new(26.5, 15.5, 1.5)),
+        ),
+    ];
+    let mut out = Track::new();
+    let mut run = |out: &mut Track| {
+        let mut found = 0;
+        for (start, goal) in queries {
+            out.clear();
+            let o = search
+                .find_weighted(&view, start, goal, &Limits::default(), out)
                 .unwrap();
             if matches!(o, Outcome::Found { .. }) {
                 found += 1;
