@@ -75,7 +75,7 @@ pub fn run(args: Vec<String>) {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
-        let bytes = h.stats().bytes + view.bytes();
+        let bytes = h.stats().bytes;
         let open: Vec<Point> = (0..grid.height())
             .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
             .filter(|&p| view.is_usable(p))

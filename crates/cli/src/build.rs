@@ -98,6 +98,7 @@ pub fn run(args: &BuildArgs, out: &mut Out) -> Result<Outcome, CliError> {
                 "portal_layer_reason": portal_reason,
                 "portals": st.portals,
                 "portal_bytes": st.portal_bytes,
+                "profile_bytes": st.profile_bytes,
                 "bytes": st.bytes,
                 "bytes_per_cell": per_cell,
                 "file_bytes": file_bytes,

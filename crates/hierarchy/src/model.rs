@@ -38,13 +38,18 @@ pub struct BuildStats {
     /// [`Hierarchy::update`], those its repair kept (see there).
     pub landmarks: usize,
     /// Bytes held by the hierarchy (regions, graph, connectivity,
-    /// landmark distances, block-cut tree, sector digests, portal layer).
+    /// landmark distances, block-cut tree, sector digests, portal layer,
+    /// and a movement profile's data).
     pub bytes: usize,
     /// Portals of the exact portal layer (0: not built; see
     /// [`crate::PortalMode`]).
     pub portals: usize,
     /// Bytes of the portal layer (included in `bytes`).
     pub portal_bytes: usize,
+    /// Bytes of the movement profile's data: its view of the grid (usable
+    /// positions, cost classes) and the leg searches' block tables
+    /// (included in `bytes`; 0 without a profile).
+    pub profile_bytes: usize,
     /// Wall time of the build, load or last update, in milliseconds.
     pub build_ms: f64,
 }
@@ -478,10 +483,11 @@ impl Hierarchy {
         self.layout.rect(s)
     }
 
-    /// Bytes held (as [`Hierarchy::stats`] counts them, portal layer
-    /// excluded) were the landmarks `count` instead of the ones built.
+    /// Bytes held (as [`Hierarchy::stats`] counts them, portal layer and
+    /// profile data excluded) were the landmarks `count` instead of the ones built.
     pub(crate) fn bytes_with_landmarks(&self, count: usize) -> u64 {
-        let held = self.stats().bytes - self.portals.as_ref().map_or(0, Portals::bytes);
+        let st = self.stats();
+        let held = st.bytes - st.portal_bytes - st.profile_bytes;
         let k = count.min(self.regions.len());
         (held - self.landmarks.bytes() + self.regions.len() * k * 2) as u64
     }
@@ -503,6 +509,10 @@ impl Hierarchy {
             + self.blocks.bytes()
             + self.sealed.bytes();
         let portal_bytes = self.portals.as_ref().map_or(0, Portals::bytes);
+        let profile_bytes = self
+            .profile
+            .as_deref()
+            .map_or(0, crate::profile::ProfileData::bytes);
         BuildStats {
             portals: self.portals.as_ref().map_or(0, Portals::len),
             portal_bytes,
@@ -520,7 +530,8 @@ impl Hierarchy {
                 .last()
                 .map_or(0, |l| l.len()),
             landmarks: self.landmarks.live(),
-            bytes: bytes + portal_bytes,
+            bytes: bytes + portal_bytes + profile_bytes,
+            profile_bytes,
             build_ms: self.build_ms,
         }
     }

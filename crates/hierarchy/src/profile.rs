@@ -139,6 +139,17 @@ impl ProfileData {
         }
     }
 
+    /// Bytes held: the view, the step table and the block tables.
+    pub(crate) fn bytes(&self) -> usize {
+        self.view.bytes()
+            + self
+                .table
+                .as_ref()
+                .map_or(0, |_| std::mem::size_of::<StepTable>())
+            + self.block_floor.capacity()
+            + self.near_cheapest.capacity()
+    }
+
     /// Cost of the cheapest position (the lower bound of every step's
     /// cost per unit length).
     pub(crate) fn floor(&self) -> f64 {
