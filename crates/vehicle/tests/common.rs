@@ -10,6 +10,22 @@ use regionpath_vehicle::{shortest, Maneuver, Piece, Pose};
 use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
 
+/// An entry of the brute-force Dijkstras' heaps: cost, cell, heading,
+/// ordered so that `BinaryHeap` pops the cheapest first.
+#[derive(PartialEq)]
+pub struct E(pub f64, pub i64, pub i64, pub u32);
+impl Eq for E {}
+impl PartialOrd for E {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for E {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        o.0.total_cmp(&self.0)
+    }
+}
+
 /// Checks a curve by sampling every 0.02 cells: each sample's disc of
 /// radius `r` clear of blocked and off-map squares (test kit distances), the
 /// heading turning by at most `ds / R` (+ rounding) between samples, and
@@ -153,19 +169,6 @@ pub fn brute_force(
     let (w, h) = (grid.width() as i64, grid.height() as i64);
     let idx = |x: i64, y: i64, hd: u32| ((y * w + x) as usize) * headings as usize + hd as usize;
     let mut dist = vec![f64::INFINITY; (w * h) as usize * headings as usize];
-    #[derive(PartialEq)]
-    struct E(f64, i64, i64, u32);
-    impl Eq for E {}
-    impl PartialOrd for E {
-        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-            Some(self.cmp(o))
-        }
-    }
-    impl Ord for E {
-        fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-            o.0.total_cmp(&self.0)
-        }
-    }
     let mut heap = BinaryHeap::new();
     for hd in 0..headings {
         dist[idx(start.x as i64, start.y as i64, hd)] = 0.0;

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::check_sampled;
+use common::{check_sampled, E};
 use regionpath_grid::{Grid, Point, Profile, ProfileGrid};
 use regionpath_testkit::clearance::point_square_dist;
 use regionpath_testkit::rng::{Rng64, XorShift64Star};
@@ -380,19 +380,6 @@ fn brute_solve(
     let hn = prims.len();
     let idx = |x: i64, y: i64, hd: u32| ((y * w + x) as usize) * hn + hd as usize;
     let mut dist = vec![f64::INFINITY; (w * h) as usize * hn];
-    #[derive(PartialEq)]
-    struct E(f64, i64, i64, u32);
-    impl Eq for E {}
-    impl PartialOrd for E {
-        fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-            Some(self.cmp(o))
-        }
-    }
-    impl Ord for E {
-        fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-            o.0.total_cmp(&self.0)
-        }
-    }
     let mut heap = BinaryHeap::new();
     for hd in 0..hn as u32 {
         dist[idx(start.x as i64, start.y as i64, hd)] = 0.0;
