@@ -372,9 +372,16 @@ pub trait Smoother {
     /// ([`crate::validate::check_smoothed`]). Returns the number of
     /// segments that are not clear for the unit's radius (kept where the
     /// unit does not fit through a passage; 0 for a point unit).
+    ///
+    /// With `view` (a movement profile's view of `grid`), `path` is a
+    /// path of the profile's positions and the waypoints are the centres
+    /// of their `k × k` footprints: a shortcut is taken only where the
+    /// footprint fits and it costs no more than the positions it replaces
+    /// ([`crate::validate::check_profiled_smoothed`]).
     fn smooth(
         &mut self,
         grid: &Grid,
+        view: Option<&ProfileGrid>,
         path: &[Point],
         out: &mut Vec<(f64, f64)>,
     ) -> Result<usize, String>;
@@ -391,25 +398,29 @@ impl Smoother for AnyAngle {
     fn smooth(
         &mut self,
         grid: &Grid,
+        view: Option<&ProfileGrid>,
         path: &[Point],
         out: &mut Vec<(f64, f64)>,
     ) -> Result<usize, String> {
-        let report = self
-            .smoother
-            .smooth(
-                grid,
-                path,
-                &SmoothOptions::with_radius(self.radius),
-                &mut self.waypoints,
-            )
-            .map_err(|e| e.to_string())?;
+        let opts = SmoothOptions::with_radius(self.radius);
+        let narrow = match view {
+            Some(view) => self
+                .smoother
+                .smooth_profiled(view, path, &opts, &mut self.waypoints)
+                .map(|r| r.narrow_segments),
+            None => self
+                .smoother
+                .smooth(grid, path, &opts, &mut self.waypoints)
+                .map(|r| r.narrow_segments),
+        }
+        .map_err(|e| e.to_string())?;
         out.clear();
         out.extend(
             self.waypoints
                 .iter()
                 .map(|v| (f64::from(v.x), f64::from(v.y))),
         );
-        Ok(report.narrow_segments)
+        Ok(narrow)
     }
 }
 
@@ -480,7 +491,7 @@ mod tests {
         let cells: Vec<Point> = (0..8).map(|x| Point::new(x, x.min(2))).collect();
         let mut s = smoother(0.0).unwrap();
         let mut out = Vec::new();
-        s.smooth(&g, &cells, &mut out).unwrap();
+        s.smooth(&g, None, &cells, &mut out).unwrap();
         let len = crate::validate::check_smoothed(&g, cells[0], cells[7], &out).unwrap();
         let cell_len = crate::validate::check_path(&g, cells[0], cells[7], &cells)
             .unwrap()

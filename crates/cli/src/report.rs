@@ -26,8 +26,11 @@ pub struct RowResult {
     /// The length equals the optimum within the file's print precision.
     pub matches_optimal: bool,
     /// Euclidean length of the smoothed path (with `--smooth`), if it passed
-    /// its check.
+    /// its check; under a movement profile, its cost.
     pub smoothed: Option<f64>,
+    /// Euclidean length of the smoothed path, if it passed its check (the
+    /// base of the curve ratio).
+    pub smoothed_length: Option<f64>,
     /// Whether the smoothed path failed its check.
     pub smooth_invalid: bool,
     /// Smoothed segments not clear for the unit radius (`scen --radius`):
@@ -213,11 +216,13 @@ impl AlgoStats {
         let curve_us = sorted(curves.iter().map(|c| c.us).collect());
         let curve_ratios: Vec<f64> = rows
             .iter()
-            .filter_map(|r| match (r.curve.and_then(|c| c.length), r.smoothed) {
-                (Some(c), Some(s)) if s > 0.0 => Some(c / s),
-                (Some(_), Some(_)) => Some(1.0),
-                _ => None,
-            })
+            .filter_map(
+                |r| match (r.curve.and_then(|c| c.length), r.smoothed_length) {
+                    (Some(c), Some(s)) if s > 0.0 => Some(c / s),
+                    (Some(_), Some(_)) => Some(1.0),
+                    _ => None,
+                },
+            )
             .collect();
         let smooth_total: f64 = smooth_us.iter().sum();
         let query_total: f64 = rows
@@ -512,6 +517,7 @@ mod tests {
             wrong: false,
             matches_optimal: length.is_some(),
             smoothed: None,
+            smoothed_length: None,
             smooth_invalid: false,
             narrow: 0,
             us,

@@ -11,7 +11,11 @@
 //! profile's rules, applied to the map's terrain) and its cost must match
 //! the row's optimum to a relative 1e-6 (or the file's print precision,
 //! whichever is looser). `--paths` writes every path as a line
-//! `ROW ALGO x,y x,y ...`.
+//! `ROW ALGO x,y x,y ...`. With `--smooth`, paths are smoothed for the
+//! profile's footprint and costs, each polyline is checked by
+//! [`validate::check_profiled_smoothed`] and must cost no more than its
+//! path, and the smoothed figures are costs; vehicle curves are checked by
+//! [`validate::check_profiled_curve`].
 
 use crate::algo::{self, Algo, Smoother};
 use crate::args::ScenArgs;
@@ -22,7 +26,7 @@ use crate::progress;
 use crate::report::{self, AlgoRun, AlgoStats, FileRun, RowResult};
 use crate::validate;
 use indicatif::ProgressBar;
-use regionpath::grid::{Grid, Point, Profile, ScenRow, Scenario};
+use regionpath::grid::{Grid, Point, Profile, ProfileGrid, ScenRow, Scenario};
 use regionpath::hierarchy;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,6 +36,10 @@ use std::time::Instant;
 #[derive(Default)]
 struct MapCache {
     maps: Vec<(PathBuf, Grid)>,
+    /// Under `--profile` with `--smooth`: the profile's view of each map,
+    /// for the smoother and the vehicle curver (the planners build their
+    /// own).
+    views: Vec<ProfileGrid>,
 }
 
 impl MapCache {
@@ -236,6 +244,7 @@ fn run_row(
     index: usize,
     file: &Path,
     profile: Option<&Profile>,
+    view: Option<&ProfileGrid>,
     buf: &mut Buffers,
 ) -> Result<RowResult, CliError> {
     let t = Instant::now();
@@ -258,6 +267,7 @@ fn run_row(
         wrong: false,
         matches_optimal: false,
         smoothed: None,
+        smoothed_length: None,
         smooth_invalid: false,
         narrow: 0,
         us,
@@ -294,7 +304,7 @@ fn run_row(
     };
     if let (Some(smoother), Some(_)) = (smoother.as_mut(), result.length) {
         let t = Instant::now();
-        let smoothed = smoother.smooth(grid, &buf.path, &mut buf.smoothed);
+        let smoothed = smoother.smooth(grid, view, &buf.path, &mut buf.smoothed);
         result.smooth_us = Some(t.elapsed().as_secs_f64() * 1e6);
         result.narrow = smoothed.map_err(|message| CliError::Algo {
             algo: "smoothing".to_string(),
@@ -302,9 +312,25 @@ fn run_row(
             line: Some(row.line),
             message,
         })?;
-        match validate::check_smoothed(grid, row.start, row.goal, &buf.smoothed) {
-            Ok(len) => result.smoothed = Some(len),
-            Err(_) => result.smooth_invalid = true,
+        let checked = match (profile, result.length) {
+            (Some(p), Some(path_cost)) => {
+                validate::check_profiled_smoothed(grid, p, row.start, row.goal, &buf.smoothed)
+                    .ok()
+                    // The smoother promises no dearer polyline (to 1e-12
+                    // relative; the sums here run in another order).
+                    .filter(|s| s.cost <= path_cost * (1.0 + 1e-9) + 1e-9)
+                    .map(|s| (s.cost, s.length))
+            }
+            _ => validate::check_smoothed(grid, row.start, row.goal, &buf.smoothed)
+                .ok()
+                .map(|len| (len, len)),
+        };
+        match checked {
+            Some((smoothed, length)) => {
+                result.smoothed = Some(smoothed);
+                result.smoothed_length = Some(length);
+            }
+            None => result.smooth_invalid = true,
         }
     }
     if let (Some((curver, big_r, r)), Some(_)) = (buf.curver.as_mut(), result.smoothed) {
@@ -315,13 +341,24 @@ fn run_row(
                 .map(|&(x, y)| regionpath::Vec2::new(x as f32, y as f32)),
         );
         let t = Instant::now();
-        let curve = curver.curve_into(grid, &buf.path, &buf.waypoints, &mut buf.curve);
+        let curve = match view {
+            Some(view) => {
+                curver.curve_profiled_into(view, &buf.path, &buf.waypoints, &mut buf.curve)
+            }
+            None => curver.curve_into(grid, &buf.path, &buf.waypoints, &mut buf.curve),
+        };
         let curve_us = t.elapsed().as_secs_f64() * 1e6;
         let c = &buf.curve;
+        let (big_r, r) = (f64::from(*big_r), f64::from(*r));
         let (length, invalid) = match curve {
             Ok(()) => {
-                match validate::check_curve(grid, row.start, row.goal, c, *big_r as f64, *r as f64)
-                {
+                let checked = match profile {
+                    Some(p) => {
+                        validate::check_profiled_curve(grid, p, row.start, row.goal, c, big_r, r)
+                    }
+                    None => validate::check_curve(grid, row.start, row.goal, c, big_r, r),
+                };
+                match checked {
                     Ok(len) => (Some(len), false),
                     Err(_) => (None, true),
                 }
@@ -391,6 +428,7 @@ fn run_file(
                 index,
                 &loaded.path,
                 profile,
+                cache.views.get(map),
                 buf,
             )?);
             bar.inc(1);
@@ -470,11 +508,18 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
         Some(path) => Some((crate::profile::load(path)?, path.as_path())),
         None => None,
     };
-    if let (Some((_, path)), true) = (&profile, args.smooth) {
-        return Err(CliError::Unsupported(format!(
-            "`scen --smooth --profile {}`: smoothing does not take movement profiles yet",
-            path.display()
-        )));
+    if let (Some((p, path)), true) = (&profile, args.smooth) {
+        // The unit's disc must lie inside its footprint.
+        if f64::from(args.radius) > f64::from(p.size()) / 2.0 {
+            return Err(CliError::Unsupported(format!(
+                "`scen --radius {}` with profile `{}` ({}): the radius must be at most half \
+                 the profile's size {}",
+                args.radius,
+                p.name(),
+                path.display(),
+                p.size()
+            )));
+        }
     }
     // Fail on unavailable planners before reading anything.
     let mut slots: Vec<Slot> = algo::build(
@@ -504,6 +549,14 @@ pub fn run(args: &ScenArgs, out: &mut Out) -> Result<Outcome, CliError> {
             &mut cache,
             profile.as_ref().map(|(p, _)| p),
         )?);
+    }
+
+    if let (Some((p, _)), true) = (&profile, args.smooth) {
+        cache.views = cache
+            .maps
+            .iter()
+            .map(|(_, grid)| ProfileGrid::new(grid, p))
+            .collect();
     }
 
     // Human-readable lines go to stdout, or to stderr under --json.

@@ -175,15 +175,21 @@ pub fn check_profiled_path(
 }
 
 /// Whether the segment `a`–`b` meets the closed square
-/// `[x, x + 1] × [y, y + 1]` (Liang–Barsky clipping; touching counts).
+/// `[x, x + 1] × [y, y + 1]` (touching counts).
 fn segment_meets_cell(a: (f64, f64), b: (f64, f64), x: i64, y: i64) -> bool {
+    segment_meets_rect(a, b, (x as f64, y as f64), ((x + 1) as f64, (y + 1) as f64))
+}
+
+/// Whether the segment `a`–`b` meets the closed rectangle from `lo` to
+/// `hi` (Liang–Barsky clipping; touching counts).
+fn segment_meets_rect(a: (f64, f64), b: (f64, f64), lo: (f64, f64), hi: (f64, f64)) -> bool {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for (p, q) in [
-        (-dx, a.0 - x as f64),
-        (dx, (x + 1) as f64 - a.0),
-        (-dy, a.1 - y as f64),
-        (dy, (y + 1) as f64 - a.1),
+        (-dx, a.0 - lo.0),
+        (dx, hi.0 - a.0),
+        (-dy, a.1 - lo.1),
+        (dy, hi.1 - a.1),
     ] {
         if p == 0.0 {
             if q < 0.0 {
@@ -268,6 +274,138 @@ pub fn check_smoothed(
     Ok(length)
 }
 
+/// Length and cost of a smoothed polyline under a profile
+/// ([`check_profiled_smoothed`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SmoothedCost {
+    /// Euclidean length of the polyline.
+    pub length: f64,
+    /// Its cost: the integral along it of the cost of the position whose
+    /// unit square (centred on the position, in anchor space) holds the
+    /// anchor, which on a single step is the step rule of
+    /// [`check_profiled_path`].
+    pub cost: f64,
+}
+
+/// Checks a polyline smoothed under `profile` (size `k`): it runs from the
+/// centre `(x + k/2, y + k/2)` of the start's footprint to the goal's, and
+/// along every segment the `k × k` square centred on the line overlaps
+/// (with positive area: touching is allowed) only on-map cells whose
+/// terrain the profile prices. Returns its length and cost (see
+/// [`SmoothedCost`]); a segment whose anchor passes a position that is not
+/// usable is refused. The cost is computed exactly, from the parameters
+/// where the anchor crosses the half-integer lines between positions.
+/// O(length · k²) per segment.
+pub fn check_profiled_smoothed(
+    grid: &Grid,
+    profile: &Profile,
+    start: Point,
+    goal: Point,
+    waypoints: &[(f64, f64)],
+) -> Result<SmoothedCost, Defect> {
+    let half = f64::from(profile.size()) / 2.0;
+    let centre = |p: Point| (f64::from(p.x) + half, f64::from(p.y) + half);
+    let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
+    let anchor = |w: (f64, f64)| {
+        Point::new(
+            (w.0 - half + 0.5).max(0.0) as u32,
+            (w.1 - half + 0.5).max(0.0) as u32,
+        )
+    };
+    let (&first, &last) = match (waypoints.first(), waypoints.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Err(Defect::Empty),
+    };
+    if !near(first, centre(start)) {
+        return Err(Defect::WrongStart(anchor(first)));
+    }
+    if !near(last, centre(goal)) {
+        return Err(Defect::WrongEnd(anchor(last)));
+    }
+    let mut total = SmoothedCost {
+        length: 0.0,
+        cost: 0.0,
+    };
+    let mut cuts = Vec::new();
+    for (i, pair) in waypoints.windows(2).enumerate() {
+        let (a, b) = (pair[0], pair[1]);
+        let jump = Defect::Jump(i + 1, anchor(a), anchor(b));
+        let finite = a.0.is_finite() && a.1.is_finite() && b.0.is_finite() && b.1.is_finite();
+        if !finite || !footprint_clear(grid, profile, half, a, b) {
+            return Err(jump);
+        }
+        let length = (b.0 - a.0).hypot(b.1 - a.1);
+        // Parameters where the anchor (the point less k/2) crosses a line
+        // x = n + 1/2 or y = n + 1/2: between two of them it stays in one
+        // position's square.
+        cuts.clear();
+        cuts.extend([0.0, 1.0]);
+        for (from, to) in [(a.0 - half, b.0 - half), (a.1 - half, b.1 - half)] {
+            let (lo, hi) = (from.min(to), from.max(to));
+            let mut n = (lo + 0.5).ceil();
+            while n - 0.5 <= hi {
+                if to != from {
+                    cuts.push(((n - 0.5 - from) / (to - from)).clamp(0.0, 1.0));
+                }
+                n += 1.0;
+            }
+        }
+        cuts.sort_by(f64::total_cmp);
+        for w in cuts.windows(2) {
+            if w[1] <= w[0] {
+                continue;
+            }
+            let t = (w[0] + w[1]) / 2.0;
+            let (x, y) = (a.0 + (b.0 - a.0) * t - half, a.1 + (b.1 - a.1) * t - half);
+            let (px, py) = ((x + 0.5).floor() as i64, (y + 0.5).floor() as i64);
+            let c = position_cost(grid, profile, px, py).ok_or(Defect::Jump(
+                i + 1,
+                anchor(a),
+                anchor(b),
+            ))?;
+            total.cost += (w[1] - w[0]) * length * c;
+        }
+        total.length += length;
+    }
+    Ok(total)
+}
+
+/// Whether the `k × k` square (half side `half`) centred on the segment
+/// `a`–`b` overlaps, with positive area, only on-map cells `profile`
+/// prices: a cell `(x, y)` is overlapped when the segment enters the open
+/// rectangle `(x − k/2, x + 1 + k/2) × (y − k/2, y + 1 + k/2)`.
+fn footprint_clear(
+    grid: &Grid,
+    profile: &Profile,
+    half: f64,
+    a: (f64, f64),
+    b: (f64, f64),
+) -> bool {
+    const TOUCH: f64 = 1e-9;
+    let reach = half + 1.0;
+    // Samples at most half a cell apart; the cells within `reach` of some
+    // sample hold every cell whose rectangle the segment enters.
+    let length = (b.0 - a.0).hypot(b.1 - a.1);
+    let samples = (length * 2.0).ceil().max(1.0) as u64;
+    for i in 0..=samples {
+        let t = i as f64 / samples as f64;
+        let (sx, sy) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        for y in (sy - reach).floor() as i64..=(sy + reach).floor() as i64 {
+            for x in (sx - reach).floor() as i64..=(sx + reach).floor() as i64 {
+                if enterable(grid, profile, x, y) {
+                    continue;
+                }
+                let (x0, y0) = (x as f64 - half + TOUCH, y as f64 - half + TOUCH);
+                let (x1, y1) = (x as f64 + 1.0 + half - TOUCH, y as f64 + 1.0 + half - TOUCH);
+                if segment_meets_rect(a, b, (x0, y0), (x1, y1)) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 /// Checks a vehicle curve independently of the library's geometry: it
 /// starts at the start cell's centre and ends at the goal cell's (within
 /// 10⁻³), every sample every 0.05 cells of travel has its disc of radius `r`
@@ -283,8 +421,53 @@ pub fn check_curve(
     r: f64,
 ) -> Result<f64, String> {
     let centre = |p: Point| (f64::from(p.x) + 0.5, f64::from(p.y) + 0.5);
+    let free =
+        |cx: i64, cy: i64| cx >= 0 && cy >= 0 && grid.is_passable(Point::new(cx as u32, cy as u32));
+    curve_clear(free, centre(start), centre(goal), curve, big_r, r)
+}
+
+/// [`check_curve`] for a unit under `profile`: the curve runs between the
+/// centres of the start's and the goal's `k × k` footprints
+/// (`(x + k/2, y + k/2)`), and the disc of radius `r` around every sample
+/// stays clear of off-map squares and of cells whose terrain the profile
+/// does not price (read from the map's characters). Returns the length.
+pub fn check_profiled_curve(
+    grid: &Grid,
+    profile: &Profile,
+    start: Point,
+    goal: Point,
+    curve: &regionpath::CurvedPath,
+    big_r: f64,
+    r: f64,
+) -> Result<f64, String> {
+    let half = f64::from(profile.size()) / 2.0;
+    let centre = |p: Point| (f64::from(p.x) + half, f64::from(p.y) + half);
+    let free = |cx: i64, cy: i64| enterable(grid, profile, cx, cy);
+    curve_clear(free, centre(start), centre(goal), curve, big_r, r)
+}
+
+/// Whether cell `(x, y)` is on the map and of a terrain `profile` prices.
+fn enterable(grid: &Grid, profile: &Profile, x: i64, y: i64) -> bool {
+    x >= 0
+        && y >= 0
+        && grid
+            .terrain(Point::new(x as u32, y as u32))
+            .ok()
+            .and_then(|kind| profile.cost(kind))
+            .is_some()
+}
+
+/// The checks of [`check_curve`], cells read through `free`.
+fn curve_clear(
+    free: impl Fn(i64, i64) -> bool,
+    start: (f64, f64),
+    goal: (f64, f64),
+    curve: &regionpath::CurvedPath,
+    big_r: f64,
+    r: f64,
+) -> Result<f64, String> {
     let total = curve.length() as f64;
-    let ends = [(0.0, centre(start)), (total, centre(goal))];
+    let ends = [(0.0, start), (total, goal)];
     for (s, c) in ends {
         let (p, _) = curve.sample(s as f32);
         if (p.x as f64 - c.0).abs() > 1e-3 || (p.y as f64 - c.1).abs() > 1e-3 {
@@ -303,8 +486,7 @@ pub fn check_curve(
         let (x, y) = (p.x as f64, p.y as f64);
         for cy in (y - r).floor() as i64 - 1..=(y + r).floor() as i64 + 1 {
             for cx in (x - r).floor() as i64 - 1..=(x + r).floor() as i64 + 1 {
-                let free = cx >= 0 && cy >= 0 && grid.is_passable(Point::new(cx as u32, cy as u32));
-                if free {
+                if free(cx, cy) {
                     continue;
                 }
                 let dx = (cx as f64 - x).max(x - (cx as f64 + 1.0)).max(0.0);
@@ -480,5 +662,97 @@ mod tests {
             !segment_clear(&g, (0.5, 1.0), (299.5, 1.0)),
             "touches the top of (150, 1)"
         );
+    }
+
+    #[test]
+    fn profiled_polylines_need_the_footprint_and_are_priced_exactly() {
+        // Swamp costs 3; water is impassable for the walker.
+        let g = Grid::from_rows(&[".....", "..S..", ".....", "W....", "....."]).unwrap();
+        let walker = Profile::builder("w")
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        // Size 1: centres at x + 0.5. Straight through the swamp on row 1:
+        // four unit steps' worth, the middle cell's square priced 3 —
+        // 1.5 · 1 + 1 · 3 + 1.5 · 1.
+        let sc = check_profiled_smoothed(&g, &walker, p(0, 1), p(4, 1), &[(0.5, 1.5), (4.5, 1.5)])
+            .unwrap();
+        assert!((sc.length - 4.0).abs() < 1e-12);
+        assert!((sc.cost - 6.0).abs() < 1e-12, "{}", sc.cost);
+        // A diagonal from (0,0) to (2,2) passes beside the swamp at (2,1):
+        // the anchor is in (0,0)'s square for a quarter of it, (1,1)'s for a
+        // half and (2,2)'s for a quarter, all plain: √8.
+        let sc = check_profiled_smoothed(&g, &walker, p(0, 0), p(2, 2), &[(0.5, 0.5), (2.5, 2.5)])
+            .unwrap();
+        assert!((sc.cost - 8f64.sqrt()).abs() < 1e-12, "{}", sc.cost);
+        // Touching the water cell (0, 3) along its top edge is allowed for
+        // size 1 (the footprint runs along row 2), entering it is not.
+        assert!(
+            check_profiled_smoothed(&g, &walker, p(0, 2), p(4, 2), &[(0.5, 2.5), (4.5, 2.5)])
+                .is_ok()
+        );
+        assert_eq!(
+            check_profiled_smoothed(&g, &walker, p(0, 2), p(4, 3), &[(0.5, 2.5), (4.5, 3.5)]),
+            Err(Defect::Jump(1, p(0, 2), p(4, 3)))
+        );
+        // Ends must be the footprint centres.
+        assert_eq!(
+            check_profiled_smoothed(&g, &walker, p(0, 0), p(4, 0), &[(0.0, 0.0), (4.5, 0.5)]),
+            Err(Defect::WrongStart(p(0, 0)))
+        );
+        // Size 2: centres at x + 1. The footprints of (1,0) and (2,0) hold
+        // the swamp at (2,1): (0,0) → (3,0) costs 0.5 · 1 + 1 · 3 + 1 · 3 +
+        // 0.5 · 1. A line down x = 2 runs along the water at (0, 3); one
+        // from (0,2)'s centre covers it.
+        let tank = Profile::builder("t")
+            .size(2)
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        let sc = check_profiled_smoothed(&g, &tank, p(0, 0), p(3, 0), &[(1.0, 1.0), (4.0, 1.0)])
+            .unwrap();
+        assert!((sc.cost - 7.0).abs() < 1e-12, "{}", sc.cost);
+        assert!(
+            check_profiled_smoothed(&g, &tank, p(1, 2), p(1, 3), &[(2.0, 3.0), (2.0, 4.0)]).is_ok()
+        );
+        assert!(
+            check_profiled_smoothed(&g, &tank, p(0, 2), p(3, 3), &[(1.0, 3.0), (4.0, 4.0)])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn profiled_curves_keep_the_disc_on_priced_terrain() {
+        use regionpath::smoothing::{CurveSegment, CurvedPath, Vec2};
+        let line = |a: (f32, f32), b: (f32, f32)| {
+            CurvedPath::from_segments(&[CurveSegment::Line {
+                from: Vec2::new(a.0, a.1),
+                to: Vec2::new(b.0, b.1),
+            }])
+            .unwrap()
+        };
+        let tank = Profile::builder("t")
+            .size(2)
+            .cost('.', 1.0)
+            .cost('S', 3.0)
+            .build()
+            .unwrap();
+        let water = Grid::from_rows(&[".....", ".....", "W.S..", "....."]).unwrap();
+        let dry = Grid::from_rows(&[".....", ".....", "..S..", "....."]).unwrap();
+        // From the centre of (0,0)'s footprint to (3,0)'s: y = 1, a disc
+        // of 0.9 stays 0.1 clear of the water at (0, 2); swamp is priced.
+        let c = line((1.0, 1.0), (4.0, 1.0));
+        let len = check_profiled_curve(&water, &tank, p(0, 0), p(3, 0), &c, 2.0, 0.9).unwrap();
+        assert!((len - 3.0).abs() < 1e-6);
+        // One row lower, the disc covers the water's corner.
+        let c = line((1.0, 2.0), (4.0, 2.0));
+        assert!(check_profiled_curve(&water, &tank, p(0, 1), p(3, 1), &c, 2.0, 0.5).is_err());
+        assert!(check_profiled_curve(&dry, &tank, p(0, 1), p(3, 1), &c, 2.0, 0.5).is_ok());
+        // The ends are footprint centres, not cell centres.
+        let c = line((0.5, 0.5), (3.5, 0.5));
+        assert!(check_profiled_curve(&dry, &tank, p(0, 0), p(3, 0), &c, 2.0, 0.4).is_err());
+        assert!(check_curve(&dry, p(0, 0), p(3, 0), &c, 2.0, 0.4).is_ok());
     }
 }

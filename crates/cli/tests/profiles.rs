@@ -654,3 +654,44 @@ fn a_tank_gets_a_vehicle_curve_on_the_rooms_terrain_map() {
         "ends at {b:?}, not {sb:?}"
     );
 }
+
+/// `scen --smooth` and `--turning-radius` under a profile: every smoothed
+/// polyline and curve passes the command's profile checks (footprint,
+/// priced terrain, no dearer than the path), and a unit radius wider than
+/// half the profile's size is refused before anything runs.
+#[test]
+fn scen_smooths_and_curves_under_a_profile() {
+    for (name, radius) in [("tank", "0.9"), ("infantry", "0.4")] {
+        let profile = maps().join(format!("profiles/{name}.toml"));
+        let scen_path = maps().join(format!("terrain/terrain-rooms-512.{name}.scen"));
+        let rows = load_scen(&scen_path).rows.len().div_ceil(10);
+        let (code, out, err) = run(bin()
+            .args(["scen", "--json", "-q", "--every", "10", "--smooth"])
+            .args(["--radius", radius, "--turning-radius", "2", "--profile"])
+            .arg(&profile)
+            .arg(&scen_path));
+        assert_eq!(code, 0, "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let a = &v["algos"]["hierarchical"];
+        assert_eq!(a["solved"], rows, "{name}");
+        assert_eq!(a["invalid"], 0, "{name}");
+        assert_eq!(a["smooth_invalid"], 0, "{name}");
+        assert_eq!(a["curve_invalid"], 0, "{name}");
+        let solved = a["curve_solved"].as_u64().unwrap();
+        assert!(
+            solved as usize * 10 >= rows * 8,
+            "{name}: {solved} of {rows} curves"
+        );
+        // Each polyline costs no more than its path (the command refuses
+        // it otherwise), so the mean ratios to the optimum keep that order.
+        let smoothed = a["mean_smoothed_ratio"].as_f64().unwrap();
+        let path = 1.0 + a["mean_subopt"].as_f64().unwrap();
+        assert!(smoothed <= path + 1e-6, "{name}: {smoothed} > {path}");
+    }
+    let (code, _, err) = run(bin()
+        .args(["scen", "-q", "--smooth", "--radius", "0.6", "--profile"])
+        .arg(maps().join("profiles/infantry.toml"))
+        .arg(maps().join("terrain/terrain-rooms-512.infantry.scen")));
+    assert_eq!(code, 2);
+    assert!(err.contains("at most half the profile's size 1"), "{err}");
+}
