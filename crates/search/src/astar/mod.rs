@@ -12,7 +12,7 @@ use crate::window::Window;
 use dense::DenseAStar;
 use engine::{Engine, Uniform};
 use regionpath_grid::{Connectivity, Grid, Point, ProfileGrid};
-use weighted::{ClassCosts, Table};
+use weighted::{with_class_costs, ClassCosts, Table};
 
 pub use weighted::{weighted_path_cost, StepTable};
 pub use windowed::WindowedAStar;
@@ -157,8 +157,8 @@ impl AStar {
                 }
             }
         };
-        let costs = ClassCosts::new(view, &table);
-        let mut s = self.engine.run(
+        let engine = &mut self.engine;
+        let mut s = with_class_costs!(view, &table, |costs| engine.run(
             &costs,
             grid,
             window,
@@ -167,7 +167,7 @@ impl AStar {
             heuristic,
             None,
             path,
-        );
+        ));
         s.cost = weighted::path_cost(view, path);
         Ok(s)
     }

@@ -13,7 +13,7 @@
 
 use super::engine::StepCost;
 use crate::cost::{Cost, COST_ONE};
-use regionpath_grid::{Dir, Point, ProfileGrid, MAX_TERRAIN_KINDS, SQRT2};
+use regionpath_grid::{Dir, PackedClasses, Point, ProfileGrid, MAX_TERRAIN_KINDS, SQRT2};
 
 /// The fixed-point step table of a view.
 pub(super) type Table = [[[Cost; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
@@ -103,41 +103,65 @@ pub fn weighted_path_cost(view: &ProfileGrid, path: &[Point]) -> f64 {
     path_cost(view, path)
 }
 
-/// Step costs read from the view's cost classes.
-pub(super) struct ClassCosts<'a> {
-    pub(super) view: &'a ProfileGrid,
+/// Step costs read from the view's cost classes, packed at
+/// `1 << BITS_LOG` bits each ([`PackedClasses`]; the engine is compiled
+/// once per width, see [`with_class_costs`]).
+pub(super) struct ClassCosts<'a, const BITS_LOG: u32> {
+    pub(super) classes: PackedClasses<'a>,
     pub(super) table: &'a Table,
     /// Padded-index offset of each direction.
     pub(super) offsets: [isize; 8],
 }
 
-impl<'a> ClassCosts<'a> {
-    pub(super) fn new(view: &'a ProfileGrid, table: &'a Table) -> ClassCosts<'a> {
+impl<'a, const BITS_LOG: u32> ClassCosts<'a, BITS_LOG> {
+    pub(super) fn new(view: &'a ProfileGrid, table: &'a Table) -> Self {
         let mut offsets = [0isize; 8];
         for d in Dir::ALL {
             offsets[d as usize] = view.grid().padded_offset(d);
         }
         ClassCosts {
-            view,
+            classes: view.packed_classes(),
             table,
             offsets,
         }
     }
 }
 
-impl StepCost for ClassCosts<'_> {
+/// Runs `$body` with `$costs` bound to the [`ClassCosts`] of `$view`'s
+/// class width.
+macro_rules! with_class_costs {
+    ($view:expr, $table:expr, |$costs:ident| $body:expr) => {
+        match $view.packed_classes().bits_log() {
+            0 => {
+                let $costs = ClassCosts::<0>::new($view, $table);
+                $body
+            }
+            1 => {
+                let $costs = ClassCosts::<1>::new($view, $table);
+                $body
+            }
+            _ => {
+                let $costs = ClassCosts::<2>::new($view, $table);
+                $body
+            }
+        }
+    };
+}
+pub(super) use with_class_costs;
+
+impl<const BITS_LOG: u32> StepCost for ClassCosts<'_, BITS_LOG> {
     type Here = usize;
 
     #[inline]
     fn here(&self, gi: usize) -> usize {
-        self.view.cost_class_padded(gi) as usize
+        self.classes.get::<BITS_LOG>(gi) as usize
     }
 
     #[inline]
     fn step(&self, a: usize, gi: usize, d: usize) -> Cost {
         let b = self
-            .view
-            .cost_class_padded((gi as isize + self.offsets[d]) as usize);
+            .classes
+            .get::<BITS_LOG>((gi as isize + self.offsets[d]) as usize);
         self.table[(d >= 4) as usize][a][b as usize]
     }
 

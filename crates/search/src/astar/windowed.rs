@@ -1,7 +1,7 @@
 //! A* confined to a window, with scratch sized to the window.
 
 use super::engine::{Engine, Uniform};
-use super::weighted::{path_cost, ClassCosts, StepTable};
+use super::weighted::{path_cost, with_class_costs, ClassCosts, StepTable};
 use crate::cost::{distance_cost, Cost};
 use crate::types::{Found, SearchError, SearchOptions, SearchStats};
 use crate::window::Window;
@@ -222,10 +222,9 @@ impl WindowedAStar {
         if mask.is_some_and(|m| m.len() * 64 < window.area()) {
             return Err(SearchError::BadWindow(window));
         }
-        let costs = ClassCosts::new(view, table.table());
-        let mut s = self
-            .engine
-            .run(&costs, grid, window, start, is_goal, heuristic, mask, path);
+        let engine = &mut self.engine;
+        let mut s = with_class_costs!(view, table.table(), |costs| engine
+            .run(&costs, grid, window, start, is_goal, heuristic, mask, path));
         s.cost = path_cost(view, path);
         Ok(s)
     }
