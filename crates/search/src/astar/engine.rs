@@ -3,7 +3,7 @@
 
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
 use crate::moves::{DELTAS, NO_PARENT, WINDOW_MOVES};
-use crate::queue::{OpenEntry, OpenList};
+use crate::queue::{Frontier, OpenEntry, OpenList};
 use crate::types::{SearchError, SearchOptions, SearchStats, Status};
 use crate::window::Window;
 use regionpath_grid::{Dir, Grid, Point, SQRT2};
@@ -21,6 +21,66 @@ pub(crate) trait StepCost {
     fn step(&self, here: Self::Here, gi: usize, d: usize) -> Cost;
     /// `g + c` (saturating where costs could reach the top of `Cost`).
     fn add(g: Cost, c: Cost) -> Cost;
+    /// Whether the search keeps its open list in a [`Frontier`] (bucket
+    /// queue) rather than the heap: for step costs that re-queue many
+    /// positions (terrain costs), where heap pops dominate.
+    const BUCKETS: bool = false;
+}
+
+/// The open list [`Engine::run`] drives: the heap, with the shortcut that
+/// expands a successor beating every queued key without queueing it, or a
+/// [`Frontier`], whose pushes and pops of the current key are O(1) anyway.
+trait Open {
+    /// Whether the expand-next shortcut applies (it needs `peek_key`).
+    const SHORTCUT: bool;
+    /// Empties the list and queues the start.
+    fn start(&mut self, e: OpenEntry);
+    fn push(&mut self, e: OpenEntry);
+    /// The node of a lowest-key entry.
+    fn pop(&mut self) -> Option<u32>;
+    fn peek_key(&self) -> Option<u128>;
+}
+
+impl Open for OpenList {
+    const SHORTCUT: bool = true;
+    #[inline]
+    fn start(&mut self, e: OpenEntry) {
+        self.clear();
+        OpenList::push(self, e);
+    }
+    #[inline]
+    fn push(&mut self, e: OpenEntry) {
+        OpenList::push(self, e);
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        OpenList::pop(self).map(|e| e.node())
+    }
+    #[inline]
+    fn peek_key(&self) -> Option<u128> {
+        OpenList::peek_key(self)
+    }
+}
+
+impl Open for Frontier {
+    const SHORTCUT: bool = false;
+    #[inline]
+    fn start(&mut self, e: OpenEntry) {
+        self.begin(e.f());
+        Frontier::push(self, e.f(), e.node());
+    }
+    #[inline]
+    fn push(&mut self, e: OpenEntry) {
+        Frontier::push(self, e.f(), e.node());
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        Frontier::pop(self)
+    }
+    #[inline]
+    fn peek_key(&self) -> Option<u128> {
+        None
+    }
 }
 
 /// Every straight step costs [`COST_ONE`], every diagonal [`COST_DIAGONAL`]
@@ -60,6 +120,9 @@ struct Node {
 pub(super) struct Engine {
     nodes: Vec<Node>,
     heap: OpenList,
+    /// The open list of searches whose [`StepCost::BUCKETS`] is set, built
+    /// at the first of them.
+    frontier: Option<Box<Frontier>>,
     generation: u32,
     pub(super) options: SearchOptions,
 }
@@ -69,6 +132,7 @@ impl Engine {
         Engine {
             nodes: Vec::new(),
             heap: OpenList::new(),
+            frontier: None,
             generation: 0,
             options,
         }
@@ -77,6 +141,7 @@ impl Engine {
     pub(super) fn bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.heap.capacity() * std::mem::size_of::<OpenEntry>()
+            + self.frontier.as_ref().map_or(0, |f| f.bytes())
     }
 
     /// Prepares scratch for `cells` nodes and a new generation.
@@ -155,7 +220,7 @@ impl Engine {
         grid: &Grid,
         window: Window,
         start: Point,
-        mut is_goal: G,
+        is_goal: G,
         heuristic: H,
         mask: Option<&[u64]>,
         out: &mut Vec<Point>,
@@ -167,6 +232,52 @@ impl Engine {
     {
         out.clear();
         self.begin(window.area());
+        if C::BUCKETS {
+            let mut frontier = self.frontier.take().unwrap_or_default();
+            let s = self.search(
+                &mut *frontier,
+                costs,
+                grid,
+                window,
+                start,
+                is_goal,
+                heuristic,
+                mask,
+                out,
+            );
+            self.frontier = Some(frontier);
+            s
+        } else {
+            let mut heap = std::mem::take(&mut self.heap);
+            let s = self.search(
+                &mut heap, costs, grid, window, start, is_goal, heuristic, mask, out,
+            );
+            self.heap = heap;
+            s
+        }
+    }
+
+    /// [`Engine::run`]'s search with the open list `open`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search<G, H, C, Q>(
+        &mut self,
+        open: &mut Q,
+        costs: &C,
+        grid: &Grid,
+        window: Window,
+        start: Point,
+        mut is_goal: G,
+        heuristic: H,
+        mask: Option<&[u64]>,
+        out: &mut Vec<Point>,
+    ) -> SearchStats
+    where
+        G: FnMut(Point) -> bool,
+        H: Fn(Point) -> Cost,
+        C: StepCost,
+        Q: Open,
+    {
         let ww = window.width as usize;
         let (x0, y0) = (window.x, window.y);
         let (x1, y1) = (window.x + window.width - 1, window.y + window.height - 1);
@@ -193,7 +304,7 @@ impl Engine {
             parent: NO_PARENT,
             closed: false,
         };
-        self.heap.push(OpenEntry::new(weigh(h0), h0, s_idx as u32));
+        open.start(OpenEntry::new(weigh(h0), h0, s_idx as u32));
         let mut expanded = 0u32;
         // Best node so far for a partial path: lowest h, then lowest g.
         let mut best = (h0, 0 as Cost, s_idx);
@@ -211,14 +322,13 @@ impl Engine {
         // next without a heap round trip (on open ground most are).
         let mut next: Option<OpenEntry> = None;
         loop {
-            let entry = match next.take() {
-                Some(e) => e,
-                None => match self.heap.pop() {
-                    Some(e) => e,
+            let idx = match next.take() {
+                Some(e) => e.node(),
+                None => match open.pop() {
+                    Some(n) => n,
                     None => break,
                 },
-            };
-            let idx = entry.node() as usize;
+            } as usize;
             let node = &mut self.nodes[idx];
             if node.closed {
                 continue;
@@ -252,7 +362,7 @@ impl Engine {
                 | ((p.x > x0) as usize) << 3;
             moves &= WINDOW_MOVES[sides];
             let here = costs.here(gi);
-            let heap_min = self.heap.peek_key();
+            let heap_min = if Q::SHORTCUT { open.peek_key() } else { None };
             while moves != 0 {
                 let d = moves.trailing_zeros() as usize;
                 moves &= moves - 1;
@@ -282,17 +392,19 @@ impl Engine {
                     );
                     let nh = heuristic(np);
                     let e = OpenEntry::new(C::add(ng, weigh(nh)), nh, n_idx as u32);
-                    if heap_min.is_none_or(|m| e.key() < m) {
+                    if !Q::SHORTCUT {
+                        open.push(e);
+                    } else if heap_min.is_none_or(|m| e.key() < m) {
                         match next {
-                            Some(cur) if cur.key() <= e.key() => self.heap.push(e),
+                            Some(cur) if cur.key() <= e.key() => open.push(e),
                             Some(cur) => {
-                                self.heap.push(cur);
+                                open.push(cur);
                                 next = Some(e);
                             }
                             None => next = Some(e),
                         }
                     } else {
-                        self.heap.push(e);
+                        open.push(e);
                     }
                 }
             }

@@ -121,8 +121,10 @@ impl AStar {
     /// is within a relative 5·10⁻⁸ of the real optimum (10⁻⁹ for costs of 1
     /// and more), and equal paths tie exactly. Where the view is uniform
     /// ([`ProfileGrid::is_uniform`]) this is [`AStar::find_path_into`] on
-    /// [`ProfileGrid::grid`]; otherwise the heap engine with the view's
-    /// cost table and the octile distance priced at the cheapest class.
+    /// [`ProfileGrid::grid`]; otherwise the generic engine with the view's
+    /// cost table, the octile distance priced at the cheapest class and a
+    /// bucket queue for its open list (ties pop newest first; the first
+    /// weighted search builds it, about 90 KB).
     /// Errors: an end out of the map ([`SearchError::StartOutOfBounds`],
     /// [`SearchError::GoalOutOfBounds`]) or not a usable position
     /// ([`SearchError::StartBlocked`], [`SearchError::GoalBlocked`]), or a bad

@@ -169,6 +169,8 @@ impl<const BITS_LOG: u32> StepCost for ClassCosts<'_, BITS_LOG> {
     fn add(g: Cost, c: Cost) -> Cost {
         g.saturating_add(c)
     }
+
+    const BUCKETS: bool = true;
 }
 
 /// The cost of `path` (consecutive positions, each usable) under the view's

@@ -8,6 +8,9 @@ use super::radix::RadixQueue;
 const COARSE_SHIFT: u32 = 22;
 /// Coarse buckets, used round robin (a power of two).
 const COARSE: usize = 4096;
+/// How far above the last popped key a pushed key may be: the ring less
+/// two buckets (the last key may sit anywhere in its bucket).
+pub(super) const SPAN: u64 = ((COARSE - 2) as u64) << COARSE_SHIFT;
 /// Words of [`BucketQueue`]'s coarse occupancy bit set.
 const COARSE_WORDS: usize = COARSE / 64;
 /// [`Head::key`] of a bucket holding more than one key.

@@ -7,11 +7,17 @@
 //!   one; its current bucket's finer keys wait in a
 //!   [`RadixQueue`](radix::RadixQueue) (`radix.rs`), whose buckets draw
 //!   chunks from one arena (`chunks.rs`).
+//! * [`Frontier`] (`frontier.rs`): a [`BucketQueue`] with a heap for the
+//!   keys beyond its ring, for the weighted window searches, whose keys
+//!   may fall a little (a heuristic that is not consistent) or jump far
+//!   (dear terrain).
 
 mod bucket;
 mod chunks;
+mod frontier;
 mod heap;
 mod radix;
 
 pub(crate) use bucket::BucketQueue;
+pub(crate) use frontier::Frontier;
 pub use heap::{OpenEntry, OpenList};
