@@ -249,19 +249,8 @@ pub fn check_smoothed(
     goal: Point,
     waypoints: &[(f64, f64)],
 ) -> Result<f64, Defect> {
-    let centre = |p: Point| (f64::from(p.x) + 0.5, f64::from(p.y) + 0.5);
-    let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
     let cell = |w: (f64, f64)| Point::new(w.0.max(0.0) as u32, w.1.max(0.0) as u32);
-    let (&first, &last) = match (waypoints.first(), waypoints.last()) {
-        (Some(f), Some(l)) => (f, l),
-        _ => return Err(Defect::Empty),
-    };
-    if !near(first, centre(start)) {
-        return Err(Defect::WrongStart(cell(first)));
-    }
-    if !near(last, centre(goal)) {
-        return Err(Defect::WrongEnd(cell(last)));
-    }
+    check_ends(waypoints, 0.5, start, goal, cell)?;
     let mut length = 0.0;
     for (i, pair) in waypoints.windows(2).enumerate() {
         let (a, b) = (pair[0], pair[1]);
@@ -272,6 +261,31 @@ pub fn check_smoothed(
         length += (b.0 - a.0).hypot(b.1 - a.1);
     }
     Ok(length)
+}
+
+/// Whether `waypoints` run from `(start.x + offset, start.y + offset)` to
+/// the same point of `goal` (within 10⁻⁶); a wrong end is reported at the
+/// cell or position `at` names.
+fn check_ends(
+    waypoints: &[(f64, f64)],
+    offset: f64,
+    start: Point,
+    goal: Point,
+    at: impl Fn((f64, f64)) -> Point,
+) -> Result<(), Defect> {
+    let centre = |p: Point| (f64::from(p.x) + offset, f64::from(p.y) + offset);
+    let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
+    let (&first, &last) = match (waypoints.first(), waypoints.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Err(Defect::Empty),
+    };
+    if !near(first, centre(start)) {
+        return Err(Defect::WrongStart(at(first)));
+    }
+    if !near(last, centre(goal)) {
+        return Err(Defect::WrongEnd(at(last)));
+    }
+    Ok(())
 }
 
 /// Length and cost of a smoothed polyline under a profile
@@ -304,24 +318,13 @@ pub fn check_profiled_smoothed(
     waypoints: &[(f64, f64)],
 ) -> Result<SmoothedCost, Defect> {
     let half = f64::from(profile.size()) / 2.0;
-    let centre = |p: Point| (f64::from(p.x) + half, f64::from(p.y) + half);
-    let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6;
     let anchor = |w: (f64, f64)| {
         Point::new(
             (w.0 - half + 0.5).max(0.0) as u32,
             (w.1 - half + 0.5).max(0.0) as u32,
         )
     };
-    let (&first, &last) = match (waypoints.first(), waypoints.last()) {
-        (Some(f), Some(l)) => (f, l),
-        _ => return Err(Defect::Empty),
-    };
-    if !near(first, centre(start)) {
-        return Err(Defect::WrongStart(anchor(first)));
-    }
-    if !near(last, centre(goal)) {
-        return Err(Defect::WrongEnd(anchor(last)));
-    }
+    check_ends(waypoints, half, start, goal, anchor)?;
     let mut total = SmoothedCost {
         length: 0.0,
         cost: 0.0,
