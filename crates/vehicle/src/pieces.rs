@@ -31,6 +31,13 @@ impl Track {
         self.reverse.clear();
     }
 
+    /// Keeps the first `len` pieces (all of them when there are fewer);
+    /// the memory is kept.
+    pub fn truncate(&mut self, len: usize) {
+        self.segments.truncate(len);
+        self.reverse.truncate(len);
+    }
+
     /// Appends one piece.
     pub fn push(&mut self, segment: CurveSegment, reverse: bool) {
         self.segments.push(segment);
@@ -142,6 +149,34 @@ pub(crate) fn piece_clear(grid: &Grid, s: &CurveSegment, unit_radius: f32) -> bo
 /// Whether the maneuver from `from`, swept by the unit radius, is clear.
 pub(crate) fn maneuver_clear(grid: &Grid, from: Pose, m: &Maneuver, unit_radius: f32) -> bool {
     pieces_of(from, m).all(|s| piece_clear(grid, &s, unit_radius))
+}
+
+/// Largest difference (radians) between a line piece's heading as its
+/// `f32` end points give it and its exact heading, for an exact maneuver
+/// to be used ([`maneuver_conditioned`]).
+pub(crate) const LINE_HEADING_TOLERANCE: f64 = 1e-4;
+
+/// Whether every line piece of the maneuver from `from`, once its end
+/// points are rounded to `f32` (as [`push_maneuver`] writes them), keeps
+/// its exact heading within [`LINE_HEADING_TOLERANCE`]. A short line far
+/// from the origin does not (the rounding of its ends turns it by up to
+/// an ulp over its length): written, it would join its neighbours at a
+/// kink that [`check_curve`] refuses, so the search does not use it.
+pub(crate) fn maneuver_conditioned(from: Pose, m: &Maneuver) -> bool {
+    let mut p = from;
+    for piece in m.pieces {
+        let q = advance(p, piece, m.radius);
+        if matches!(piece, Piece::Line(l) if l > 0.0) {
+            let round = |v: f64| v as f32 as f64;
+            let h = (round(q.y) - round(p.y)).atan2(round(q.x) - round(p.x));
+            let turn = (h - p.heading).rem_euclid(TAU);
+            if turn.min(TAU - turn) > LINE_HEADING_TOLERANCE {
+                return false;
+            }
+        }
+        p = q;
+    }
+    true
 }
 
 /// Why a curve is not legal for a vehicle ([`check_curve`]).
