@@ -21,6 +21,13 @@ pub enum TurnPolicy {
     /// Round such a turn with the largest legal radius instead (possibly
     /// `0`: a sharp corner) and list it in [`CurvedPath::tightened_turns`].
     Tighten,
+    /// Leave such a turn a sharp corner (the polyline's own, clear as its
+    /// segments are), unlisted, without searching for the largest legal
+    /// radius: one legality test per corner instead of a bisection. A
+    /// corner whose arcs only fit with a smaller radius keeps that radius
+    /// when it is legal. For callers that replace every turn short of the
+    /// requested radius anyway (the facade's vehicle mode repairs them).
+    Sharpen,
 }
 
 /// Options for [`curve`].
@@ -254,6 +261,14 @@ impl CurvedPath {
     /// The pieces, in travel order.
     pub fn segments(&self) -> &[CurveSegment] {
         &self.segments
+    }
+
+    /// Where each piece of [`CurvedPath::segments`] starts: its distance
+    /// from the path's start (sums of the pieces' lengths in `f64`, one
+    /// per piece, ascending), so a piece at a distance is a binary search
+    /// away instead of a walk over the pieces.
+    pub fn piece_starts(&self) -> &[f64] {
+        &self.starts
     }
 
     /// A path made of the given pieces, in travel order: each must start
@@ -532,7 +547,7 @@ impl Turn {
 /// to the map's outline must exceed the unit radius. A corner that fails is
 /// never rounded through a wall: it is reported with the largest radius that
 /// works for it (bisection), or rounded with that radius under
-/// [`TurnPolicy::Tighten`].
+/// [`TurnPolicy::Tighten`], or left sharp under [`TurnPolicy::Sharpen`].
 ///
 /// Note: [`crate::smooth`] puts waypoints as close to corners as the unit
 /// radius allows, so a turning radius above the unit radius rarely fits
@@ -696,7 +711,10 @@ pub fn curve_into(
             continue;
         }
         let mut rho = radius[k];
-        if !turn.legal(grid, rho, r) {
+        let legal = turn.legal(grid, rho, r);
+        if !legal && opts.policy == TurnPolicy::Sharpen {
+            rho = 0.0;
+        } else if !legal {
             let (mut lo, mut hi) = (0.0, rho);
             for _ in 0..40 {
                 if hi - lo <= 1e-5 * big_r.max(1e-3) {

@@ -260,6 +260,49 @@ fn impossible_turn_is_reported_with_a_legal_radius() {
     check_curve(&grid, &w, &path, 0.3);
 }
 
+/// `Sharpen` leaves the turn that cannot take the radius a sharp corner
+/// at its waypoint (the polyline's own, clear for the unit), lists
+/// nothing, and rounds the turns that can take it as `Strict` would.
+#[test]
+fn sharpen_leaves_an_impossible_turn_sharp() {
+    let grid = l_corridor();
+    let cells: Vec<Point> = (2..9)
+        .map(|x| Point::new(x, 1))
+        .chain((2..15).map(|y| Point::new(9, y)))
+        .collect();
+    let w = smooth(&grid, &cells, &SmoothOptions::with_radius(1.0)).unwrap();
+    assert_eq!(w.len(), 3, "{w:?}");
+    let sharp = TurnOptions {
+        turning_radius: 6.0,
+        unit_radius: 0.3,
+        policy: TurnPolicy::Sharpen,
+    };
+    let path = curve(&grid, &w, &sharp).unwrap();
+    assert!(path.tightened_turns().is_empty());
+    // Two lines meeting at the corner waypoint, no arc.
+    assert_eq!(path.segments().len(), 2, "{:?}", path.segments());
+    assert!(path
+        .segments()
+        .iter()
+        .all(|s| matches!(s, CurveSegment::Line { .. })));
+    let (end, _) = path.segments()[0].point_at(f64::MAX);
+    assert!((end.x - w[1].x).abs() < 1e-5 && (end.y - w[1].y).abs() < 1e-5);
+    check_curve(&grid, &w, &path, 0.3);
+    // A radius the corner takes is used as under `Strict`.
+    let fits = TurnOptions {
+        turning_radius: 1.0,
+        ..sharp
+    };
+    let strict = TurnOptions {
+        policy: TurnPolicy::Strict,
+        ..fits
+    };
+    assert_eq!(
+        curve(&grid, &w, &fits).unwrap().segments(),
+        curve(&grid, &w, &strict).unwrap().segments()
+    );
+}
+
 #[test]
 fn short_segments_limit_the_radius() {
     // Two turns 2 cells apart: both arcs share the middle segment.
