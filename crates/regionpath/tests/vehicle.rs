@@ -367,3 +367,39 @@ fn reverse_and_sprite_options_are_validated() {
     assert_eq!(Config::new().get_reverse(), None);
     assert_eq!(Config::new().get_sprite_headings(), None);
 }
+
+/// Rooms with doors of one or two cells, queried far from the origin
+/// (both coordinates at least 300), where `f32` pieces are coarsest: the
+/// splices of repaired turns (slices of the rounded curve beside a repair,
+/// exact curves into and out of it) must not join at a kink. Every query
+/// whose cell path exists gets a curve the independent check accepts, or
+/// a typed refusal; never a curve the vehicle mode's own final check
+/// refuses (`Error::Inconsistent`).
+#[test]
+fn repaired_curves_far_from_the_origin_splice_cleanly() {
+    let mut rng = XorShift64Star::new(34);
+    let grid = rooms(420, 420, 8, 70, &mut |n| rng.below(n));
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+    let (mut curves, mut tried) = (0, 0);
+    while tried < 40 {
+        let a = Point::new(300 + rng.below(110) as u32, 300 + rng.below(110) as u32);
+        let b = Point::new(300 + rng.below(110) as u32, 300 + rng.below(110) as u32);
+        if !grid.is_passable(a) || !grid.is_passable(b) || a == b {
+            continue;
+        }
+        tried += 1;
+        match p.find_path(&h, &grid, a, b) {
+            Ok(Path { curve: Some(c), .. }) => {
+                check(&grid, &c, 2.0, 0.4, a, b);
+                curves += 1;
+            }
+            Ok(_) => panic!("the vehicle mode always returns a curve"),
+            Err(Error::Unreachable { .. })
+            | Err(Error::UnitTooWide { .. })
+            | Err(Error::NoLegalCurve { .. }) => {}
+            Err(e) => panic!("{a:?} -> {b:?}: {e}"),
+        }
+    }
+    assert!(curves * 10 >= tried * 8, "{curves} curves of {tried}");
+}
