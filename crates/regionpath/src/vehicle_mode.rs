@@ -11,7 +11,7 @@ use regionpath_vehicle::{
     check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Reverse,
     Start, Steering, Track, VehicleSpec,
 };
-use std::f64::consts::TAU;
+use std::f64::consts::{PI, TAU};
 use std::sync::Arc;
 
 /// Largest turning radius the directional repair serves (its tables reach
@@ -142,8 +142,10 @@ impl VehicleCurver {
     /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
     /// repair keep at least a cell of any line they cut, so that no
     /// splice joins at a kink. The result is checked with [`check_curve`]
-    /// before it is returned: never an illegal curve (a repaired curve it
-    /// refuses falls back to the search over the whole box).
+    /// before it is returned, and its pieces must join within 2·10⁻⁴ rad
+    /// (a short `f32` line of a primitive can turn by more; such a curve
+    /// is refused as [`Error::NoLegalCurve`]): never an illegal curve (a
+    /// repaired curve the checks refuse falls back to the next stage).
     ///
     /// `cells` must be a path on `grid` (its ends are the curve's) and
     /// `waypoints` a polyline from the first cell's centre to the last's
@@ -640,11 +642,19 @@ impl VehicleCurver {
         self.stage
     }
 
-    /// `Ok` if `c` passes [`check_curve`], else an error (a curve the
-    /// checks refuse is never returned).
-    fn checked(&self, grid: &Grid, c: &CurvedPath, big_r: f32, r: f32) -> Result<(), Error> {
+    /// `Ok` if `c` passes [`check_curve`] and its pieces join within
+    /// [`JOINT_TOLERANCE`], else an error (a curve the checks refuse is
+    /// never returned): [`Error::NoLegalCurve`] for a joint only, as its
+    /// pieces are legal but for the `f32` rounding of a short line's ends.
+    fn checked(&mut self, grid: &Grid, c: &CurvedPath, big_r: f32, r: f32) -> Result<(), Error> {
         match check_curve(grid, c, big_r, r) {
-            Ok(()) => Ok(()),
+            Ok(()) if joints_within(c, JOINT_TOLERANCE) => Ok(()),
+            Ok(()) => {
+                self.stage = CurveStage::Failed;
+                Err(Error::NoLegalCurve {
+                    expansions: self.expansions,
+                })
+            }
             Err(v) => Err(Error::Inconsistent {
                 reason: format!("the vehicle curve failed its check: {v:?}"),
             }),
@@ -755,6 +765,26 @@ fn collect_bad(
 fn angle_gap(a: f64, b: f64) -> f64 {
     let d = (a - b).rem_euclid(TAU);
     d.min(TAU - d)
+}
+
+/// Largest turn (radians) of the body's heading where two pieces of a
+/// returned curve join: well inside what the turn of a sampled curve
+/// allows on top of the radius (a 2·10⁻⁴ slack per sample), so sampling
+/// never sees a corner. [`check_curve`] allows 10⁻³.
+const JOINT_TOLERANCE: f64 = 2e-4;
+
+/// Whether each piece of `c` starts with the body heading the previous
+/// one ends with, within `tolerance` radians (a reverse piece's body
+/// faces against its travel). O(pieces).
+fn joints_within(c: &CurvedPath, tolerance: f64) -> bool {
+    let segs = c.segments();
+    let body = |i: usize, h: f32| h as f64 + if c.is_reverse(i) { PI } else { 0.0 };
+    (1..segs.len()).all(|i| {
+        let prev = &segs[i - 1];
+        let (_, he) = prev.point_at(prev.length() as f64 + 1.0);
+        let (_, hs) = segs[i].point_at(0.0);
+        angle_gap(body(i - 1, he), body(i, hs)) <= tolerance
+    })
 }
 
 /// Shortest piece of a line of the rounded curve left beside a splice
