@@ -768,19 +768,26 @@ fn angle_gap(a: f64, b: f64) -> f64 {
 }
 
 /// Largest turn (radians) of the body's heading where two pieces of a
-/// returned curve join: well inside what the turn of a sampled curve
+/// returned curve join next to an arc: well inside what the turn of a sampled curve
 /// allows on top of the radius (a 2·10⁻⁴ slack per sample), so sampling
 /// never sees a corner. [`check_curve`] allows 10⁻³.
 const JOINT_TOLERANCE: f64 = 2e-4;
 
-/// Whether each piece of `c` starts with the body heading the previous
-/// one ends with, within `tolerance` radians (a reverse piece's body
-/// faces against its travel). O(pieces).
+/// Whether each piece of `c` next to an arc starts with the body heading
+/// the previous one ends with, within `tolerance` radians (a reverse
+/// piece's body faces against its travel). Between two lines a small
+/// corner adds nothing to the turn of the samples around it beyond what
+/// their distance allows (`check_curve`'s 10⁻³ holds there); next to an
+/// arc it adds to the arc's turn. O(pieces).
 fn joints_within(c: &CurvedPath, tolerance: f64) -> bool {
     let segs = c.segments();
     let body = |i: usize, h: f32| h as f64 + if c.is_reverse(i) { PI } else { 0.0 };
+    let arc = |s: &CurveSegment| matches!(s, CurveSegment::Arc { .. });
     (1..segs.len()).all(|i| {
         let prev = &segs[i - 1];
+        if !arc(prev) && !arc(&segs[i]) {
+            return true;
+        }
         let (_, he) = prev.point_at(prev.length() as f64 + 1.0);
         let (_, hs) = segs[i].point_at(0.0);
         angle_gap(body(i - 1, he), body(i, hs)) <= tolerance

@@ -7,7 +7,7 @@ use common::*;
 use proptest::prelude::*;
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::{
-    curve, polyline_length, smooth, CurveError, CurveSegment, CurvedPath, SmoothOptions,
+    curve, line_f32, polyline_length, smooth, CurveError, CurveSegment, CurvedPath, SmoothOptions,
     TurnOptions, TurnPolicy, Vec2,
 };
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -550,4 +550,37 @@ fn curve_into_matches_curve() {
         }
     }
     assert!(compared >= 100, "only {compared} curves");
+}
+
+/// `line_f32` keeps a line's start (rounded), moves its end by at most
+/// 5·10⁻⁴ cells per coordinate, and never turns the line farther from
+/// its exact heading than rounding both ends alone does; on short lines
+/// far from the origin it turns them less on the whole.
+#[test]
+fn line_f32_keeps_short_lines_on_their_heading() {
+    let mut seed = 99u64;
+    let mut unit = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let heading_of = |a: Vec2, b: Vec2| ((b.y - a.y) as f64).atan2((b.x - a.x) as f64);
+    let (mut plain_sum, mut kept_sum) = (0.0, 0.0);
+    for _ in 0..2000 {
+        let from = (200.0 + unit() * 700.0, 200.0 + unit() * 700.0);
+        let (h, len) = (unit() * 2.0 * PI, 0.01 + unit() * 0.1);
+        let to = (from.0 + len * h.cos(), from.1 + len * h.sin());
+        let (a, b) = line_f32(from, to);
+        assert_eq!(a, Vec2::new(from.0 as f32, from.1 as f32));
+        assert!(
+            (b.x as f64 - to.0).abs() <= 5e-4 + 1e-9 && (b.y as f64 - to.1).abs() <= 5e-4 + 1e-9
+        );
+        let plain = angle_diff(heading_of(a, Vec2::new(to.0 as f32, to.1 as f32)), h);
+        let kept = angle_diff(heading_of(a, b), h);
+        assert!(kept <= plain, "{kept} > {plain}");
+        plain_sum += plain;
+        kept_sum += kept;
+    }
+    assert!(kept_sum * 4.0 < plain_sum, "{kept_sum} vs {plain_sum}");
 }
