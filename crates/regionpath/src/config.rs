@@ -93,8 +93,9 @@ impl Config {
     }
 
     /// What to do with a turn that cannot take the turning radius: fail
-    /// with [`Error::TurnTooTight`] (`Strict`) or round it tighter and
-    /// list it in the curve (`Tighten`, the default).
+    /// with [`Error::TurnTooTight`] (`Strict`), round it tighter and
+    /// list it in the curve (`Tighten`, the default), or leave it a sharp
+    /// corner (`Sharpen`).
     #[must_use]
     pub fn turn_policy(mut self, policy: TurnPolicy) -> Self {
         self.turn_policy = policy;

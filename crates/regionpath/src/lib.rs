@@ -65,7 +65,7 @@ pub use regionpath_hierarchy::{
 };
 pub use regionpath_smoothing::{CurveSegment, CurvedPath, TurnPolicy, Vec2};
 pub use regionpath_vehicle::{sample_curve, Sample};
-pub use vehicle_mode::{VehicleCurver, GEAR_CHANGE_RADII, MAX_REPAIR_RADIUS};
+pub use vehicle_mode::{CurveStage, VehicleCurver, GEAR_CHANGE_RADII, MAX_REPAIR_RADIUS};
 pub use world::{Publish, Reader, Snapshot, World};
 
 /// The types a game shares between threads are `Send + Sync`: one

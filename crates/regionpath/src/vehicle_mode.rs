@@ -11,7 +11,7 @@ use regionpath_vehicle::{
     check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Reverse,
     Start, Steering, Track, VehicleSpec,
 };
-use std::f64::consts::TAU;
+use std::f64::consts::{PI, TAU};
 use std::sync::Arc;
 
 /// Largest turning radius the directional repair serves (its tables reach
@@ -42,6 +42,25 @@ const GLOBAL_MAX_NODES: u64 = 4_000_000;
 /// about the same cost the one with fewer gear changes is taken.
 pub const GEAR_CHANGE_RADII: f32 = 1.0;
 
+/// Which stage of the vehicle mode gave the last curve of a
+/// [`VehicleCurver`] ([`VehicleCurver::stage`]): how much of the hybrid a
+/// query needed, for reports and tuning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CurveStage {
+    /// No query yet, or the query failed before any stage ran (bad input).
+    #[default]
+    None,
+    /// The smoothed path's rounded corners were legal as they were.
+    Rounded,
+    /// Every illegal stretch was replaced by a local directional repair.
+    Repaired,
+    /// The local repairs failed; the search over the whole path's box
+    /// gave the curve.
+    WholeBox,
+    /// No legal curve was found ([`Error::NoLegalCurve`]).
+    Failed,
+}
+
 /// The vehicle mode on its own: turns a cell path and its smoothed
 /// waypoints into a legal curve for a vehicle (what [`crate::Planner`] does
 /// in the vehicle mode, for paths from any planner). Holds the directional
@@ -71,6 +90,7 @@ pub struct VehicleCurver {
     pieces: Track,
     repair: Track,
     expansions: u64,
+    stage: CurveStage,
     config: Config,
 }
 
@@ -102,6 +122,7 @@ impl VehicleCurver {
             pieces: Track::new(),
             repair: Track::new(),
             expansions: 0,
+            stage: CurveStage::None,
             config: *config,
         }))
     }
@@ -111,11 +132,20 @@ impl VehicleCurver {
     /// radius where that is legal; each stretch around a turn that is not
     /// (or around a start or goal heading the curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
-    /// after it, within their box plus 2R + 3 cells (then once more with
-    /// twice the reach); when a stretch cannot be repaired, one directional
-    /// search over the whole path's box (at most 4 · 10⁶ nodes, 150 000
-    /// expansions). The result is checked with
-    /// [`check_curve`] before it is returned: never an illegal curve.
+    /// after it (2R + 2 along the curve beyond the turn), within their box
+    /// plus 2R + 3 cells; a stretch whose search fails is searched once
+    /// more reaching 4R + 6 beyond it (the stretches repaired before it
+    /// kept); when that fails too, every stretch is searched again reaching
+    /// 4R + 6; and when a stretch still cannot be repaired, one directional
+    /// search over the whole path's box (at most 4 · 10⁶ nodes, 150 000 expansions). Turns short
+    /// of the radius are found without searching for the largest radius
+    /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
+    /// repair keep at least a cell of any line they cut, so that no
+    /// splice joins at a kink. The result is checked with [`check_curve`]
+    /// before it is returned, and its pieces must join within 2·10⁻⁴ rad
+    /// (a short `f32` line of a primitive can turn by more; such a curve
+    /// is refused as [`Error::NoLegalCurve`]): never an illegal curve (a
+    /// repaired curve the checks refuse falls back to the next stage).
     ///
     /// `cells` must be a path on `grid` (its ends are the curve's) and
     /// `waypoints` a polyline from the first cell's centre to the last's
@@ -309,6 +339,7 @@ impl VehicleCurver {
     ) -> Result<(), Error> {
         let config = self.config;
         self.expansions = 0;
+        self.stage = CurveStage::None;
         let big_r = config.get_turning_radius();
         let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
             return Err(CurveError::Empty.into());
@@ -318,7 +349,9 @@ impl VehicleCurver {
         let opts = TurnOptions {
             turning_radius: big_r,
             unit_radius: r,
-            policy: TurnPolicy::Tighten,
+            // Every turn short of the radius is repaired: no need to
+            // search for the largest radius it could take.
+            policy: TurnPolicy::Sharpen,
         };
         curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
         collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
@@ -354,6 +387,7 @@ impl VehicleCurver {
         }
         let single = loose.segments().is_empty();
         if self.bad.is_empty() {
+            self.stage = CurveStage::Rounded;
             out.clone_from(loose);
             return self.checked(grid, out, big_r, r);
         }
@@ -368,10 +402,20 @@ impl VehicleCurver {
             },
         );
         if !single {
-            for reach in [2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0] {
-                if self.repair_locally(grid, costs, loose, reach, start_heading, goal_heading)? {
-                    self.pieces.write_curve(out)?;
-                    return self.checked(grid, out, big_r, r);
+            let (near, far) = (2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0);
+            // First each stretch near its turn, widened alone where that
+            // fails; then every stretch far from its turn (other cuts
+            // between the repairs).
+            for reaches in [[near, far], [far, far]] {
+                // A repaired curve the final check refuses (a splice the
+                // `f32` pieces cannot join within the check's tolerance)
+                // is not returned: the next stage is tried instead.
+                if self.repair_locally(grid, costs, loose, reaches, start_heading, goal_heading)?
+                    && self.pieces.write_curve(out).is_ok()
+                    && self.checked(grid, out, big_r, r).is_ok()
+                {
+                    self.stage = CurveStage::Repaired;
+                    return Ok(());
                 }
             }
         }
@@ -386,6 +430,7 @@ impl VehicleCurver {
         let dirs = if config.get_reverse().is_some() { 2 } else { 1 };
         let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
         if nodes > GLOBAL_MAX_NODES {
+            self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
                 expansions: self.expansions,
             });
@@ -406,6 +451,7 @@ impl VehicleCurver {
         match outcome {
             Outcome::Found { expansions, .. } => {
                 self.expansions += expansions as u64;
+                self.stage = CurveStage::WholeBox;
                 if self.pieces.is_empty() {
                     out.clone_from(loose);
                     return self.checked(grid, out, big_r, r);
@@ -415,6 +461,7 @@ impl VehicleCurver {
             }
             Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
                 self.expansions += expansions as u64;
+                self.stage = CurveStage::Failed;
                 Err(Error::NoLegalCurve {
                     expansions: self.expansions,
                 })
@@ -422,25 +469,36 @@ impl VehicleCurver {
         }
     }
 
-    /// Replaces each bad stretch of `loose` (widened by `reach` each way,
-    /// overlapping ones merged) by a directional search; the spliced pieces
-    /// in `self.pieces`. `Ok(false)` when a stretch cannot be repaired.
+    /// Replaces each bad stretch of `loose` (widened by `reaches[0]` each
+    /// way, overlapping ones merged) by a directional search; the spliced
+    /// pieces in `self.pieces`. A stretch whose search fails is widened
+    /// once more, to `reaches[1]` each way when that is farther (absorbing the stretches it then
+    /// overlaps; when it reaches back into the last repaired stretch, that
+    /// repair is undone and both are searched as one) and searched again;
+    /// the other stretches already repaired are kept, not searched again.
+    /// `Ok(false)` when a stretch cannot be repaired.
     fn repair_locally(
         &mut self,
         grid: &Grid,
         costs: Option<&ProfileGrid>,
         loose: &CurvedPath,
-        reach: f64,
+        reaches: [f64; 2],
         start_heading: Option<f64>,
         goal_heading: Option<f64>,
     ) -> Result<bool, Error> {
         let total = loose.length() as f64;
         self.bad.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        // Widen and merge (the bad stretches themselves are kept for a
-        // retry with another reach).
+        // Widen and merge (the bad stretches themselves are kept).
+        let widen = |lo: f64, hi: f64, reach: f64| {
+            let (lo, hi) = snap_to_line_ends(loose, (lo - reach).max(0.0), (hi + reach).min(total));
+            // Within 10⁻³ of an end is the end.
+            let lo = if lo < 1e-3 { 0.0 } else { lo };
+            let hi = if hi > total - 1e-3 { total } else { hi };
+            (lo, hi)
+        };
         self.bad_wide.clear();
         for &(lo, hi) in &self.bad {
-            let (lo, hi) = ((lo - reach).max(0.0), (hi + reach).min(total));
+            let (lo, hi) = widen(lo, hi, reaches[0]);
             match self.bad_wide.last_mut() {
                 Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
                 _ => self.bad_wide.push((lo, hi)),
@@ -448,70 +506,39 @@ impl VehicleCurver {
         }
         self.pieces.clear();
         let mut done = 0.0f64;
-        let spec = *self.search.steering().spec();
-        let margin = (2.0 * spec.turning_radius + 3.0).ceil() as u32;
-        for k in 0..self.bad_wide.len() {
-            let (lo, hi) = self.bad_wide[k];
+        // The last repaired stretch: its start, where the curve stood
+        // before it (`done` then) and the pieces written before its slice.
+        let mut last: Option<(f64, f64, usize)> = None;
+        let mut k = 0;
+        while k < self.bad_wide.len() {
+            let (mut lo, mut hi) = self.bad_wide[k];
+            let mut found =
+                self.repair_stretch(grid, costs, loose, (lo, hi), start_heading, goal_heading)?;
+            if !found && reaches[1] > reaches[0] {
+                let extra = reaches[1] - reaches[0];
+                let (lo2, hi2) = widen(lo, hi, extra);
+                (lo, hi) = (lo2.max(done), hi2);
+                if let Some((last_lo, last_done, mark)) = last {
+                    if lo2 < done {
+                        // The wider stretch reaches back into the last
+                        // repair: both are searched again as one.
+                        self.pieces.truncate(mark);
+                        done = last_done;
+                        lo = lo2.min(last_lo).max(done);
+                    }
+                }
+                while k + 1 < self.bad_wide.len() && self.bad_wide[k + 1].0 <= hi {
+                    hi = hi.max(self.bad_wide[k + 1].1);
+                    k += 1;
+                }
+                found =
+                    self.repair_stretch(grid, costs, loose, (lo, hi), start_heading, goal_heading)?;
+            }
+            if !found {
+                return Ok(false);
+            }
+            last = Some((lo, done, self.pieces.len()));
             slice_into(loose, done, lo, &mut self.pieces);
-            let pose_at = |s: f64| {
-                let (p, h) = loose.sample(s as f32);
-                Pose::new(p.x as f64, p.y as f64, h as f64)
-            };
-            let mut a = pose_at(lo);
-            if lo <= 0.0 {
-                if let Some(h) = start_heading {
-                    a.heading = h;
-                }
-            }
-            let mut b = pose_at(hi);
-            let at_end = hi >= total;
-            if at_end {
-                if let Some(h) = goal_heading {
-                    b.heading = h;
-                }
-            }
-            let goal = if at_end && goal_heading.is_none() {
-                Goal::Cell(Point::new(b.x.floor() as u32, b.y.floor() as u32))
-            } else {
-                Goal::Pose(b)
-            };
-            let start = if lo <= 0.0 && start_heading.is_none() {
-                Start::Cell(Point::new(a.x.floor() as u32, a.y.floor() as u32))
-            } else {
-                Start::Pose(a)
-            };
-            let steps = ((hi - lo).ceil() as usize).max(1);
-            let area = Area::around(
-                grid,
-                (0..=steps).map(|i| {
-                    let (p, _) = loose.sample((lo + (hi - lo) * i as f64 / steps as f64) as f32);
-                    (p.x as f64, p.y as f64)
-                }),
-                margin,
-            );
-            let limits = Limits {
-                area: Some(area),
-                max_expansions: LOCAL_BUDGET,
-                weight: LOCAL_WEIGHT,
-            };
-            self.repair.clear();
-            let outcome = directional(
-                &mut self.search,
-                grid,
-                costs,
-                (start, goal),
-                &limits,
-                &mut self.repair,
-            )?;
-            match outcome {
-                Outcome::Found { expansions, .. } => {
-                    self.expansions += expansions as u64;
-                }
-                Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
-                    self.expansions += expansions as u64;
-                    return Ok(false);
-                }
-            }
             if lo <= 0.0 && start_heading.is_none() {
                 // The search may start at the start cell's centre facing
                 // anywhere: the curve starts there too.
@@ -519,9 +546,89 @@ impl VehicleCurver {
             }
             self.pieces.extend_from(&self.repair);
             done = hi;
+            k += 1;
         }
         slice_into(loose, done, total, &mut self.pieces);
         Ok(!self.pieces.is_empty())
+    }
+
+    /// One directional search from the pose of `loose` at `lo` to its pose
+    /// at `hi` (the start and goal cells, or the asked headings, at the
+    /// ends), within the stretch's box plus 2R + 3 cells and
+    /// [`LOCAL_BUDGET`] expansions; the pieces in `self.repair`.
+    #[allow(clippy::too_many_arguments)]
+    fn repair_stretch(
+        &mut self,
+        grid: &Grid,
+        costs: Option<&ProfileGrid>,
+        loose: &CurvedPath,
+        (lo, hi): (f64, f64),
+        start_heading: Option<f64>,
+        goal_heading: Option<f64>,
+    ) -> Result<bool, Error> {
+        let total = loose.length() as f64;
+        let spec = *self.search.steering().spec();
+        let margin = (2.0 * spec.turning_radius + 3.0).ceil() as u32;
+        let pose_at = |s: f64| {
+            let (p, h) = loose.sample(s as f32);
+            Pose::new(p.x as f64, p.y as f64, h as f64)
+        };
+        let mut a = pose_at(lo);
+        if lo <= 0.0 {
+            if let Some(h) = start_heading {
+                a.heading = h;
+            }
+        }
+        let mut b = pose_at(hi);
+        let at_end = hi >= total;
+        if at_end {
+            if let Some(h) = goal_heading {
+                b.heading = h;
+            }
+        }
+        let goal = if at_end && goal_heading.is_none() {
+            Goal::Cell(Point::new(b.x.floor() as u32, b.y.floor() as u32))
+        } else {
+            Goal::Pose(b)
+        };
+        let start = if lo <= 0.0 && start_heading.is_none() {
+            Start::Cell(Point::new(a.x.floor() as u32, a.y.floor() as u32))
+        } else {
+            Start::Pose(a)
+        };
+        let steps = ((hi - lo).ceil() as usize).max(1);
+        let area = Area::around(
+            grid,
+            (0..=steps).map(|i| {
+                let (p, _) = loose.sample((lo + (hi - lo) * i as f64 / steps as f64) as f32);
+                (p.x as f64, p.y as f64)
+            }),
+            margin,
+        );
+        let limits = Limits {
+            area: Some(area),
+            max_expansions: LOCAL_BUDGET,
+            weight: LOCAL_WEIGHT,
+        };
+        self.repair.clear();
+        let outcome = directional(
+            &mut self.search,
+            grid,
+            costs,
+            (start, goal),
+            &limits,
+            &mut self.repair,
+        )?;
+        match outcome {
+            Outcome::Found { expansions, .. } => {
+                self.expansions += expansions as u64;
+                Ok(true)
+            }
+            Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
+                self.expansions += expansions as u64;
+                Ok(false)
+            }
+        }
     }
 
     /// Directional-search nodes the last [`VehicleCurver::curve`] expanded.
@@ -529,11 +636,25 @@ impl VehicleCurver {
         self.expansions
     }
 
-    /// `Ok` if `c` passes [`check_curve`], else an error (a curve the
-    /// checks refuse is never returned).
-    fn checked(&self, grid: &Grid, c: &CurvedPath, big_r: f32, r: f32) -> Result<(), Error> {
+    /// The stage that gave the last query's curve, or
+    /// [`CurveStage::Failed`] when it found none (O(1)).
+    pub fn stage(&self) -> CurveStage {
+        self.stage
+    }
+
+    /// `Ok` if `c` passes [`check_curve`] and its pieces join within
+    /// [`JOINT_TOLERANCE`], else an error (a curve the checks refuse is
+    /// never returned): [`Error::NoLegalCurve`] for a joint only, as its
+    /// pieces are legal but for the `f32` rounding of a short line's ends.
+    fn checked(&mut self, grid: &Grid, c: &CurvedPath, big_r: f32, r: f32) -> Result<(), Error> {
         match check_curve(grid, c, big_r, r) {
-            Ok(()) => Ok(()),
+            Ok(()) if joints_within(c, JOINT_TOLERANCE) => Ok(()),
+            Ok(()) => {
+                self.stage = CurveStage::Failed;
+                Err(Error::NoLegalCurve {
+                    expansions: self.expansions,
+                })
+            }
             Err(v) => Err(Error::Inconsistent {
                 reason: format!("the vehicle curve failed its check: {v:?}"),
             }),
@@ -646,14 +767,75 @@ fn angle_gap(a: f64, b: f64) -> f64 {
     d.min(TAU - d)
 }
 
+/// Largest turn (radians) of the body's heading where two pieces of a
+/// returned curve join next to an arc: well inside what the turn of a sampled curve
+/// allows on top of the radius (a 2·10⁻⁴ slack per sample), so sampling
+/// never sees a corner. [`check_curve`] allows 10⁻³.
+const JOINT_TOLERANCE: f64 = 2e-4;
+
+/// Whether each piece of `c` next to an arc starts with the body heading
+/// the previous one ends with, within `tolerance` radians (a reverse
+/// piece's body faces against its travel). Between two lines a small
+/// corner adds nothing to the turn of the samples around it beyond what
+/// their distance allows (`check_curve`'s 10⁻³ holds there); next to an
+/// arc it adds to the arc's turn. O(pieces).
+fn joints_within(c: &CurvedPath, tolerance: f64) -> bool {
+    let segs = c.segments();
+    let body = |i: usize, h: f32| h as f64 + if c.is_reverse(i) { PI } else { 0.0 };
+    let arc = |s: &CurveSegment| matches!(s, CurveSegment::Arc { .. });
+    (1..segs.len()).all(|i| {
+        let prev = &segs[i - 1];
+        if !arc(prev) && !arc(&segs[i]) {
+            return true;
+        }
+        let (_, he) = prev.point_at(prev.length() as f64 + 1.0);
+        let (_, hs) = segs[i].point_at(0.0);
+        angle_gap(body(i - 1, he), body(i, hs)) <= tolerance
+    })
+}
+
+/// Shortest piece of a line of the rounded curve left beside a splice
+/// (cells): a shorter one's `f32` end points could turn its heading by
+/// more than the final check's tolerance for a kink.
+const SPLICE_SNAP: f64 = 1.0;
+
+/// The stretch `lo..hi` of `path` widened so that it neither starts less
+/// than [`SPLICE_SNAP`] past the start of a line piece nor ends less than
+/// that before the end of one (it then starts or ends at the line's end
+/// instead): the slices of `path` spliced around a repair keep lines long
+/// enough for their `f32` headings. O(pieces).
+fn snap_to_line_ends(path: &CurvedPath, lo: f64, hi: f64) -> (f64, f64) {
+    let (segs, starts) = (path.segments(), path.piece_starts());
+    // The line piece strictly holding `s`, as (start, end).
+    let line_at = |s: f64| {
+        let i = starts.partition_point(|&t| t <= s).checked_sub(1)?;
+        let (start, seg) = (starts[i], &segs[i]);
+        let end = start + seg.length() as f64;
+        (matches!(seg, CurveSegment::Line { .. }) && s > start && s < end).then_some((start, end))
+    };
+    let lo = match line_at(lo) {
+        Some((start, _)) if lo - start < SPLICE_SNAP => start,
+        _ => lo,
+    };
+    let hi = match line_at(hi) {
+        Some((_, end)) if end - hi < SPLICE_SNAP => end,
+        _ => hi,
+    };
+    (lo, hi)
+}
+
 /// Appends the part of `path` (driven forwards) between distances `s0` and
 /// `s1` to `out` (pieces shorter than 10⁻⁶ cells left out).
 fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Track) {
-    let mut start = 0.0f64;
-    for seg in path.segments() {
+    // From the piece holding `s0` on (a binary search, not a walk).
+    let starts = path.piece_starts();
+    let first = starts.partition_point(|&t| t <= s0).saturating_sub(1);
+    for (seg, &start) in path.segments().iter().zip(starts).skip(first) {
+        if start > s1 {
+            break;
+        }
         let len = seg.length() as f64;
         let (a, b) = ((s0 - start).max(0.0), (s1 - start).min(len));
-        start += len;
         if b - a <= 1e-6 {
             continue;
         }

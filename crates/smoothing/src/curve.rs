@@ -12,6 +12,69 @@ const STRAIGHT: f64 = 1e-9;
 /// direction would be rounding noise.
 const MIN_LINE: f64 = 1e-4;
 
+/// How far (cells, per coordinate) [`line_f32`] may move a line's end:
+/// half the 10⁻³ cells a joint may gap.
+const LINE_END_SLACK: f64 = 5e-4;
+
+/// The `f32` end points of the line from `from` to `to` (`f64`) whose
+/// direction is closest to the exact one: `from` rounded, and of the
+/// `f32` points within 5 · 10⁻⁴ cells of `to` (per coordinate, at most
+/// 64 ulps), the one seen from it closest to the exact heading. Rounding
+/// both ends alone can turn a short line far from the origin by up to an
+/// ulp over its length (a line of 0.03 cells near x = 300 by 10⁻³ rad): a
+/// kink where it meets the arcs beside it, whose headings come from their
+/// angles. Moving the end a few ulps keeps the heading to a small
+/// fraction of that. O(1) when the plain rounding turns the line by at
+/// most 10⁻⁵ rad, else O(ulps): per column of candidates, the nearest
+/// row to the exact line.
+pub fn line_f32(from: (f64, f64), to: (f64, f64)) -> (Vec2, Vec2) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let heading = dy.atan2(dx);
+    let a = Vec2::new(from.0 as f32, from.1 as f32);
+    let b = Vec2::new(to.0 as f32, to.1 as f32);
+    let off = |t: Vec2| {
+        let h = ((t.y - a.y) as f64).atan2((t.x - a.x) as f64);
+        let d = (h - heading).rem_euclid(std::f64::consts::TAU);
+        d.min(std::f64::consts::TAU - d)
+    };
+    let plain = off(b);
+    if plain <= 1e-5 || plain.is_nan() {
+        return (a, b);
+    }
+    let ulp = |v: f32| (v.next_up() - v) as f64;
+    let reach = |v: f32| (LINE_END_SLACK / ulp(v)).floor().clamp(0.0, 64.0) as i32;
+    let (kx, ky) = (reach(b.x), reach(b.y));
+    // Step along the coordinate the line runs along more; the other one
+    // is solved for (the candidate nearest the exact line).
+    let along_x = dx.abs() >= dy.abs();
+    let n = if along_x { kx } else { ky };
+    let mut best = (plain, b);
+    for i in -n..=n {
+        let (x, y) = if along_x {
+            let x = b.x as f64 + i as f64 * ulp(b.x);
+            (x, a.y as f64 + (x - a.x as f64) * dy / dx)
+        } else {
+            let y = b.y as f64 + i as f64 * ulp(b.y);
+            (a.x as f64 + (y - a.y as f64) * dx / dy, y)
+        };
+        let t = Vec2::new(x as f32, y as f32);
+        // The rounded point and its neighbours across the line.
+        for t in [
+            t,
+            Vec2::new(t.x.next_up(), t.y.next_up()),
+            Vec2::new(t.x.next_down(), t.y.next_down()),
+        ] {
+            let near = (t.x as f64 - to.0).abs() <= LINE_END_SLACK
+                && (t.y as f64 - to.1).abs() <= LINE_END_SLACK;
+            let e = off(t);
+            if near && e < best.0 {
+                best = (e, t);
+            }
+        }
+    }
+    (a, best.1)
+}
+
 /// What [`curve`] does with a turn that cannot take the requested radius.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TurnPolicy {
@@ -21,6 +84,13 @@ pub enum TurnPolicy {
     /// Round such a turn with the largest legal radius instead (possibly
     /// `0`: a sharp corner) and list it in [`CurvedPath::tightened_turns`].
     Tighten,
+    /// Leave such a turn a sharp corner (the polyline's own, clear as its
+    /// segments are), unlisted, without searching for the largest legal
+    /// radius: one legality test per corner instead of a bisection. A
+    /// corner whose arcs only fit with a smaller radius keeps that radius
+    /// when it is legal. For callers that replace every turn short of the
+    /// requested radius anyway (the facade's vehicle mode repairs them).
+    Sharpen,
 }
 
 /// Options for [`curve`].
@@ -254,6 +324,14 @@ impl CurvedPath {
     /// The pieces, in travel order.
     pub fn segments(&self) -> &[CurveSegment] {
         &self.segments
+    }
+
+    /// Where each piece of [`CurvedPath::segments`] starts: its distance
+    /// from the path's start (sums of the pieces' lengths in `f64`, one
+    /// per piece, ascending), so a piece at a distance is a binary search
+    /// away instead of a walk over the pieces.
+    pub fn piece_starts(&self) -> &[f64] {
+        &self.starts
     }
 
     /// A path made of the given pieces, in travel order: each must start
@@ -532,7 +610,7 @@ impl Turn {
 /// to the map's outline must exceed the unit radius. A corner that fails is
 /// never rounded through a wall: it is reported with the largest radius that
 /// works for it (bisection), or rounded with that radius under
-/// [`TurnPolicy::Tighten`].
+/// [`TurnPolicy::Tighten`], or left sharp under [`TurnPolicy::Sharpen`].
 ///
 /// Note: [`crate::smooth`] puts waypoints as close to corners as the unit
 /// radius allows, so a turning radius above the unit radius rarely fits
@@ -696,7 +774,10 @@ pub fn curve_into(
             continue;
         }
         let mut rho = radius[k];
-        if !turn.legal(grid, rho, r) {
+        let legal = turn.legal(grid, rho, r);
+        if !legal && opts.policy == TurnPolicy::Sharpen {
+            rho = 0.0;
+        } else if !legal {
             let (mut lo, mut hi) = (0.0, rho);
             for _ in 0..40 {
                 if hi - lo <= 1e-5 * big_r.max(1e-3) {
@@ -757,10 +838,14 @@ pub fn curve_into(
             pts[j + 1].0
         };
         if cursor.dist(end) > MIN_LINE {
-            segments.push(CurveSegment::Line {
-                from: cursor.to_vec2(),
-                to: end.to_vec2(),
-            });
+            // A line ending where an arc starts: its heading must meet the
+            // arc's (a line ending at a waypoint keeps the waypoint).
+            let (from, to) = if j < nt && tangent(j) > 0.0 {
+                line_f32((cursor.x, cursor.y), (end.x, end.y))
+            } else {
+                (cursor.to_vec2(), end.to_vec2())
+            };
+            segments.push(CurveSegment::Line { from, to });
         }
         cursor = end;
         if j < nt {

@@ -67,7 +67,7 @@ mod smooth;
 mod vec2;
 
 pub use curve::{
-    curve, curve_into, BlockedTurn, CurveError, CurveScratch, CurveSegment, CurvedPath,
+    curve, curve_into, line_f32, BlockedTurn, CurveError, CurveScratch, CurveSegment, CurvedPath,
     TurnOptions, TurnPolicy,
 };
 pub use geom::{

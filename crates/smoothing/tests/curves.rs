@@ -7,7 +7,7 @@ use common::*;
 use proptest::prelude::*;
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::{
-    curve, polyline_length, smooth, CurveError, CurveSegment, CurvedPath, SmoothOptions,
+    curve, line_f32, polyline_length, smooth, CurveError, CurveSegment, CurvedPath, SmoothOptions,
     TurnOptions, TurnPolicy, Vec2,
 };
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -260,6 +260,49 @@ fn impossible_turn_is_reported_with_a_legal_radius() {
     check_curve(&grid, &w, &path, 0.3);
 }
 
+/// `Sharpen` leaves the turn that cannot take the radius a sharp corner
+/// at its waypoint (the polyline's own, clear for the unit), lists
+/// nothing, and rounds the turns that can take it as `Strict` would.
+#[test]
+fn sharpen_leaves_an_impossible_turn_sharp() {
+    let grid = l_corridor();
+    let cells: Vec<Point> = (2..9)
+        .map(|x| Point::new(x, 1))
+        .chain((2..15).map(|y| Point::new(9, y)))
+        .collect();
+    let w = smooth(&grid, &cells, &SmoothOptions::with_radius(1.0)).unwrap();
+    assert_eq!(w.len(), 3, "{w:?}");
+    let sharp = TurnOptions {
+        turning_radius: 6.0,
+        unit_radius: 0.3,
+        policy: TurnPolicy::Sharpen,
+    };
+    let path = curve(&grid, &w, &sharp).unwrap();
+    assert!(path.tightened_turns().is_empty());
+    // Two lines meeting at the corner waypoint, no arc.
+    assert_eq!(path.segments().len(), 2, "{:?}", path.segments());
+    assert!(path
+        .segments()
+        .iter()
+        .all(|s| matches!(s, CurveSegment::Line { .. })));
+    let (end, _) = path.segments()[0].point_at(f64::MAX);
+    assert!((end.x - w[1].x).abs() < 1e-5 && (end.y - w[1].y).abs() < 1e-5);
+    check_curve(&grid, &w, &path, 0.3);
+    // A radius the corner takes is used as under `Strict`.
+    let fits = TurnOptions {
+        turning_radius: 1.0,
+        ..sharp
+    };
+    let strict = TurnOptions {
+        policy: TurnPolicy::Strict,
+        ..fits
+    };
+    assert_eq!(
+        curve(&grid, &w, &fits).unwrap().segments(),
+        curve(&grid, &w, &strict).unwrap().segments()
+    );
+}
+
 #[test]
 fn short_segments_limit_the_radius() {
     // Two turns 2 cells apart: both arcs share the middle segment.
@@ -507,4 +550,37 @@ fn curve_into_matches_curve() {
         }
     }
     assert!(compared >= 100, "only {compared} curves");
+}
+
+/// `line_f32` keeps a line's start (rounded), moves its end by at most
+/// 5·10⁻⁴ cells per coordinate, and never turns the line farther from
+/// its exact heading than rounding both ends alone does; on short lines
+/// far from the origin it turns them less on the whole.
+#[test]
+fn line_f32_keeps_short_lines_on_their_heading() {
+    let mut seed = 99u64;
+    let mut unit = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let heading_of = |a: Vec2, b: Vec2| ((b.y - a.y) as f64).atan2((b.x - a.x) as f64);
+    let (mut plain_sum, mut kept_sum) = (0.0, 0.0);
+    for _ in 0..2000 {
+        let from = (200.0 + unit() * 700.0, 200.0 + unit() * 700.0);
+        let (h, len) = (unit() * 2.0 * PI, 0.01 + unit() * 0.1);
+        let to = (from.0 + len * h.cos(), from.1 + len * h.sin());
+        let (a, b) = line_f32(from, to);
+        assert_eq!(a, Vec2::new(from.0 as f32, from.1 as f32));
+        assert!(
+            (b.x as f64 - to.0).abs() <= 5e-4 + 1e-9 && (b.y as f64 - to.1).abs() <= 5e-4 + 1e-9
+        );
+        let plain = angle_diff(heading_of(a, Vec2::new(to.0 as f32, to.1 as f32)), h);
+        let kept = angle_diff(heading_of(a, b), h);
+        assert!(kept <= plain, "{kept} > {plain}");
+        plain_sum += plain;
+        kept_sum += kept;
+    }
+    assert!(kept_sum * 4.0 < plain_sum, "{kept_sum} vs {plain_sum}");
 }

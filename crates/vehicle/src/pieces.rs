@@ -4,7 +4,7 @@
 use crate::dubins::{advance, Maneuver, Piece, Pose};
 use regionpath_grid::Grid;
 use regionpath_smoothing::{
-    arc_clear_swept, segment_clear, CurveError, CurveSegment, CurvedPath, Vec2,
+    arc_clear_swept, line_f32, segment_clear, CurveError, CurveSegment, CurvedPath, Vec2,
 };
 use std::f64::consts::{PI, TAU};
 
@@ -29,6 +29,13 @@ impl Track {
     pub fn clear(&mut self) {
         self.segments.clear();
         self.reverse.clear();
+    }
+
+    /// Keeps the first `len` pieces (all of them when there are fewer);
+    /// the memory is kept.
+    pub fn truncate(&mut self, len: usize) {
+        self.segments.truncate(len);
+        self.reverse.truncate(len);
     }
 
     /// Appends one piece.
@@ -95,10 +102,10 @@ fn pieces_of(from: Pose, m: &Maneuver) -> impl Iterator<Item = CurveSegment> + '
         let start = p;
         p = q;
         match piece {
-            Piece::Line(l) if l > 0.0 => Some(CurveSegment::Line {
-                from: Vec2::new(start.x as f32, start.y as f32),
-                to: Vec2::new(q.x as f32, q.y as f32),
-            }),
+            Piece::Line(l) if l > 0.0 => {
+                let (from, to) = line_ends(start, q);
+                Some(CurveSegment::Line { from, to })
+            }
             Piece::Arc(a) if a != 0.0 => {
                 let s = a.signum();
                 let (cx, cy) = (
@@ -115,6 +122,13 @@ fn pieces_of(from: Pose, m: &Maneuver) -> impl Iterator<Item = CurveSegment> + '
             _ => None,
         }
     })
+}
+
+/// The `f32` end points of the line from pose `p` to `q` (`q` ahead of
+/// `p` along its heading): [`line_f32`], so that a short line far from
+/// the origin keeps its heading where it meets the arcs beside it.
+fn line_ends(p: Pose, q: Pose) -> (Vec2, Vec2) {
+    line_f32((p.x, p.y), (q.x, q.y))
 }
 
 /// Appends the pieces of `m` travelled from `from` (the pose of the
@@ -142,6 +156,35 @@ pub(crate) fn piece_clear(grid: &Grid, s: &CurveSegment, unit_radius: f32) -> bo
 /// Whether the maneuver from `from`, swept by the unit radius, is clear.
 pub(crate) fn maneuver_clear(grid: &Grid, from: Pose, m: &Maneuver, unit_radius: f32) -> bool {
     pieces_of(from, m).all(|s| piece_clear(grid, &s, unit_radius))
+}
+
+/// Largest difference (radians) between a line piece's heading as its
+/// `f32` end points give it and its exact heading, for an exact maneuver
+/// to be used ([`maneuver_conditioned`]).
+pub(crate) const LINE_HEADING_TOLERANCE: f64 = 1e-4;
+
+/// Whether every line piece of the maneuver from `from`, once its end
+/// points are written in `f32` ([`line_ends`], as [`push_maneuver`]
+/// writes them), keeps
+/// its exact heading within [`LINE_HEADING_TOLERANCE`]. A short line far
+/// from the origin does not (the rounding of its ends turns it by up to
+/// an ulp over its length): written, it would join its neighbours at a
+/// kink that [`check_curve`] refuses, so the search does not use it.
+pub(crate) fn maneuver_conditioned(from: Pose, m: &Maneuver) -> bool {
+    let mut p = from;
+    for piece in m.pieces {
+        let q = advance(p, piece, m.radius);
+        if matches!(piece, Piece::Line(l) if l > 0.0) {
+            let (a, b) = line_ends(p, q);
+            let h = ((b.y - a.y) as f64).atan2((b.x - a.x) as f64);
+            let turn = (h - p.heading).rem_euclid(TAU);
+            if turn.min(TAU - turn) > LINE_HEADING_TOLERANCE {
+                return false;
+            }
+        }
+        p = q;
+    }
+    true
 }
 
 /// Why a curve is not legal for a vehicle ([`check_curve`]).

@@ -3,7 +3,7 @@
 
 use crate::cells::centreline_cells;
 use crate::dubins::{shortest, Maneuver, Pose};
-use crate::pieces::{maneuver_clear, push_maneuver, Track};
+use crate::pieces::{maneuver_clear, maneuver_conditioned, push_maneuver, Track};
 use crate::steering::{Steering, MAX_EXTENT, PACK};
 use crate::VehicleError;
 use regionpath_grid::{Grid, Point, ProfileGrid};
@@ -202,6 +202,10 @@ impl Ord for Entry {
 /// the shortest over chains of these primitives within the area (A* with
 /// the admissible, consistent Euclidean heuristic). Like Pinter's search
 /// it is not complete over all curves: only over the primitive chains.
+/// An exact curve is used only when each of its lines, written with `f32`
+/// end points, keeps its heading within 10⁻⁴ rad (a line of a few
+/// thousandths of a cell far from the origin does not, and would join its
+/// neighbours at a kink): another chain is taken instead.
 ///
 /// With [`crate::VehicleSpec::reverse`] each node also has the primitives
 /// driven backwards (see [`crate::Reverse`]: the forward primitive from the
@@ -620,7 +624,9 @@ impl DirectionalSearch {
                 let Goal::Pose(gp) = goal else { continue };
                 let d = dir_of(e.node);
                 match exact(from, gp, d) {
-                    Some(m) if maneuver_clear(grid, motion(from, d), &m, unit) => {}
+                    Some(m)
+                        if maneuver_conditioned(motion(from, d), &m)
+                            && maneuver_clear(grid, motion(from, d), &m, unit) => {}
                     _ => continue,
                 }
                 found_at = e.node;
@@ -637,7 +643,9 @@ impl DirectionalSearch {
                 let to = node_pose(e.node);
                 let d = dir_of(e.node);
                 match exact(sp, to, d) {
-                    Some(m) if maneuver_clear(grid, motion(sp, d), &m, unit) => {}
+                    Some(m)
+                        if maneuver_conditioned(motion(sp, d), &m)
+                            && maneuver_clear(grid, motion(sp, d), &m, unit) => {}
                     _ => continue,
                 }
             } else if self.mark[n] == self.stamp && e.g > self.best[n] {

@@ -314,3 +314,66 @@ fn bad_input_is_an_error() {
     .is_err());
     assert!(Steering::new(VehicleSpec::new(-1.0, 0.0)).is_err());
 }
+
+/// Heading (radians) at the start and at the end of a piece, from its own
+/// `f32` geometry: a line's from its end points, an arc's from its angles.
+fn piece_headings(s: &regionpath_smoothing::CurveSegment) -> (f64, f64) {
+    use regionpath_smoothing::CurveSegment;
+    match *s {
+        CurveSegment::Line { from, to } => {
+            let h = ((to.y - from.y) as f64).atan2((to.x - from.x) as f64);
+            (h, h)
+        }
+        CurveSegment::Arc {
+            start_angle, sweep, ..
+        } => {
+            let turn = if sweep >= 0.0 { FRAC_PI_2 } else { -FRAC_PI_2 };
+            let a0 = start_angle as f64;
+            (a0 + turn, a0 + sweep as f64 + turn)
+        }
+    }
+}
+
+/// Far from the origin, an exact curve to a goal pose whose shortest
+/// Dubins word has a line of a few thousandths of a cell would be written
+/// as a line whose `f32` end points turn it by far more than the curve's
+/// heading (a kink at both its ends). Every curve found to such goals
+/// joins its pieces within 2·10⁻⁴ rad (headings from the pieces' own
+/// geometry) and passes the sampled check.
+#[test]
+fn exact_goal_curves_far_from_the_origin_have_no_kinks() {
+    let grid = Grid::new(420, 420, true).unwrap();
+    let mut s = search(2.0, 0.4, 16, Neighbourhood::D24);
+    let mut found = 0;
+    for (i, theta) in [0.3, 0.55, 0.8, 1.1].into_iter().enumerate() {
+        for line in [2e-4, 5e-4, 9e-4, 2e-3, 6e-3] {
+            let from = Pose::new(300.5 + i as f64 * 7.0, 380.5, 0.0);
+            let m = Maneuver {
+                radius: 2.0,
+                pieces: [Piece::Arc(theta), Piece::Line(line), Piece::Arc(0.0)],
+                length: 2.0 * theta + line,
+            };
+            let to = m.end(from);
+            let Some(c) = run(&mut s, &grid, Start::Pose(from), Goal::Pose(to)) else {
+                panic!("open ground: a curve from {from:?} to {to:?}");
+            };
+            found += 1;
+            let segs = c.segments();
+            for k in 1..segs.len() {
+                let (_, end) = piece_headings(&segs[k - 1]);
+                let (start, _) = piece_headings(&segs[k]);
+                assert!(
+                    angle_diff(end, start) <= 2e-4,
+                    "theta {theta}, line {line}: pieces {} and {k} meet at a kink of {} rad: {:?}",
+                    k - 1,
+                    angle_diff(end, start),
+                    &segs[k - 1..=k]
+                );
+            }
+            let (p, h) = c.sample(c.length());
+            assert!((p.x as f64 - to.x).abs() < 1e-3 && (p.y as f64 - to.y).abs() < 1e-3);
+            assert!(angle_diff(h as f64, to.heading) < 1e-3);
+        }
+    }
+    assert_eq!(found, 20);
+}
