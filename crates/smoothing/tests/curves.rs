@@ -188,6 +188,18 @@ fn quarter_turn_in_open_field() {
     }
 }
 
+/// The cell path along [`l_corridor`] (east along row 1, then south down
+/// column 9) smoothed with a unit radius of 1: three waypoints, one turn.
+fn l_corridor_waypoints(grid: &Grid) -> Vec<Vec2> {
+    let cells: Vec<Point> = (2..9)
+        .map(|x| Point::new(x, 1))
+        .chain((2..15).map(|y| Point::new(9, y)))
+        .collect();
+    let w = smooth(grid, &cells, &SmoothOptions::with_radius(1.0)).unwrap();
+    assert_eq!(w.len(), 3, "{w:?}");
+    w
+}
+
 /// An L-shaped corridor: 4 cells wide, turning south around the block
 /// `x < 8, y >= 4`.
 fn l_corridor() -> Grid {
@@ -204,13 +216,8 @@ fn l_corridor() -> Grid {
 #[test]
 fn impossible_turn_is_reported_with_a_legal_radius() {
     let grid = l_corridor();
-    let cells: Vec<Point> = (2..9)
-        .map(|x| Point::new(x, 1))
-        .chain((2..15).map(|y| Point::new(9, y)))
-        .collect();
-    // Smooth with some clearance for the vehicle's body, then round.
-    let w = smooth(&grid, &cells, &SmoothOptions::with_radius(1.0)).unwrap();
-    assert_eq!(w.len(), 3, "{w:?}");
+    // Smoothed with some clearance for the vehicle's body, then rounded.
+    let w = l_corridor_waypoints(&grid);
     let strict = TurnOptions {
         turning_radius: 6.0,
         unit_radius: 0.3,
@@ -266,12 +273,7 @@ fn impossible_turn_is_reported_with_a_legal_radius() {
 #[test]
 fn sharpen_leaves_an_impossible_turn_sharp() {
     let grid = l_corridor();
-    let cells: Vec<Point> = (2..9)
-        .map(|x| Point::new(x, 1))
-        .chain((2..15).map(|y| Point::new(9, y)))
-        .collect();
-    let w = smooth(&grid, &cells, &SmoothOptions::with_radius(1.0)).unwrap();
-    assert_eq!(w.len(), 3, "{w:?}");
+    let w = l_corridor_waypoints(&grid);
     let sharp = TurnOptions {
         turning_radius: 6.0,
         unit_radius: 0.3,
