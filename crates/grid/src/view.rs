@@ -39,43 +39,18 @@ pub struct ProfileGrid {
     /// `1 << class_bits` bits per padded index of `positions`, packed from
     /// the low bits of each byte; empty when uniform.
     classes: Vec<u8>,
-    /// How to read one class out of `classes`.
-    packing: Packing,
-    source_revision: u64,
-}
-
-/// The shifts and masks that read one class of [`ProfileGrid`]'s packed
-/// classes, derived once from the bits per class.
-#[derive(Clone, Copy, Debug)]
-struct Packing {
-    /// log2 of the classes per byte (3, 2 or 1).
-    byte_shift: u32,
-    /// Classes per byte, minus one.
-    slot_mask: u32,
-    /// log2 of the bits per class (0, 1 or 2).
+    /// log2 of the bits per class in `classes`: 0, 1 or 2.
     bits_log: u32,
-    /// The low `1 << bits_log` bits.
-    class_mask: u8,
-}
-
-impl Packing {
-    fn new(bits_log: u8) -> Packing {
-        let bits_log = u32::from(bits_log);
-        Packing {
-            byte_shift: 3 - bits_log,
-            slot_mask: (1 << (3 - bits_log)) - 1,
-            bits_log,
-            class_mask: ((1u32 << (1 << bits_log)) - 1) as u8,
-        }
-    }
+    source_revision: u64,
 }
 
 /// A [`ProfileGrid`]'s cost classes as packed: `1 << bits_log` bits per
 /// padded index, from the low bits of each byte. Why a type of its own: a
 /// search that learns the width once ([`PackedClasses::bits_log`]) and
-/// reads with it as a constant ([`PackedClasses::get`]) spends a third of
-/// the instructions per read that [`ProfileGrid::cost_class_padded`]
-/// does.
+/// reads with it as a constant ([`PackedClasses::get`]) skips the choice
+/// of width that [`ProfileGrid::cost_class_padded`] makes at every read
+/// (the weighted legs took 15 % more instructions with the width read per
+/// call; `benches/PROFILES.md` P61).
 #[derive(Clone, Copy, Debug)]
 pub struct PackedClasses<'a> {
     bytes: &'a [u8],
@@ -224,7 +199,7 @@ impl ProfileGrid {
             size: k as u32,
             class_costs,
             classes,
-            packing: Packing::new(class_bits),
+            bits_log: u32::from(class_bits),
             source_revision: grid.revision(),
         }
     }
@@ -282,10 +257,11 @@ impl ProfileGrid {
     /// elsewhere). O(1), for searches.
     #[inline]
     pub fn cost_class_padded(&self, i: usize) -> u8 {
-        let p = self.packing;
-        match self.classes.get(i >> p.byte_shift) {
-            Some(b) => (b >> ((i as u32 & p.slot_mask) << p.bits_log)) & p.class_mask,
-            None => 0,
+        let classes = self.packed_classes();
+        match self.bits_log {
+            0 => classes.get::<0>(i),
+            1 => classes.get::<1>(i),
+            _ => classes.get::<2>(i),
         }
     }
 
@@ -295,7 +271,7 @@ impl ProfileGrid {
     pub fn packed_classes(&self) -> PackedClasses<'_> {
         PackedClasses {
             bytes: &self.classes,
-            bits_log: self.packing.bits_log,
+            bits_log: self.bits_log,
         }
     }
 

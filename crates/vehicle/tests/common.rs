@@ -10,10 +10,11 @@ use regionpath_vehicle::{shortest, Maneuver, Piece, Pose};
 use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
 
-/// An entry of the brute-force Dijkstras' heaps: cost, cell, heading,
-/// ordered so that `BinaryHeap` pops the cheapest first.
+/// An entry of the brute-force Dijkstras' heaps: cost, cell, heading and
+/// direction of travel (0 forwards, 1 in reverse; 0 where the search does
+/// not reverse), ordered so that `BinaryHeap` pops the cheapest first.
 #[derive(PartialEq)]
-pub struct E(pub f64, pub i64, pub i64, pub u32);
+pub struct E(pub f64, pub i64, pub i64, pub u32, pub usize);
 impl Eq for E {}
 impl PartialOrd for E {
     fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
@@ -172,12 +173,12 @@ pub fn brute_force(
     let mut heap = BinaryHeap::new();
     for hd in 0..headings {
         dist[idx(start.x as i64, start.y as i64, hd)] = 0.0;
-        heap.push(E(0.0, start.x as i64, start.y as i64, hd));
+        heap.push(E(0.0, start.x as i64, start.y as i64, hd, 0));
     }
     let free = |x: i64, y: i64| {
         x >= 0 && y >= 0 && x < w && y < h && grid.is_passable(Point::new(x as u32, y as u32))
     };
-    while let Some(E(d, x, y, hd)) = heap.pop() {
+    while let Some(E(d, x, y, hd, _)) = heap.pop() {
         if d > dist[idx(x, y, hd)] {
             continue;
         }
@@ -194,7 +195,7 @@ pub fn brute_force(
             let j = idx(nx, ny, p.h1);
             if nd < dist[j] {
                 dist[j] = nd;
-                heap.push(E(nd, nx, ny, p.h1));
+                heap.push(E(nd, nx, ny, p.h1, 0));
             }
         }
     }
@@ -342,19 +343,6 @@ impl Brute {
             (((y * w + x) as usize) * hn + hd as usize) * dirs + d
         };
         let mut dist = vec![f64::INFINITY; (w * h) as usize * hn * dirs];
-        #[derive(PartialEq)]
-        struct E(f64, i64, i64, u32, usize);
-        impl Eq for E {}
-        impl PartialOrd for E {
-            fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-                Some(self.cmp(o))
-            }
-        }
-        impl Ord for E {
-            fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-                o.0.total_cmp(&self.0)
-            }
-        }
         let mut heap = BinaryHeap::new();
         for hd in 0..self.headings {
             if heading.is_some_and(|h| h != hd) {

@@ -383,9 +383,9 @@ fn brute_solve(
     let mut heap = BinaryHeap::new();
     for hd in 0..hn as u32 {
         dist[idx(start.x as i64, start.y as i64, hd)] = 0.0;
-        heap.push(E(0.0, start.x as i64, start.y as i64, hd));
+        heap.push(E(0.0, start.x as i64, start.y as i64, hd, 0));
     }
-    while let Some(E(d, x, y, hd)) = heap.pop() {
+    while let Some(E(d, x, y, hd, _)) = heap.pop() {
         if d > dist[idx(x, y, hd)] {
             continue;
         }
@@ -412,7 +412,7 @@ fn brute_solve(
             let j = idx(nx, ny, p.h1);
             if nd < dist[j] {
                 dist[j] = nd;
-                heap.push(E(nd, nx, ny, p.h1));
+                heap.push(E(nd, nx, ny, p.h1, 0));
             }
         }
     }
