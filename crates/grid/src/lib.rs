@@ -28,7 +28,7 @@ mod view;
 pub use bits::transpose64;
 pub use coords::{octile, Connectivity, Dir, Point, SQRT2};
 pub use grid::{Grid, GridError, Terrain, JOURNAL_CAP, MAX_DIMENSION, MAX_TERRAIN_KINDS};
-pub use map_io::{parse_map, read_map, write_map, MapError, MapErrorKind};
+pub use map_io::{parse_map, parse_map_bytes, read_map, write_map, MapError, MapErrorKind};
 pub use profile::{Profile, ProfileBuilder, ProfileError, MAX_COST, MAX_UNIT_SIZE, MIN_COST};
 pub use scen::{
     parse_scen, read_scen, LengthPrecision, ScenError, ScenErrorKind, ScenRow, Scenario,

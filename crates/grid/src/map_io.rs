@@ -109,11 +109,27 @@ pub fn read_map(path: impl AsRef<Path>) -> Result<Grid, MapError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path)
         .map_err(|e| err(MapErrorKind::Io(format!("{}: {e}", path.display())), 0, 0))?;
-    if let Some(grid) = parse_plain(&bytes) {
+    parse_map_bytes(&bytes)
+}
+
+/// Parses the bytes of a `.map` file: the common layout (a header, then
+/// rows of exactly `width` terrain characters ended by `\n`) in one pass
+/// without a byte per cell in between, anything else through [`parse_map`]
+/// (bytes that are not UTF-8 read as U+FFFD), whose errors name the line
+/// and column. The same grid as [`parse_map`] for every input. O(cells);
+/// why it exists: on a 16k² map the plain pass takes about a third of
+/// [`parse_map`]'s time.
+///
+/// ```
+/// let g = regionpath_grid::parse_map_bytes(b"type octile\nheight 1\nwidth 3\nmap\n.@.\n").unwrap();
+/// assert_eq!((g.width(), g.height()), (3, 1));
+/// assert!(regionpath_grid::parse_map_bytes(b"type octile\nheight 1\nwidth 3\nmap\n.@\n").is_err());
+/// ```
+pub fn parse_map_bytes(bytes: &[u8]) -> Result<Grid, MapError> {
+    if let Some(grid) = parse_plain(bytes) {
         return Ok(grid);
     }
-    let text = String::from_utf8_lossy(&bytes);
-    parse_map(&text)
+    parse_map(&String::from_utf8_lossy(bytes))
 }
 
 /// The common file read without a byte per cell in between: a header
@@ -447,6 +463,15 @@ mod tests {
             }
             let general = parse_map(&text);
             let plain = parse_plain(text.as_bytes());
+            // What callers use: the same grid, or the same error at the
+            // same place, as the general reader.
+            match (&general, parse_map_bytes(text.as_bytes())) {
+                (Ok(o), Ok(b)) => assert!(*o == b, "round {round}"),
+                (Err(e), Err(f)) => {
+                    assert_eq!((&e.kind, e.line, e.column), (&f.kind, f.line, f.column))
+                }
+                (a, b) => panic!("round {round}: {a:?} against {b:?}"),
+            }
             if damage > 7 && general.is_ok() {
                 assert!(plain.is_some(), "round {round}: an undamaged map refused");
                 clean += 1;
