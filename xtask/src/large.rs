@@ -165,11 +165,15 @@ pub fn run(args: Vec<String>) {
             continue;
         }
         if only == "full" {
+            let mut best = f64::INFINITY;
             for _ in 0..3 {
+                let t = Instant::now();
                 planner
                     .find_path_into(&h, &grid, s, g, &mut out)
                     .expect("hierarchical");
+                best = best.min(t.elapsed().as_secs_f64());
             }
+            th.push(best);
             continue;
         }
         let t = Instant::now();
@@ -212,6 +216,12 @@ pub fn run(args: Vec<String>) {
             g.x,
             g.y,
             jcost
+        );
+    }
+    if only == "full" {
+        println!(
+            "full: least of 3 per row, summed {:.2} ms",
+            th.iter().sum::<f64>() * 1e3
         );
     }
     if !only.is_empty() && only != "nojps" {

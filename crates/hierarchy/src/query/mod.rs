@@ -693,9 +693,10 @@ impl Progress {
 
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
-/// 20 bytes per region (abstract search) and per cluster (the quick
-/// start's cluster route), one bit per map cell (loop
-/// check) and window-sized scratch for the leg searches (about 90 KB for
+/// 32 bytes per region (abstract search) and per cluster (the quick
+/// start's cluster route), one bit per map cell on maps of up to 4096²
+/// cells (loop check; larger maps keep a set of the path's cells instead,
+/// 33 MB less on 16k²) and window-sized scratch for the leg searches (about 90 KB for
 /// 60×60, growing to about 0.45 MB the first time a quality recheck searches
 /// a 160×160 box: see [`PlannerConfig::get_recheck`]), whatever the map size.
 pub struct CellPlanner {
@@ -768,8 +769,11 @@ pub struct CellPlanner {
     /// Regions the abstract search skips (a lazy query's rest of the
     /// route; empty otherwise).
     avoid: Vec<u32>,
-    /// One bit per map cell, all clear between queries (loop detection).
+    /// One bit per map cell, all clear between queries (loop detection on
+    /// maps of up to `LOOP_BITSET_CELLS` cells).
     seen: Vec<u64>,
+    /// The path's cells (loop detection on larger maps).
+    seen_set: hashbrown::HashSet<u64>,
     progress: Option<Progress>,
     stats: PlanStats,
     /// Scratch of the exact portal layer's queries.
@@ -863,6 +867,7 @@ impl CellPlanner {
             later: Vec::new(),
             avoid: Vec::new(),
             seen: Vec::new(),
+            seen_set: hashbrown::HashSet::new(),
             progress: None,
             stats: PlanStats::default(),
             portal: PortalSearch::default(),
@@ -1249,6 +1254,54 @@ mod tests {
         planner.remove_loops(&grid, &mut straight);
         assert_eq!(straight, copy);
         assert!(planner.seen.iter().all(|&w| w == 0));
+    }
+
+    /// Random walks (with many revisits) lose their loops the same way on a
+    /// map small enough for the loop bitset and on one above
+    /// `LOOP_BITSET_CELLS` (a set of the path's cells): as a naive loop
+    /// erasure computes it, which looks the cell up in the kept path.
+    #[test]
+    fn remove_loops_agrees_with_a_naive_erasure_on_small_and_large_maps() {
+        let small = Grid::new(64, 64, true).unwrap();
+        let side = (polish::LOOP_BITSET_CELLS as f64).sqrt() as u32 + 1;
+        let large = Grid::new(side, side, true).unwrap();
+        assert!(large.cell_count() > polish::LOOP_BITSET_CELLS);
+        let mut planner = CellPlanner::new();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..200 {
+            let mut walk = vec![Point::new(30, 30)];
+            let steps = 20 + round * 3;
+            for _ in 0..steps {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let d = Dir::ALL[(state % 8) as usize];
+                let (dx, dy) = d.delta();
+                let last = *walk.last().unwrap();
+                let next = Point::new(
+                    (last.x as i32 + dx).clamp(0, 63) as u32,
+                    (last.y as i32 + dy).clamp(0, 63) as u32,
+                );
+                if next != last {
+                    walk.push(next);
+                }
+            }
+            let mut naive: Vec<Point> = Vec::new();
+            for &p in &walk {
+                if let Some(i) = naive.iter().position(|&q| q == p) {
+                    naive.truncate(i + 1);
+                } else {
+                    naive.push(p);
+                }
+            }
+            for grid in [&small, &large] {
+                let mut path = walk.clone();
+                planner.remove_loops(grid, &mut path);
+                assert_eq!(path, naive, "round {round}, {}²", grid.width());
+            }
+        }
+        assert!(planner.seen.iter().all(|&w| w == 0));
+        assert!(planner.seen.len() <= (64 * 64 / 64) as usize);
     }
 
     /// The crossing cell is (within rounding) the run cell on the shortest

@@ -24,6 +24,11 @@ pub(super) const SECOND_ROUTE_BUDGET: u32 = 2;
 /// round (`RECHECK_MIN_CELLS` × [`PlannerConfig::get_recheck_budget`] nodes).
 pub(super) const RECHECK_MIN_CELLS: u32 = 1000;
 
+/// Maps of up to this many cells (4096²) check stitched paths for loops
+/// with a per-cell bitset (2 MB at most); larger maps with a set of the
+/// path's cells (see `remove_loops`).
+pub(super) const LOOP_BITSET_CELLS: u64 = 1 << 24;
+
 /// Whether the window of a short query's one search (see
 /// `CellPlanner::leg_into`) holds every cell of any path from `start` to
 /// `goal` cheaper than `cost`: such a path strays at most `(cost − d) / 2`
@@ -227,41 +232,65 @@ impl CellPlanner {
 
     /// Cuts any loop (a cell visited twice) out of the stitched path: in one
     /// pass, each cell met again cuts the path back to its earlier visit
-    /// (loop erasure in path order). O(path), no sort, no allocation; the
-    /// per-cell bitset is left clear for the next query.
+    /// (loop erasure in path order). O(path), no sort, no allocation once
+    /// warm: a per-cell bitset (left clear for the next query) on maps of
+    /// up to [`LOOP_BITSET_CELLS`] cells, a set of the path's cells above
+    /// (the bitset would be 33 MB on a 16k² map, written whole on the
+    /// first query).
     pub(super) fn remove_loops(&mut self, grid: &Grid, out: &mut Vec<Point>) {
+        let w = grid.width() as usize;
+        let index = |p: Point| p.y as usize * w + p.x as usize;
+        // `out[..kept]` is the loop-free path so far; its cells are in the
+        // seen set.
+        let mut kept = 0;
+        if grid.cell_count() > LOOP_BITSET_CELLS {
+            let seen = &mut self.seen_set;
+            seen.clear();
+            for r in 0..out.len() {
+                let p = out[r];
+                if seen.contains(&(index(p) as u64)) {
+                    while kept > 0 && out[kept - 1] != p {
+                        seen.remove(&(index(out[kept - 1]) as u64));
+                        kept -= 1;
+                    }
+                } else {
+                    seen.insert(index(p) as u64);
+                    out[kept] = p;
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+            return;
+        }
         let words = (grid.cell_count() as usize).div_ceil(64);
         if self.seen.len() != words {
             self.seen.clear();
             self.seen.resize(words, 0);
         }
-        let w = grid.width() as usize;
-        let index = |p: Point| {
-            let i = p.y as usize * w + p.x as usize;
+        let bit = |p: Point| {
+            let i = index(p);
             (i >> 6, 1u64 << (i & 63))
         };
-        // `out[..kept]` is the loop-free path so far; its cells are marked.
-        let mut kept = 0;
         for r in 0..out.len() {
             let p = out[r];
-            let (word, bit) = index(p);
-            if self.seen[word] & bit != 0 {
+            let (word, b) = bit(p);
+            if self.seen[word] & b != 0 {
                 // Back to the earlier visit of p (still kept: every kept
                 // cell is marked and every marked cell is kept).
                 while kept > 0 && out[kept - 1] != p {
-                    let (wd, b) = index(out[kept - 1]);
+                    let (wd, b) = bit(out[kept - 1]);
                     self.seen[wd] &= !b;
                     kept -= 1;
                 }
             } else {
-                self.seen[word] |= bit;
+                self.seen[word] |= b;
                 out[kept] = p;
                 kept += 1;
             }
         }
         for p in &out[..kept] {
-            let (word, bit) = index(*p);
-            self.seen[word] &= !bit;
+            let (word, b) = bit(*p);
+            self.seen[word] &= !b;
         }
         out.truncate(kept);
     }
