@@ -258,6 +258,9 @@ impl Algo for HierarchicalAlgo {
             None => Hierarchy::build(grid, &self.build),
         }
         .map_err(|e| e.to_string())?;
+        // Sized here, with the build, as a game would at load time: rows
+        // time queries, not the planner's first growth.
+        self.planner.prepare(&h);
         self.hierarchy = Some(h);
         Ok(())
     }

@@ -6,7 +6,11 @@
 
 use regionpath_grid::{Grid, Point};
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, PlannerConfig};
+use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 use regionpath_testkit::{check_path, maps, Rng64, SplitMix64 as Rng};
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
 
 fn config() -> HierarchyConfig {
     HierarchyConfig::new().sector_size(4).fit_memory(false)
@@ -161,4 +165,52 @@ fn a_loose_hierarchy_plans_without_levels_and_a_refresh_brings_them_back() {
             );
         }
     }
+}
+
+/// `CellPlanner::prepare` sizes what grows with the map (a node per region
+/// and cluster, the level marks, the loop bitset): a first query after it
+/// grows no more than window-sized scratch, where a first query on a fresh
+/// planner grows the per-region arrays itself. The paths are the same and
+/// valid either way.
+#[test]
+fn a_prepared_planner_does_not_grow_with_the_map_on_its_first_query() {
+    let mut rng = Rng(12);
+    let (_, grid) = worlds().remove(0);
+    let h = Hierarchy::build(&grid, &config()).unwrap();
+    let regions = h.stats().regions as usize;
+    assert!(regions > 30_000, "{regions} regions");
+    let (s, g, best) = loop {
+        if let (s, g, Some(best)) = pairs(&grid, &mut rng, 1)[0] {
+            break (s, g, best);
+        }
+    };
+    // A search node is 32 bytes.
+    let per_region = regions * 32;
+    let mut paths = Vec::new();
+    for prepared in [false, true] {
+        let mut planner = CellPlanner::with_config(PlannerConfig::new().levels_from(0)).unwrap();
+        if prepared {
+            planner.prepare(&h);
+        }
+        let mut out = Vec::with_capacity(4 * grid.width() as usize);
+        let (r, used) = measure_thread(|| planner.find_path_into(&h, &grid, s, g, &mut out));
+        r.unwrap();
+        let len = check_path(&grid, &out, s, g).unwrap();
+        assert!(len >= best - 1e-6);
+        if prepared {
+            assert!(
+                used.peak_bytes < (per_region / 4) as i64,
+                "prepared: {} bytes grown on the first query ({regions} regions)",
+                used.peak_bytes
+            );
+        } else {
+            assert!(
+                used.peak_bytes >= per_region as i64,
+                "fresh: {} bytes grown on the first query ({regions} regions)",
+                used.peak_bytes
+            );
+        }
+        paths.push(out);
+    }
+    assert_eq!(paths[0], paths[1]);
 }

@@ -1,6 +1,7 @@
 //! Routes over the abstraction levels of large maps (see
 //! [`crate::derived::levels`]): the top level first, then each level
-//! inside the route of the level above (and the nodes next to it), so the
+//! inside the route of the level above (and two rings of nodes around it,
+//! one at level 1), so the
 //! region search of a full query only visits regions along the way (a
 //! corridor), and a lazy query's first route only the first few nodes of
 //! each level.
@@ -27,6 +28,8 @@ pub(super) struct LevelScratch {
     marks: Vec<Vec<u32>>,
     mark_gen: u32,
     path: Vec<u32>,
+    /// The nodes marked by the last `mark_route` (for a second ring).
+    ring: Vec<u32>,
     /// The nodes of the start and the goal at each level.
     start_nodes: Vec<u32>,
     goal_nodes: Vec<u32>,
@@ -41,6 +44,14 @@ impl LevelScratch {
             .first()
             .and_then(|l| l.parent.get(r as usize))
             .is_some_and(|&n| self.is_marked(0, n))
+    }
+
+    /// Sizes the node and mark arrays for `levels` (see
+    /// `CellPlanner::prepare`).
+    pub fn prepare(&mut self, levels: &[Level]) {
+        let largest = levels.iter().map(Level::len).max().unwrap_or(0);
+        next_generation(&mut self.nodes, &mut self.gen, largest);
+        self.bump(levels);
     }
 
     /// A fresh mark generation (clears every mark in O(1)).
@@ -65,8 +76,28 @@ impl LevelScratch {
         let Some(marks) = self.marks.get_mut(k) else {
             return;
         };
+        self.ring.clear();
         for &n in &self.path {
             for &m in std::iter::once(&n).chain(level.neighbours(n)) {
+                if let Some(x) = marks.get_mut(m as usize) {
+                    if *x != gen {
+                        *x = gen;
+                        self.ring.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks the nodes next to those the last `mark_route` marked at level
+    /// `k`: a corridor two nodes wide on each side of the route.
+    fn widen(&mut self, level: &Level, k: usize) {
+        let gen = self.mark_gen;
+        let Some(marks) = self.marks.get_mut(k) else {
+            return;
+        };
+        for &n in &self.ring {
+            for &m in level.neighbours(n) {
                 if let Some(x) = marks.get_mut(m as usize) {
                     *x = gen;
                 }
@@ -203,9 +234,15 @@ impl CellPlanner {
     /// Marks the level-1 nodes of a corridor from region `rs` (entered at
     /// `start`) to `rg` (holding `goal`): the top level's route, then at
     /// each level below the route inside the nodes of the route above and
-    /// the nodes next to them; the corridor is the level-1 route and the
-    /// nodes next to it. Returns `false` when a search fails (the caller
-    /// then searches every region). Costs a few hundred node expansions.
+    /// two rings of nodes around them; the corridor is the level-1 route
+    /// and the nodes next to it. Returns `false` when a search fails (the
+    /// caller then searches every region). Costs a few hundred node
+    /// expansions. Why two rings above level 1: level routes are priced by
+    /// straight lines through crossings, blind to the walls inside a node,
+    /// and a wider choice above lets the level-1 route go round them. On
+    /// 16,376² rooms (30 rows) one ring everywhere left paths 3.57 % over
+    /// optimal on average; two rings above level 1 2.51 % for the same
+    /// region expansions (9.0 k); two everywhere 2.09 % for 13.8 k.
     pub(super) fn mark_corridor(
         &mut self,
         h: &Hierarchy,
@@ -235,6 +272,7 @@ impl CellPlanner {
         let mut k = top;
         while ok && k > 0 {
             ls.mark_route(&levels[k], k);
+            ls.widen(&levels[k], k);
             k -= 1;
             let parent = &levels[k + 1].parent;
             ok = ls.search(

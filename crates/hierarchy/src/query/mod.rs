@@ -51,7 +51,7 @@ use regionpath_search::{
     octile_cost, Cost, SearchError, SearchStats, Status, Window, WindowedAStar, WindowedJps,
     COST_DIAGONAL, COST_ONE,
 };
-use route::ANode;
+use route::{next_generation, ANode};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use straight::{straight_order, StepOrder};
@@ -822,6 +822,49 @@ impl CellPlanner {
     pub fn new() -> CellPlanner {
         // The defaults are within every bound.
         CellPlanner::with_config(PlannerConfig::default()).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// Sizes the scratch that grows with the map (a node per region and
+    /// per cluster, the level searches' marks, the loop bitset) for `h`,
+    /// so that the first query on it allocates and writes no more than the
+    /// ones after it. Optional: a query sizes what it needs itself. Why:
+    /// on a 16,376² map these arrays are about 80 MB, written whole by the
+    /// first query (about 20 ms, more when the system is short of free
+    /// pages): call this where a game loads a world, not in a frame.
+    /// O(regions + clusters + cells / 64) once per hierarchy size.
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Point};
+    /// use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
+    /// let grid = Grid::new(64, 64, true).unwrap();
+    /// let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    /// let mut planner = CellPlanner::new();
+    /// planner.prepare(&h);
+    /// let mut path = Vec::new();
+    /// planner.find_path_into(&h, &grid, Point::new(1, 1), Point::new(60, 60), &mut path).unwrap();
+    /// assert_eq!(path.last(), Some(&Point::new(60, 60)));
+    /// ```
+    pub fn prepare(&mut self, h: &Hierarchy) {
+        next_generation(&mut self.anodes, &mut self.agen, h.regions.len());
+        next_generation(
+            &mut self.cnodes,
+            &mut self.cgen,
+            h.connectivity.centre.len(),
+        );
+        self.levels.prepare(&h.connectivity.levels.levels);
+        let cells = u64::from(h.width()) * u64::from(h.height());
+        if cells <= polish::LOOP_BITSET_CELLS {
+            let words = cells.div_ceil(64) as usize;
+            if self.seen.len() != words {
+                self.seen.clear();
+                self.seen.resize(words, 0);
+            }
+        }
+        let count = h.blocks.nodes();
+        if self.bmark.len() != count {
+            self.bmark.clear();
+            self.bmark.resize(count, 0);
+        }
     }
 
     /// A planner with the given configuration.
