@@ -177,7 +177,7 @@ fn a_prepared_planner_does_not_grow_with_the_map_on_its_first_query() {
     let mut rng = Rng(12);
     let (_, grid) = worlds().remove(0);
     let h = Hierarchy::build(&grid, &config()).unwrap();
-    let regions = h.stats().regions as usize;
+    let regions = h.stats().regions;
     assert!(regions > 30_000, "{regions} regions");
     let (s, g, best) = loop {
         if let (s, g, Some(best)) = pairs(&grid, &mut rng, 1)[0] {
