@@ -1,10 +1,9 @@
 //! Routes over the abstraction levels of large maps (see
 //! [`crate::derived::levels`]): the top level first, then each level
-//! inside the route of the level above (and two rings of nodes around it,
-//! one at level 1), so the
-//! region search of a full query only visits regions along the way (a
-//! corridor), and a lazy query's first route only the first few nodes of
-//! each level.
+//! inside the route of the level above and the nodes around it (two rings
+//! of nodes above level 1, one at level 1), so the region search of a full
+//! query only visits regions along the way (a corridor), and a lazy
+//! query's first route only the first few nodes of each level.
 
 use super::route::{best_point, euclid, heap_key, next_generation, ANode};
 use super::*;
