@@ -32,10 +32,63 @@ const LOCAL_WEIGHT: f32 = 1.5;
 const GLOBAL_WEIGHT: f32 = 1.2;
 /// Node budget of the search over the whole path's box.
 const GLOBAL_BUDGET: u32 = 150_000;
+/// Reach of a detour along the curve beyond a stretch the nearer repairs
+/// could not mend: this many turning radii plus
+/// [`DETOUR_REACH_CELLS`].
+const DETOUR_REACH_RADII: f64 = 8.0;
+/// See [`DETOUR_REACH_RADII`].
+const DETOUR_REACH_CELLS: f64 = 16.0;
+/// Margin of a detour's box around its stretch: this many turning radii
+/// plus [`DETOUR_MARGIN_CELLS`] (room to go round a gap the radius cannot
+/// turn through, e.g. round a block of a city map).
+const DETOUR_MARGIN_RADII: f64 = 8.0;
+/// See [`DETOUR_MARGIN_RADII`].
+const DETOUR_MARGIN_CELLS: f64 = 16.0;
+/// Node budget of a detour search.
+const DETOUR_BUDGET: u32 = 50_000;
+
+/// How one repair search of a stretch runs: its box's margin around the
+/// stretch, its node budget and whether the grid distance guides it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Search {
+    margin: u32,
+    budget: u32,
+    weight: f32,
+    guided: bool,
+}
+
+impl Search {
+    /// A repair near its turn: the stretch's box plus 2R + 3 cells,
+    /// [`LOCAL_BUDGET`], unguided (the box is small).
+    fn near(big_r: f64) -> Search {
+        Search {
+            margin: (2.0 * big_r + 3.0).ceil() as u32,
+            budget: LOCAL_BUDGET,
+            weight: LOCAL_WEIGHT,
+            guided: false,
+        }
+    }
+
+    /// A detour: a wide box, [`DETOUR_BUDGET`], guided by the grid
+    /// distance (which leads round the walls of the wide box).
+    fn detour(big_r: f64) -> Search {
+        Search {
+            margin: (DETOUR_MARGIN_RADII * big_r + DETOUR_MARGIN_CELLS).ceil() as u32,
+            budget: DETOUR_BUDGET,
+            weight: GLOBAL_WEIGHT,
+            guided: true,
+        }
+    }
+}
+
 /// Largest search over the whole path's box, in (cell, heading) nodes
 /// (about 20 bytes of scratch each; with reversing, (cell, heading,
 /// direction) nodes); a larger box is not searched.
 const GLOBAL_MAX_NODES: u64 = 4_000_000;
+/// The margin of the second search over the path's box, in margins of
+/// the first (2R + 4 cells): room to go round a gap the radius cannot turn
+/// through.
+const WIDE_BOX_FACTOR: u32 = 4;
 
 /// Cost of a change of direction when reversing, in turning radii: a cusp
 /// costs as much as driving this many radii, so that of two routes of
@@ -406,11 +459,11 @@ impl VehicleCurver {
             // First each stretch near its turn, widened alone where that
             // fails; then every stretch far from its turn (other cuts
             // between the repairs).
-            for reaches in [[near, far], [far, far]] {
+            for (reaches, detour) in [([near, far], true), ([far, far], false)] {
                 // A repaired curve the final check refuses (a splice the
                 // `f32` pieces cannot join within the check's tolerance)
                 // is not returned: the next stage is tried instead.
-                if self.repair_locally(grid, costs, loose, reaches, start_heading, goal_heading)?
+                if self.repair_locally(grid, costs, loose, reaches, detour, (start_heading, goal_heading))?
                     && self.pieces.write_curve(out).is_ok()
                     && self.checked(grid, out, big_r, r).is_ok()
                 {
@@ -419,54 +472,62 @@ impl VehicleCurver {
                 }
             }
         }
-        // One search over the whole path's box.
-        let margin = (2.0 * big_r + 4.0).ceil() as u32;
-        let area = Area::around(
-            grid,
-            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
-            margin,
-        );
+        // One search over the whole path's box, guided by the grid
+        // distance to the goal; when no curve fits in it, once more over
+        // a box with a wider margin (the curve may have to leave the
+        // path's neighbourhood to find room to turn).
         self.pieces.clear();
         let dirs = if config.get_reverse().is_some() { 2 } else { 1 };
-        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
-        if nodes > GLOBAL_MAX_NODES {
-            self.stage = CurveStage::Failed;
-            return Err(Error::NoLegalCurve {
-                expansions: self.expansions,
-            });
-        }
-        let limits = Limits {
-            area: Some(area),
-            max_expansions: GLOBAL_BUDGET,
-            weight: GLOBAL_WEIGHT,
-        };
-        let outcome = directional(
-            &mut self.search,
-            grid,
-            costs,
-            start_goal,
-            &limits,
-            &mut self.pieces,
-        )?;
-        match outcome {
-            Outcome::Found { expansions, .. } => {
-                self.expansions += expansions as u64;
-                self.stage = CurveStage::WholeBox;
-                if self.pieces.is_empty() {
-                    out.clone_from(loose);
+        let base = (2.0 * big_r + 4.0).ceil() as u32;
+        let mut searched: Option<Area> = None;
+        for margin in [base, base * WIDE_BOX_FACTOR] {
+            let area = Area::around(
+                grid,
+                cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+                margin,
+            );
+            let nodes =
+                area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
+            if nodes > GLOBAL_MAX_NODES || searched == Some(area) {
+                break;
+            }
+            searched = Some(area);
+            let limits = Limits {
+                area: Some(area),
+                max_expansions: GLOBAL_BUDGET,
+                weight: GLOBAL_WEIGHT,
+            };
+            let outcome = directional(
+                &mut self.search,
+                grid,
+                costs,
+                true,
+                start_goal,
+                &limits,
+                &mut self.pieces,
+            )?;
+            match outcome {
+                Outcome::Found { expansions, .. } => {
+                    self.expansions += expansions as u64;
+                    self.stage = CurveStage::WholeBox;
+                    if self.pieces.is_empty() {
+                        out.clone_from(loose);
+                        return self.checked(grid, out, big_r, r);
+                    }
+                    self.pieces.write_curve(out)?;
                     return self.checked(grid, out, big_r, r);
                 }
-                self.pieces.write_curve(out)?;
-                self.checked(grid, out, big_r, r)
-            }
-            Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
-                self.expansions += expansions as u64;
-                self.stage = CurveStage::Failed;
-                Err(Error::NoLegalCurve {
-                    expansions: self.expansions,
-                })
+                Outcome::NoPath { expansions } => self.expansions += expansions as u64,
+                Outcome::BudgetExhausted { expansions } => {
+                    self.expansions += expansions as u64;
+                    break;
+                }
             }
         }
+        self.stage = CurveStage::Failed;
+        Err(Error::NoLegalCurve {
+            expansions: self.expansions,
+        })
     }
 
     /// Replaces each bad stretch of `loose` (widened by `reaches[0]` each
@@ -483,10 +544,13 @@ impl VehicleCurver {
         costs: Option<&ProfileGrid>,
         loose: &CurvedPath,
         reaches: [f64; 2],
-        start_heading: Option<f64>,
-        goal_heading: Option<f64>,
+        detour: bool,
+        ends: (Option<f64>, Option<f64>),
     ) -> Result<bool, Error> {
         let total = loose.length() as f64;
+        let start_heading = ends.0;
+        let spec_r = self.search.steering().spec().turning_radius;
+        let detour_reach = DETOUR_REACH_RADII * spec_r + DETOUR_REACH_CELLS;
         self.bad.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         // Widen and merge (the bad stretches themselves are kept).
         let widen = |lo: f64, hi: f64, reach: f64| {
@@ -512,10 +576,21 @@ impl VehicleCurver {
         let mut k = 0;
         while k < self.bad_wide.len() {
             let (mut lo, mut hi) = self.bad_wide[k];
-            let mut found =
-                self.repair_stretch(grid, costs, loose, (lo, hi), start_heading, goal_heading)?;
-            if !found && reaches[1] > reaches[0] {
-                let extra = reaches[1] - reaches[0];
+            let near = Search::near(spec_r);
+            let mut found = self.repair_stretch(grid, costs, loose, (lo, hi), near, ends)?;
+            // Wider attempts: farther along the curve (`reaches[1]`), then
+            // the detour (farther still, a wide box, guided).
+            let wide = Search::detour(spec_r);
+            let mut reach = reaches[0];
+            for (to, search) in [(reaches[1], near), (reaches[1].max(detour_reach), wide)] {
+                if found || (search == wide && !detour) {
+                    break;
+                }
+                if to <= reach && search == near {
+                    continue;
+                }
+                let extra = (to - reach).max(0.0);
+                reach = reach.max(to);
                 let (lo2, hi2) = widen(lo, hi, extra);
                 (lo, hi) = (lo2.max(done), hi2);
                 if let Some((last_lo, last_done, mark)) = last {
@@ -525,14 +600,14 @@ impl VehicleCurver {
                         self.pieces.truncate(mark);
                         done = last_done;
                         lo = lo2.min(last_lo).max(done);
+                        last = None;
                     }
                 }
                 while k + 1 < self.bad_wide.len() && self.bad_wide[k + 1].0 <= hi {
                     hi = hi.max(self.bad_wide[k + 1].1);
                     k += 1;
                 }
-                found =
-                    self.repair_stretch(grid, costs, loose, (lo, hi), start_heading, goal_heading)?;
+                found = self.repair_stretch(grid, costs, loose, (lo, hi), search, ends)?;
             }
             if !found {
                 return Ok(false);
@@ -563,12 +638,11 @@ impl VehicleCurver {
         costs: Option<&ProfileGrid>,
         loose: &CurvedPath,
         (lo, hi): (f64, f64),
-        start_heading: Option<f64>,
-        goal_heading: Option<f64>,
+        search: Search,
+        (start_heading, goal_heading): (Option<f64>, Option<f64>),
     ) -> Result<bool, Error> {
         let total = loose.length() as f64;
-        let spec = *self.search.steering().spec();
-        let margin = (2.0 * spec.turning_radius + 3.0).ceil() as u32;
+        let margin = search.margin;
         let pose_at = |s: f64| {
             let (p, h) = loose.sample(s as f32);
             Pose::new(p.x as f64, p.y as f64, h as f64)
@@ -607,14 +681,15 @@ impl VehicleCurver {
         );
         let limits = Limits {
             area: Some(area),
-            max_expansions: LOCAL_BUDGET,
-            weight: LOCAL_WEIGHT,
+            max_expansions: search.budget,
+            weight: search.weight,
         };
         self.repair.clear();
         let outcome = directional(
             &mut self.search,
             grid,
             costs,
+            search.guided,
             (start, goal),
             &limits,
             &mut self.repair,
@@ -663,18 +738,22 @@ impl VehicleCurver {
 }
 
 /// One directional search on `grid`: priced by the terrain of `costs`
-/// (the view whose position grid `grid` is) when given, else by length.
+/// (the view whose position grid `grid` is) when given, else by length;
+/// guided by the grid distance to the goal when `guided`.
 fn directional(
     search: &mut DirectionalSearch,
     grid: &Grid,
     costs: Option<&ProfileGrid>,
+    guided: bool,
     (start, goal): (Start, Goal),
     limits: &Limits,
     out: &mut Track,
 ) -> Result<Outcome, Error> {
-    match costs {
-        Some(view) => search.find_weighted(view, start, goal, limits, out),
-        None => search.find(grid, start, goal, limits, out),
+    match (costs, guided) {
+        (Some(view), false) => search.find_weighted(view, start, goal, limits, out),
+        (Some(view), true) => search.find_weighted_guided(view, start, goal, limits, out),
+        (None, false) => search.find(grid, start, goal, limits, out),
+        (None, true) => search.find_guided(grid, start, goal, limits, out),
     }
     .map_err(|e| Error::Inconsistent {
         reason: e.to_string(),
