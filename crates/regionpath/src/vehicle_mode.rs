@@ -28,7 +28,8 @@ const LOCAL_BUDGET: u32 = 20_000;
 /// Heuristic weight of a local repair (its curve at most this many times
 /// the shortest chain of primitives over the stretch).
 const LOCAL_WEIGHT: f32 = 1.5;
-/// Heuristic weight of the search over the whole path's box.
+/// Heuristic weight of the search over the whole path's box and of a
+/// detour.
 const GLOBAL_WEIGHT: f32 = 1.2;
 /// Node budget of the search over the whole path's box.
 const GLOBAL_BUDGET: u32 = 150_000;
@@ -38,14 +39,20 @@ const GLOBAL_BUDGET: u32 = 150_000;
 const DETOUR_REACH_RADII: f64 = 8.0;
 /// See [`DETOUR_REACH_RADII`].
 const DETOUR_REACH_CELLS: f64 = 16.0;
-/// Margin of a detour's box around its stretch: this many turning radii
-/// plus [`DETOUR_MARGIN_CELLS`] (room to go round a gap the radius cannot
-/// turn through, e.g. round a block of a city map).
+/// Margin of a detour's box around its stretch, and of the search over
+/// the whole path's box: this many turning radii plus
+/// [`DETOUR_MARGIN_CELLS`] (room to go round a gap the radius cannot turn
+/// through, e.g. round a block of a city map).
 const DETOUR_MARGIN_RADII: f64 = 8.0;
 /// See [`DETOUR_MARGIN_RADII`].
 const DETOUR_MARGIN_CELLS: f64 = 16.0;
 /// Node budget of a detour search.
-const DETOUR_BUDGET: u32 = 50_000;
+const DETOUR_BUDGET: u32 = 20_000;
+
+/// The margin of a detour's box for turning radius `big_r` (cells).
+fn detour_margin(big_r: f64) -> u32 {
+    (DETOUR_MARGIN_RADII * big_r + DETOUR_MARGIN_CELLS).ceil() as u32
+}
 
 /// How one repair search of a stretch runs: its box's margin around the
 /// stretch, its node budget and whether the grid distance guides it.
@@ -59,7 +66,7 @@ struct Search {
 
 impl Search {
     /// A repair near its turn: the stretch's box plus 2R + 3 cells,
-    /// [`LOCAL_BUDGET`], unguided (the box is small).
+    /// [`LOCAL_BUDGET`], [`LOCAL_WEIGHT`], unguided (the box is small).
     fn near(big_r: f64) -> Search {
         Search {
             margin: (2.0 * big_r + 3.0).ceil() as u32,
@@ -69,11 +76,12 @@ impl Search {
         }
     }
 
-    /// A detour: a wide box, [`DETOUR_BUDGET`], guided by the grid
-    /// distance (which leads round the walls of the wide box).
+    /// A detour: the stretch's box plus [`detour_margin`], [`DETOUR_BUDGET`],
+    /// weight [`GLOBAL_WEIGHT`], guided by the grid distance (which leads
+    /// round the walls of the wide box instead of flooding it).
     fn detour(big_r: f64) -> Search {
         Search {
-            margin: (DETOUR_MARGIN_RADII * big_r + DETOUR_MARGIN_CELLS).ceil() as u32,
+            margin: detour_margin(big_r),
             budget: DETOUR_BUDGET,
             weight: GLOBAL_WEIGHT,
             guided: true,
@@ -85,10 +93,6 @@ impl Search {
 /// (about 20 bytes of scratch each; with reversing, (cell, heading,
 /// direction) nodes); a larger box is not searched.
 const GLOBAL_MAX_NODES: u64 = 4_000_000;
-/// The margin of the second search over the path's box, in margins of
-/// the first (2R + 4 cells): room to go round a gap the radius cannot turn
-/// through.
-const WIDE_BOX_FACTOR: u32 = 4;
 
 /// Cost of a change of direction when reversing, in turning radii: a cusp
 /// costs as much as driving this many radii, so that of two routes of
@@ -187,10 +191,14 @@ impl VehicleCurver {
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
     /// plus 2R + 3 cells; a stretch whose search fails is searched once
-    /// more reaching 4R + 6 beyond it (the stretches repaired before it
+    /// more reaching 4R + 6 beyond it, then as a detour reaching 8R + 16
+    /// beyond it within its box plus 8R + 16 cells, guided by the grid
+    /// distance ([`DirectionalSearch::find_guided`], 20 000 expansions;
+    /// the stretches repaired before it
     /// kept); when that fails too, every stretch is searched again reaching
-    /// 4R + 6; and when a stretch still cannot be repaired, one directional
-    /// search over the whole path's box (at most 4 · 10⁶ nodes, 150 000 expansions). Turns short
+    /// 4R + 6; and when a stretch still cannot be repaired, one guided
+    /// directional search over the whole path's box plus 8R + 16 cells (at
+    /// most 4 · 10⁶ nodes, 150 000 expansions). Turns short
     /// of the radius are found without searching for the largest radius
     /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
     /// repair keep at least a cell of any line they cut, so that no
@@ -408,11 +416,7 @@ impl VehicleCurver {
         };
         curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
         collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
-        if self
-            .bad
-            .iter()
-            .any(|b| b.1 > 0.0 && b.0 < loose.length() as f64)
-        {
+        if has_inner(&self.bad, loose) {
             // Turns of the path smoothed for the unit hug corners too
             // closely for the radius: smoothed with a wider clearance, more
             // of them are legal as they are.
@@ -463,8 +467,14 @@ impl VehicleCurver {
                 // A repaired curve the final check refuses (a splice the
                 // `f32` pieces cannot join within the check's tolerance)
                 // is not returned: the next stage is tried instead.
-                if self.repair_locally(grid, costs, loose, reaches, detour, (start_heading, goal_heading))?
-                    && self.pieces.write_curve(out).is_ok()
+                if self.repair_locally(
+                    grid,
+                    costs,
+                    loose,
+                    reaches,
+                    detour,
+                    (start_heading, goal_heading),
+                )? && self.pieces.write_curve(out).is_ok()
                     && self.checked(grid, out, big_r, r).is_ok()
                 {
                     self.stage = CurveStage::Repaired;
@@ -472,62 +482,57 @@ impl VehicleCurver {
                 }
             }
         }
-        // One search over the whole path's box, guided by the grid
-        // distance to the goal; when no curve fits in it, once more over
-        // a box with a wider margin (the curve may have to leave the
-        // path's neighbourhood to find room to turn).
+        // One search over the whole path's box with a wide margin (the
+        // curve may have to leave the path's neighbourhood to find room to
+        // turn), guided by the grid distance to the goal.
         self.pieces.clear();
+        let margin = detour_margin(big_r as f64);
+        let area = Area::around(
+            grid,
+            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+            margin,
+        );
         let dirs = if config.get_reverse().is_some() { 2 } else { 1 };
-        let base = (2.0 * big_r + 4.0).ceil() as u32;
-        let mut searched: Option<Area> = None;
-        for margin in [base, base * WIDE_BOX_FACTOR] {
-            let area = Area::around(
-                grid,
-                cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
-                margin,
-            );
-            let nodes =
-                area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
-            if nodes > GLOBAL_MAX_NODES || searched == Some(area) {
-                break;
-            }
-            searched = Some(area);
-            let limits = Limits {
-                area: Some(area),
-                max_expansions: GLOBAL_BUDGET,
-                weight: GLOBAL_WEIGHT,
-            };
-            let outcome = directional(
-                &mut self.search,
-                grid,
-                costs,
-                true,
-                start_goal,
-                &limits,
-                &mut self.pieces,
-            )?;
-            match outcome {
-                Outcome::Found { expansions, .. } => {
-                    self.expansions += expansions as u64;
-                    self.stage = CurveStage::WholeBox;
-                    if self.pieces.is_empty() {
-                        out.clone_from(loose);
-                        return self.checked(grid, out, big_r, r);
-                    }
-                    self.pieces.write_curve(out)?;
+        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
+        if nodes > GLOBAL_MAX_NODES {
+            self.stage = CurveStage::Failed;
+            return Err(Error::NoLegalCurve {
+                expansions: self.expansions,
+            });
+        }
+        let limits = Limits {
+            area: Some(area),
+            max_expansions: GLOBAL_BUDGET,
+            weight: GLOBAL_WEIGHT,
+        };
+        let outcome = directional(
+            &mut self.search,
+            grid,
+            costs,
+            true,
+            start_goal,
+            &limits,
+            &mut self.pieces,
+        )?;
+        match outcome {
+            Outcome::Found { expansions, .. } => {
+                self.expansions += expansions as u64;
+                self.stage = CurveStage::WholeBox;
+                if self.pieces.is_empty() {
+                    out.clone_from(loose);
                     return self.checked(grid, out, big_r, r);
                 }
-                Outcome::NoPath { expansions } => self.expansions += expansions as u64,
-                Outcome::BudgetExhausted { expansions } => {
-                    self.expansions += expansions as u64;
-                    break;
-                }
+                self.pieces.write_curve(out)?;
+                self.checked(grid, out, big_r, r)
+            }
+            Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
+                self.expansions += expansions as u64;
+                self.stage = CurveStage::Failed;
+                Err(Error::NoLegalCurve {
+                    expansions: self.expansions,
+                })
             }
         }
-        self.stage = CurveStage::Failed;
-        Err(Error::NoLegalCurve {
-            expansions: self.expansions,
-        })
     }
 
     /// Replaces each bad stretch of `loose` (widened by `reaches[0]` each
@@ -536,7 +541,10 @@ impl VehicleCurver {
     /// once more, to `reaches[1]` each way when that is farther (absorbing the stretches it then
     /// overlaps; when it reaches back into the last repaired stretch, that
     /// repair is undone and both are searched as one) and searched again;
-    /// the other stretches already repaired are kept, not searched again.
+    /// with `detour`, a stretch that still fails is widened to the
+    /// detour's reach and searched as a detour ([`Search::detour`]); the
+    /// other stretches already repaired are kept, not searched again.
+    /// `ends`: the start and goal headings asked for.
     /// `Ok(false)` when a stretch cannot be repaired.
     fn repair_locally(
         &mut self,
@@ -629,8 +637,8 @@ impl VehicleCurver {
 
     /// One directional search from the pose of `loose` at `lo` to its pose
     /// at `hi` (the start and goal cells, or the asked headings, at the
-    /// ends), within the stretch's box plus 2R + 3 cells and
-    /// [`LOCAL_BUDGET`] expansions; the pieces in `self.repair`.
+    /// ends), within the stretch's box plus `search`'s margin, with its
+    /// budget, weight and guide; the pieces in `self.repair`.
     #[allow(clippy::too_many_arguments)]
     fn repair_stretch(
         &mut self,
@@ -838,6 +846,12 @@ fn collect_bad(
             bad.push((total, total));
         }
     }
+}
+
+/// Whether a stretch of `bad` lies inside `loose` (not just at an end,
+/// where only a start or goal heading can be missing).
+fn has_inner(bad: &[(f64, f64)], loose: &CurvedPath) -> bool {
+    bad.iter().any(|b| b.1 > 0.0 && b.0 < loose.length() as f64)
 }
 
 /// The smaller angle between two headings (radians).
