@@ -20,8 +20,7 @@ use std::sync::Arc;
 pub const MAX_REPAIR_RADIUS: f32 = 8.0;
 
 /// Extra clearance (cells) of the second smoothing, whose corners take a
-/// turning radius more often; the third smoothing's extra clearance is the
-/// turning radius.
+/// turning radius more often.
 const WIDE_CLEARANCE: f32 = 1.0;
 
 /// Node budget of one local repair search.
@@ -187,10 +186,7 @@ impl VehicleCurver {
 
     /// A legal curve for the vehicle along the smoothed `waypoints` of the
     /// cell path `cells`: the waypoints' corners rounded with the turning
-    /// radius where that is legal (or, when that leaves fewer illegal
-    /// turns, the corners of the cell path smoothed with one cell, then one
-    /// turning radius, of extra clearance: waypoints kept away from the
-    /// walls); each stretch around a turn that is not
+    /// radius where that is legal; each stretch around a turn that is not
     /// (or around a start or goal heading the curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
@@ -420,16 +416,11 @@ impl VehicleCurver {
         };
         curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
         collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
-        // Turns of the path smoothed for the unit hug corners too closely
-        // for the radius: smoothed with a wider clearance (one cell, then
-        // one turning radius: waypoints moved away from the walls, so the
-        // turns start earlier), more of them are legal as they are. The
-        // smoothing with the fewest illegal stretches is kept.
-        for extra in [WIDE_CLEARANCE, big_r] {
-            if !has_inner(&self.bad, loose) {
-                break;
-            }
-            let wide = SmoothOptions::with_radius(r + extra);
+        if has_inner(&self.bad, loose) {
+            // Turns of the path smoothed for the unit hug corners too
+            // closely for the radius: smoothed with a wider clearance, more
+            // of them are legal as they are.
+            let wide = SmoothOptions::with_radius(r + WIDE_CLEARANCE);
             if self
                 .smoother
                 .smooth(grid, cells, &wide, &mut self.wide)

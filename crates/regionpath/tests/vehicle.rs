@@ -3,10 +3,7 @@
 //! clear (test kit distances) and never turns tighter than the radius;
 //! headings at the ends; a turn the fast path cannot take is repaired.
 
-use regionpath::{
-    Config, CurveStage, Error, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy,
-    VehicleCurver,
-};
+use regionpath::{Config, Error, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy};
 use regionpath::{CurvedPath, Path};
 use regionpath_testkit::clearance::point_clearance;
 use regionpath_testkit::maps::{obstacles, rooms};
@@ -477,34 +474,4 @@ fn a_gap_the_radius_cannot_take_is_detoured() {
         .map(|i| c.sample(c.length() * i as f32 / 1000.0).0.y)
         .fold(f32::NEG_INFINITY, f32::max);
     assert!(lowest > 34.0, "the curve goes through the gap: {lowest}");
-}
-
-/// A turn of 110–120° round the end of a wall: the path smoothed for
-/// the unit, or with one cell of extra clearance, passes the wall's end too
-/// closely for a radius-2 arc (the arc bulges towards the corner by
-/// R (1 / cos(θ/2) − 1) ≈ 1.5 cells); smoothed with one turning radius of
-/// extra clearance its corner rounds legally, so no directional search
-/// runs. The curve is legal by the independent check.
-#[test]
-fn a_wide_turn_round_a_wall_end_needs_no_search() {
-    let (w, h) = (40u32, 32u32);
-    let rows: Vec<String> = (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| if x == 20 && y < 16 { '@' } else { '.' })
-                .collect()
-        })
-        .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
-    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
-    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
-    let mut curver = VehicleCurver::new(&vehicle(2.0, 0.4)).unwrap().unwrap();
-    for goal in [Point::new(24, 2), Point::new(23, 2)] {
-        let a = Point::new(5, 5);
-        let path = p.find_path(&hier, &grid, a, goal).unwrap();
-        let c = curver.curve(&grid, &path.cells, &path.waypoints).unwrap();
-        check(&grid, &c, 2.0, 0.4, a, goal);
-        assert_eq!(curver.stage(), CurveStage::Rounded, "to {goal:?}");
-        assert_eq!(curver.expansions(), 0);
-    }
 }
