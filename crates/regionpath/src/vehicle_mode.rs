@@ -28,10 +28,67 @@ const LOCAL_BUDGET: u32 = 20_000;
 /// Heuristic weight of a local repair (its curve at most this many times
 /// the shortest chain of primitives over the stretch).
 const LOCAL_WEIGHT: f32 = 1.5;
-/// Heuristic weight of the search over the whole path's box.
+/// Heuristic weight of the search over the whole path's box and of a
+/// detour.
 const GLOBAL_WEIGHT: f32 = 1.2;
 /// Node budget of the search over the whole path's box.
 const GLOBAL_BUDGET: u32 = 150_000;
+/// Reach of a detour along the curve beyond a stretch the nearer repairs
+/// could not mend: this many turning radii plus
+/// [`DETOUR_REACH_CELLS`].
+const DETOUR_REACH_RADII: f64 = 8.0;
+/// See [`DETOUR_REACH_RADII`].
+const DETOUR_REACH_CELLS: f64 = 16.0;
+/// Margin of a detour's box around its stretch, and of the search over
+/// the whole path's box: this many turning radii plus
+/// [`DETOUR_MARGIN_CELLS`] (room to go round a gap the radius cannot turn
+/// through, e.g. round a block of a city map).
+const DETOUR_MARGIN_RADII: f64 = 8.0;
+/// See [`DETOUR_MARGIN_RADII`].
+const DETOUR_MARGIN_CELLS: f64 = 16.0;
+/// Node budget of a detour search.
+const DETOUR_BUDGET: u32 = 20_000;
+
+/// The margin of a detour's box for turning radius `big_r` (cells).
+fn detour_margin(big_r: f64) -> u32 {
+    (DETOUR_MARGIN_RADII * big_r + DETOUR_MARGIN_CELLS).ceil() as u32
+}
+
+/// How one repair search of a stretch runs: its box's margin around the
+/// stretch, its node budget and whether the grid distance guides it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Search {
+    margin: u32,
+    budget: u32,
+    weight: f32,
+    guided: bool,
+}
+
+impl Search {
+    /// A repair near its turn: the stretch's box plus 2R + 3 cells,
+    /// [`LOCAL_BUDGET`], [`LOCAL_WEIGHT`], unguided (the box is small).
+    fn near(big_r: f64) -> Search {
+        Search {
+            margin: (2.0 * big_r + 3.0).ceil() as u32,
+            budget: LOCAL_BUDGET,
+            weight: LOCAL_WEIGHT,
+            guided: false,
+        }
+    }
+
+    /// A detour: the stretch's box plus [`detour_margin`], [`DETOUR_BUDGET`],
+    /// weight [`GLOBAL_WEIGHT`], guided by the grid distance (which leads
+    /// round the walls of the wide box instead of flooding it).
+    fn detour(big_r: f64) -> Search {
+        Search {
+            margin: detour_margin(big_r),
+            budget: DETOUR_BUDGET,
+            weight: GLOBAL_WEIGHT,
+            guided: true,
+        }
+    }
+}
+
 /// Largest search over the whole path's box, in (cell, heading) nodes
 /// (about 20 bytes of scratch each; with reversing, (cell, heading,
 /// direction) nodes); a larger box is not searched.
@@ -134,10 +191,14 @@ impl VehicleCurver {
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
     /// plus 2R + 3 cells; a stretch whose search fails is searched once
-    /// more reaching 4R + 6 beyond it (the stretches repaired before it
+    /// more reaching 4R + 6 beyond it, then as a detour reaching 8R + 16
+    /// beyond it within its box plus 8R + 16 cells, guided by the grid
+    /// distance ([`DirectionalSearch::find_guided`], 20 000 expansions;
+    /// the stretches repaired before it
     /// kept); when that fails too, every stretch is searched again reaching
-    /// 4R + 6; and when a stretch still cannot be repaired, one directional
-    /// search over the whole path's box (at most 4 · 10⁶ nodes, 150 000 expansions). Turns short
+    /// 4R + 6; and when a stretch still cannot be repaired, one guided
+    /// directional search over the whole path's box plus 8R + 16 cells (at
+    /// most 4 · 10⁶ nodes, 150 000 expansions). Turns short
     /// of the radius are found without searching for the largest radius
     /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
     /// repair keep at least a cell of any line they cut, so that no
@@ -355,11 +416,7 @@ impl VehicleCurver {
         };
         curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
         collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
-        if self
-            .bad
-            .iter()
-            .any(|b| b.1 > 0.0 && b.0 < loose.length() as f64)
-        {
+        if has_inner(&self.bad, loose) {
             // Turns of the path smoothed for the unit hug corners too
             // closely for the radius: smoothed with a wider clearance, more
             // of them are legal as they are.
@@ -406,12 +463,18 @@ impl VehicleCurver {
             // First each stretch near its turn, widened alone where that
             // fails; then every stretch far from its turn (other cuts
             // between the repairs).
-            for reaches in [[near, far], [far, far]] {
+            for (reaches, detour) in [([near, far], true), ([far, far], false)] {
                 // A repaired curve the final check refuses (a splice the
                 // `f32` pieces cannot join within the check's tolerance)
                 // is not returned: the next stage is tried instead.
-                if self.repair_locally(grid, costs, loose, reaches, start_heading, goal_heading)?
-                    && self.pieces.write_curve(out).is_ok()
+                if self.repair_locally(
+                    grid,
+                    costs,
+                    loose,
+                    reaches,
+                    detour,
+                    (start_heading, goal_heading),
+                )? && self.pieces.write_curve(out).is_ok()
                     && self.checked(grid, out, big_r, r).is_ok()
                 {
                     self.stage = CurveStage::Repaired;
@@ -419,14 +482,16 @@ impl VehicleCurver {
                 }
             }
         }
-        // One search over the whole path's box.
-        let margin = (2.0 * big_r + 4.0).ceil() as u32;
+        // One search over the whole path's box with a wide margin (the
+        // curve may have to leave the path's neighbourhood to find room to
+        // turn), guided by the grid distance to the goal.
+        self.pieces.clear();
+        let margin = detour_margin(big_r as f64);
         let area = Area::around(
             grid,
             cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
             margin,
         );
-        self.pieces.clear();
         let dirs = if config.get_reverse().is_some() { 2 } else { 1 };
         let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
         if nodes > GLOBAL_MAX_NODES {
@@ -444,6 +509,7 @@ impl VehicleCurver {
             &mut self.search,
             grid,
             costs,
+            true,
             start_goal,
             &limits,
             &mut self.pieces,
@@ -475,7 +541,10 @@ impl VehicleCurver {
     /// once more, to `reaches[1]` each way when that is farther (absorbing the stretches it then
     /// overlaps; when it reaches back into the last repaired stretch, that
     /// repair is undone and both are searched as one) and searched again;
-    /// the other stretches already repaired are kept, not searched again.
+    /// with `detour`, a stretch that still fails is widened to the
+    /// detour's reach and searched as a detour ([`Search::detour`]); the
+    /// other stretches already repaired are kept, not searched again.
+    /// `ends`: the start and goal headings asked for.
     /// `Ok(false)` when a stretch cannot be repaired.
     fn repair_locally(
         &mut self,
@@ -483,10 +552,13 @@ impl VehicleCurver {
         costs: Option<&ProfileGrid>,
         loose: &CurvedPath,
         reaches: [f64; 2],
-        start_heading: Option<f64>,
-        goal_heading: Option<f64>,
+        detour: bool,
+        ends: (Option<f64>, Option<f64>),
     ) -> Result<bool, Error> {
         let total = loose.length() as f64;
+        let start_heading = ends.0;
+        let spec_r = self.search.steering().spec().turning_radius;
+        let detour_reach = DETOUR_REACH_RADII * spec_r + DETOUR_REACH_CELLS;
         self.bad.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         // Widen and merge (the bad stretches themselves are kept).
         let widen = |lo: f64, hi: f64, reach: f64| {
@@ -512,10 +584,21 @@ impl VehicleCurver {
         let mut k = 0;
         while k < self.bad_wide.len() {
             let (mut lo, mut hi) = self.bad_wide[k];
-            let mut found =
-                self.repair_stretch(grid, costs, loose, (lo, hi), start_heading, goal_heading)?;
-            if !found && reaches[1] > reaches[0] {
-                let extra = reaches[1] - reaches[0];
+            let near = Search::near(spec_r);
+            let mut found = self.repair_stretch(grid, costs, loose, (lo, hi), near, ends)?;
+            // Wider attempts: farther along the curve (`reaches[1]`), then
+            // the detour (farther still, a wide box, guided).
+            let wide = Search::detour(spec_r);
+            let mut reach = reaches[0];
+            for (to, search) in [(reaches[1], near), (reaches[1].max(detour_reach), wide)] {
+                if found || (search == wide && !detour) {
+                    break;
+                }
+                if to <= reach && search == near {
+                    continue;
+                }
+                let extra = (to - reach).max(0.0);
+                reach = reach.max(to);
                 let (lo2, hi2) = widen(lo, hi, extra);
                 (lo, hi) = (lo2.max(done), hi2);
                 if let Some((last_lo, last_done, mark)) = last {
@@ -525,14 +608,14 @@ impl VehicleCurver {
                         self.pieces.truncate(mark);
                         done = last_done;
                         lo = lo2.min(last_lo).max(done);
+                        last = None;
                     }
                 }
                 while k + 1 < self.bad_wide.len() && self.bad_wide[k + 1].0 <= hi {
                     hi = hi.max(self.bad_wide[k + 1].1);
                     k += 1;
                 }
-                found =
-                    self.repair_stretch(grid, costs, loose, (lo, hi), start_heading, goal_heading)?;
+                found = self.repair_stretch(grid, costs, loose, (lo, hi), search, ends)?;
             }
             if !found {
                 return Ok(false);
@@ -554,8 +637,8 @@ impl VehicleCurver {
 
     /// One directional search from the pose of `loose` at `lo` to its pose
     /// at `hi` (the start and goal cells, or the asked headings, at the
-    /// ends), within the stretch's box plus 2R + 3 cells and
-    /// [`LOCAL_BUDGET`] expansions; the pieces in `self.repair`.
+    /// ends), within the stretch's box plus `search`'s margin, with its
+    /// budget, weight and guide; the pieces in `self.repair`.
     #[allow(clippy::too_many_arguments)]
     fn repair_stretch(
         &mut self,
@@ -563,12 +646,11 @@ impl VehicleCurver {
         costs: Option<&ProfileGrid>,
         loose: &CurvedPath,
         (lo, hi): (f64, f64),
-        start_heading: Option<f64>,
-        goal_heading: Option<f64>,
+        search: Search,
+        (start_heading, goal_heading): (Option<f64>, Option<f64>),
     ) -> Result<bool, Error> {
         let total = loose.length() as f64;
-        let spec = *self.search.steering().spec();
-        let margin = (2.0 * spec.turning_radius + 3.0).ceil() as u32;
+        let margin = search.margin;
         let pose_at = |s: f64| {
             let (p, h) = loose.sample(s as f32);
             Pose::new(p.x as f64, p.y as f64, h as f64)
@@ -607,14 +689,15 @@ impl VehicleCurver {
         );
         let limits = Limits {
             area: Some(area),
-            max_expansions: LOCAL_BUDGET,
-            weight: LOCAL_WEIGHT,
+            max_expansions: search.budget,
+            weight: search.weight,
         };
         self.repair.clear();
         let outcome = directional(
             &mut self.search,
             grid,
             costs,
+            search.guided,
             (start, goal),
             &limits,
             &mut self.repair,
@@ -663,18 +746,22 @@ impl VehicleCurver {
 }
 
 /// One directional search on `grid`: priced by the terrain of `costs`
-/// (the view whose position grid `grid` is) when given, else by length.
+/// (the view whose position grid `grid` is) when given, else by length;
+/// guided by the grid distance to the goal when `guided`.
 fn directional(
     search: &mut DirectionalSearch,
     grid: &Grid,
     costs: Option<&ProfileGrid>,
+    guided: bool,
     (start, goal): (Start, Goal),
     limits: &Limits,
     out: &mut Track,
 ) -> Result<Outcome, Error> {
-    match costs {
-        Some(view) => search.find_weighted(view, start, goal, limits, out),
-        None => search.find(grid, start, goal, limits, out),
+    match (costs, guided) {
+        (Some(view), false) => search.find_weighted(view, start, goal, limits, out),
+        (Some(view), true) => search.find_weighted_guided(view, start, goal, limits, out),
+        (None, false) => search.find(grid, start, goal, limits, out),
+        (None, true) => search.find_guided(grid, start, goal, limits, out),
     }
     .map_err(|e| Error::Inconsistent {
         reason: e.to_string(),
@@ -759,6 +846,12 @@ fn collect_bad(
             bad.push((total, total));
         }
     }
+}
+
+/// Whether a stretch of `bad` lies inside `loose` (not just at an end,
+/// where only a start or goal heading can be missing).
+fn has_inner(bad: &[(f64, f64)], loose: &CurvedPath) -> bool {
+    bad.iter().any(|b| b.1 > 0.0 && b.0 < loose.length() as f64)
 }
 
 /// The smaller angle between two headings (radians).

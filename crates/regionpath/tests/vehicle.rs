@@ -429,3 +429,49 @@ fn repaired_curves_in_rooms_splice_cleanly() {
     }
     assert!(curves * 10 >= tried * 8, "{curves} curves of {tried}");
 }
+
+/// A wall across the map with two ways through: near the straight line a
+/// one-cell passage with two right-angle bends (the cell path's way, but no
+/// radius-2 turn fits in it) and, far from the path, a gap of 8 cells. The
+/// curve goes through the gap, more than 8 cells away from every cell of
+/// the planned path (beyond the reach of the repairs near the path and of
+/// a search over the path's box with a margin of 2R + 4), legal by the
+/// independent check.
+#[test]
+fn a_gap_the_radius_cannot_take_is_detoured() {
+    let (w, h) = (64u32, 48u32);
+    let rows: Vec<String> = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    let wall = (29..=33).contains(&x);
+                    let gap = (34..42).contains(&y);
+                    // The dogleg: in on row 8, up column 31, out on row 5.
+                    let dogleg = (y == 8 && (29..=31).contains(&x))
+                        || (x == 31 && (5..=8).contains(&y))
+                        || (y == 5 && (31..=33).contains(&x));
+                    if !wall || gap || dogleg {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(8, 8), Point::new(56, 5));
+    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+    let path = p.find_path(&hier, &grid, a, b).unwrap();
+    assert!(
+        path.cells.iter().all(|c| c.y < 20),
+        "the cell path takes the passage"
+    );
+    let c = path.curve.expect("a curve");
+    check(&grid, &c, 2.0, 0.4, a, b);
+    let lowest = (0..=1000)
+        .map(|i| c.sample(c.length() * i as f32 / 1000.0).0.y)
+        .fold(f32::NEG_INFINITY, f32::max);
+    assert!(lowest > 34.0, "the curve goes through the gap: {lowest}");
+}

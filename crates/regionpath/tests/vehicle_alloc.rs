@@ -200,3 +200,53 @@ fn warm_priced_vehicle_queries_allocate_nothing() {
     assert_eq!(outs, before);
     assert_eq!(usage.allocations, 0, "{usage:?}");
 }
+
+/// A query whose cell path takes a one-cell passage with two right-angle
+/// bends (no radius-2 turn fits) while the curve must go round through a
+/// gap far from the path: the guided detour (or the guided search over
+/// the path's wide box) runs, and a warm repeat allocates nothing and gives
+/// the same curve.
+#[test]
+fn warm_detours_allocate_nothing() {
+    let rows: Vec<String> = (0..48u32)
+        .map(|y| {
+            (0..64u32)
+                .map(|x| {
+                    let wall = (29..=33).contains(&x);
+                    let gap = (34..42).contains(&y);
+                    let dogleg = (y == 8 && (29..=31).contains(&x))
+                        || (x == 31 && (5..=8).contains(&y))
+                        || (y == 5 && (31..=33).contains(&x));
+                    if !wall || gap || dogleg {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let mut p = Planner::new(vehicle()).unwrap();
+    let path = p
+        .find_path(&h, &grid, Point::new(8, 8), Point::new(56, 5))
+        .unwrap();
+    let mut curver = VehicleCurver::new(&vehicle()).unwrap().unwrap();
+    let mut out = CurvedPath::default();
+    curver
+        .curve_into(&grid, &path.cells, &path.waypoints, &mut out)
+        .unwrap();
+    let lowest = |c: &CurvedPath| {
+        (0..=500)
+            .map(|i| c.sample(c.length() * i as f32 / 500.0).0.y)
+            .fold(f32::NEG_INFINITY, f32::max)
+    };
+    assert!(lowest(&out) > 34.0, "the curve goes through the gap");
+    let before = out.clone();
+    let (result, usage) =
+        measure_thread(|| curver.curve_into(&grid, &path.cells, &path.waypoints, &mut out));
+    result.unwrap();
+    assert_eq!(out, before);
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+}

@@ -237,7 +237,25 @@ pub struct DirectionalSearch {
     cost_stride: usize,
     /// Scratch of the exact curves' cell crossings.
     breaks: Vec<f64>,
+    /// Grid distances to the goal per area cell (fifths of a cell,
+    /// [`UNREACHED`] where no grid path leads), loaded only by the guided
+    /// searches; and their bucket queue.
+    guide: Vec<u32>,
+    guide_buckets: Vec<Vec<u32>>,
 }
+
+/// A cell of the guide no grid path reaches from the goal.
+const UNREACHED: u32 = u32::MAX;
+/// Grid steps of the guide in fifths of a cell: a straight step 5, a
+/// diagonal step 7 (1.4, a little under √2).
+const GUIDE_STRAIGHT: u32 = 5;
+const GUIDE_DIAGONAL: u32 = 7;
+/// Expansions of the unguided search a guided one starts with: a search
+/// that ends this soon (found, or no curve) is not worth the guide's pass
+/// over the area.
+const GUIDE_AFTER: u32 = 2_000;
+/// Units of the guide per cell.
+const GUIDE_UNIT: f64 = 5.0;
 
 impl DirectionalSearch {
     /// A search over shared primitives.
@@ -256,6 +274,8 @@ impl DirectionalSearch {
             cell_cost: Vec::new(),
             cost_stride: 0,
             breaks: Vec::new(),
+            guide: Vec::new(),
+            guide_buckets: Vec::new(),
         }
     }
 
@@ -279,12 +299,107 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
-        // Forwards only, the direction bit and its costs compile away.
-        let none = &mut Vec::new();
-        if self.steering.spec().reverse.is_some() {
-            self.find_in::<true, false>(grid, None, none, start, goal, limits, out)
-        } else {
-            self.find_in::<false, false>(grid, None, none, start, goal, limits, out)
+        self.find_any(grid, None, false, start, goal, limits, out)
+    }
+
+    /// [`DirectionalSearch::find`] guided by the grid: the heuristic of a
+    /// node is the larger of its Euclidean distance to the goal and its
+    /// grid distance to the goal cell inside the area (8 moves, no corner
+    /// cut, a diagonal step counted 1.4), times the weight; a node whose
+    /// cell no grid path joins to the goal is never opened (for a positive
+    /// unit radius the cells a legal curve crosses always form such a
+    /// path, so no curve is lost).
+    /// Why: around walls the Euclidean heuristic floods every pocket
+    /// facing the goal; the grid distance leads along the corridors, so a
+    /// search over a large area expands a band along the way instead.
+    ///
+    /// Contract: the curve written is legal as [`DirectionalSearch::find`]'s
+    /// (same primitives, same checks), but the grid distance is not a lower
+    /// bound of the curve's length (a diagonal run of the grid path
+    /// overestimates a straight line by up to 8 %), so the curve is not
+    /// promised to be the cheapest chain, nor within the weight of it.
+    /// How: first [`DirectionalSearch::find`] with at most 2,000
+    /// expansions (a search that ends that soon, found or not, is
+    /// returned: not worth the guide); past that, the guided search with
+    /// the full budget (the expansions reported are both searches').
+    /// Cost: then the area's cells once more (a Dijkstra over them with a
+    /// bucket queue, O(cells)), 4 bytes of scratch per area cell, kept;
+    /// and usually far fewer expansions than [`DirectionalSearch::find`]
+    /// where walls stand between start and goal. No allocation once warm.
+    pub fn find_guided(
+        &mut self,
+        grid: &Grid,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
+        self.find_any(grid, None, true, start, goal, limits, out)
+    }
+
+    /// [`DirectionalSearch::find_weighted`] guided by the grid as
+    /// [`DirectionalSearch::find_guided`] (the grid distance times the
+    /// cheapest class cost): same contract as `find_weighted` but for the
+    /// cheapest-chain promise, which the guide drops.
+    pub fn find_weighted_guided(
+        &mut self,
+        view: &ProfileGrid,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
+        self.find_any(view.grid(), Some(view), true, start, goal, limits, out)
+    }
+
+    /// The four searches: priced by `costs` (the view of `grid`) or not,
+    /// guided by the grid distance or not.
+    #[allow(clippy::too_many_arguments)]
+    fn find_any(
+        &mut self,
+        grid: &Grid,
+        costs: Option<&ProfileGrid>,
+        guided: bool,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
+        if !guided {
+            return self.find_loaded(grid, costs, false, start, goal, limits, out);
+        }
+        // A search that ends within GUIDE_AFTER expansions needs no guide.
+        let probe = Limits {
+            max_expansions: match limits.max_expansions {
+                0 => GUIDE_AFTER,
+                m => m.min(GUIDE_AFTER),
+            },
+            ..*limits
+        };
+        match self.find_loaded(grid, costs, false, start, goal, &probe, out)? {
+            Outcome::BudgetExhausted { expansions }
+                if probe.max_expansions < limits.max_expansions || limits.max_expansions == 0 =>
+            {
+                let outcome = self.find_loaded(grid, costs, true, start, goal, limits, out)?;
+                Ok(match outcome {
+                    Outcome::Found {
+                        length,
+                        cost,
+                        expansions: e,
+                    } => Outcome::Found {
+                        length,
+                        cost,
+                        expansions: e.saturating_add(expansions),
+                    },
+                    Outcome::NoPath { expansions: e } => Outcome::NoPath {
+                        expansions: e.saturating_add(expansions),
+                    },
+                    Outcome::BudgetExhausted { expansions: e } => Outcome::BudgetExhausted {
+                        expansions: e.saturating_add(expansions),
+                    },
+                })
+            }
+            outcome => Ok(outcome),
         }
     }
 
@@ -325,27 +440,60 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
+        self.find_any(view.grid(), Some(view), false, start, goal, limits, out)
+    }
+
+    /// One search of [`DirectionalSearch::find_any`], its scratch taken out
+    /// of `self` for the search loop.
+    #[allow(clippy::too_many_arguments)]
+    fn find_loaded(
+        &mut self,
+        grid: &Grid,
+        costs: Option<&ProfileGrid>,
+        guided: bool,
+        start: Start,
+        goal: Goal,
+        limits: &Limits,
+        out: &mut Track,
+    ) -> Result<Outcome, VehicleError> {
         let mut breaks = std::mem::take(&mut self.breaks);
-        let grid = view.grid();
-        let v = Some(view);
-        let outcome = if self.steering.spec().reverse.is_some() {
-            self.find_in::<true, true>(grid, v, &mut breaks, start, goal, limits, out)
-        } else {
-            self.find_in::<false, true>(grid, v, &mut breaks, start, goal, limits, out)
+        let mut guide = std::mem::take(&mut self.guide);
+        let rev = self.steering.spec().reverse.is_some();
+        let (b, g) = (&mut breaks, &mut guide);
+        // Forwards only, the direction bit and its costs compile away; so
+        // do the costs without a view.
+        let outcome = match (rev, costs) {
+            (true, Some(_)) => {
+                self.find_in::<true, true>(grid, costs, b, guided, g, start, goal, limits, out)
+            }
+            (false, Some(_)) => {
+                self.find_in::<false, true>(grid, costs, b, guided, g, start, goal, limits, out)
+            }
+            (true, None) => {
+                self.find_in::<true, false>(grid, None, b, guided, g, start, goal, limits, out)
+            }
+            (false, None) => {
+                self.find_in::<false, false>(grid, None, b, guided, g, start, goal, limits, out)
+            }
         };
         self.breaks = breaks;
+        self.guide = guide;
         outcome
     }
 
     /// [`DirectionalSearch::find`] with (`REV`) or without reversing, and
     /// with (`COST`: `costs` is the view of `grid`) or without terrain
-    /// costs.
+    /// costs; `guided`: the heuristic and the pruning of
+    /// [`DirectionalSearch::find_guided`], the grid distances loaded into
+    /// `guide`.
     #[allow(clippy::too_many_arguments)]
     fn find_in<const REV: bool, const COST: bool>(
         &mut self,
         grid: &Grid,
         costs: Option<&ProfileGrid>,
         breaks: &mut Vec<f64>,
+        guided: bool,
+        guide: &mut Vec<u32>,
         start: Start,
         goal: Goal,
         limits: &Limits,
@@ -448,12 +596,24 @@ impl DirectionalSearch {
             1.0
         };
         let hscale = weight * cmin;
+        if guided {
+            let goal_cell = (goal_pose.x.floor() as i64, goal_pose.y.floor() as i64);
+            grid_distances(grid, &area, goal_cell, guide, &mut self.guide_buckets);
+        }
+        let guide: &[u32] = guide;
+        // Whether a cell (area coordinates) may lie on a curve to the goal.
+        let joined = |cx: usize, cy: usize| !guided || guide[cy * w + cx] != UNREACHED;
         let heur = |cx: usize, cy: usize| {
             let (x, y) = (
                 (area.x as usize + cx) as f64 + 0.5,
                 (area.y as usize + cy) as f64 + 0.5,
             );
-            hscale * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
+            let e = ((x - gx).powi(2) + (y - gy).powi(2)).sqrt();
+            if guided {
+                hscale * e.max(guide[cy * w + cx] as f64 / GUIDE_UNIT)
+            } else {
+                hscale * e
+            }
         };
         let node_of = |cx: usize, cy: usize, hd: u32, d: usize| {
             (((cy * w + cx) * hn as usize + hd as usize) * dirs + d) as u32
@@ -513,6 +673,9 @@ impl DirectionalSearch {
                         });
                     }
                 }
+                if !joined(cx, cy) {
+                    return Ok(Outcome::NoPath { expansions: 0 });
+                }
                 for hd in 0..hn {
                     for d in 0..dirs {
                         let n = node_of(cx, cy, hd, d);
@@ -538,6 +701,9 @@ impl DirectionalSearch {
                             continue;
                         }
                         let (cx, cy) = ((x - area.x as i64) as usize, (y - area.y as i64) as usize);
+                        if !joined(cx, cy) {
+                            continue;
+                        }
                         let dist = ((x as f64 + 0.5 - sp.x).powi(2)
                             + (y as f64 + 0.5 - sp.y).powi(2))
                         .sqrt();
@@ -725,6 +891,9 @@ impl DirectionalSearch {
                         continue;
                     }
                     let (nx, ny) = (nx as usize, ny as usize);
+                    if !joined(nx, ny) {
+                        continue;
+                    }
                     let to_hd = if d == 1 {
                         (ch.heading as u32 + half) % hn
                     } else {
@@ -919,5 +1088,82 @@ impl DirectionalSearch {
             parent,
             edge,
         });
+    }
+}
+
+/// The grid distance (fifths of a cell: 5 a straight step, 7 a diagonal
+/// one) from each cell of `area` to `goal` (grid coordinates) into `dist`
+/// (row-major over the area, [`UNREACHED`] where no path leads): 8 moves
+/// over passable cells inside the area, a diagonal step only when both
+/// cells beside it are passable (a disc of positive radius crossing the
+/// corner would touch them). A Dijkstra with a ring of 8 buckets (every
+/// step is shorter than 8): O(cells), allocation-free once `dist` and the
+/// buckets have served an area as large.
+fn grid_distances(
+    grid: &Grid,
+    area: &Area,
+    goal: (i64, i64),
+    dist: &mut Vec<u32>,
+    buckets: &mut Vec<Vec<u32>>,
+) {
+    let (w, h) = (area.width as usize, area.height as usize);
+    dist.clear();
+    dist.resize(w * h, UNREACHED);
+    buckets.resize_with(8, Vec::new);
+    buckets.iter_mut().for_each(Vec::clear);
+    let (ax, ay) = (area.x as i64, area.y as i64);
+    let free = |x: i64, y: i64| {
+        x >= ax && y >= ay && x < ax + w as i64 && y < ay + h as i64 && grid.is_passable_i(x, y)
+    };
+    if !free(goal.0, goal.1) {
+        return;
+    }
+    let first = (goal.1 - ay) as usize * w + (goal.0 - ax) as usize;
+    dist[first] = 0;
+    buckets[0].push(first as u32);
+    let mut pending = 1usize;
+    let mut d = 0u32;
+    while pending > 0 {
+        let b = (d % 8) as usize;
+        // Every step lands in another bucket (5 ≤ step < 8).
+        while let Some(i) = buckets[b].pop() {
+            pending -= 1;
+            let i = i as usize;
+            if dist[i] != d {
+                continue;
+            }
+            let (x, y) = ((i % w) as i64 + ax, (i / w) as i64 + ay);
+            for (dx, dy) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (nx, ny) = (x + dx, y + dy);
+                if !free(nx, ny) {
+                    continue;
+                }
+                let diagonal = dx != 0 && dy != 0;
+                if diagonal && !(free(nx, y) && free(x, ny)) {
+                    continue;
+                }
+                let nd = d + if diagonal {
+                    GUIDE_DIAGONAL
+                } else {
+                    GUIDE_STRAIGHT
+                };
+                let j = (ny - ay) as usize * w + (nx - ax) as usize;
+                if nd < dist[j] {
+                    dist[j] = nd;
+                    buckets[(nd % 8) as usize].push(j as u32);
+                    pending += 1;
+                }
+            }
+        }
+        d += 1;
     }
 }

@@ -103,3 +103,51 @@ fn warm_priced_searches_allocate_nothing() {
     assert_eq!(found, 2);
     assert_eq!(usage.allocations, 0);
 }
+
+/// The same for the grid-guided searches (`find_guided`,
+/// `find_weighted_guided`) past their unguided start: the grid distances
+/// and their bucket queue are kept too. A wall with its pocket facing the
+/// start makes both searches run long enough to take the guide.
+#[test]
+fn warm_guided_searches_allocate_nothing() {
+    let (w, h) = (90u32, 64u32);
+    let mut grid = Grid::new(w, h, true).unwrap();
+    for y in 8..56 {
+        grid.set_passable(Point::new(50, y), false).unwrap();
+    }
+    for x in 22..=50 {
+        for y in [8, 55] {
+            grid.set_passable(Point::new(x, y), false).unwrap();
+        }
+    }
+    let view = ProfileGrid::new(&grid, &Profile::default());
+    let mut search =
+        DirectionalSearch::new(Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap()));
+    let (start, goal) = (
+        Start::Cell(Point::new(30, 32)),
+        Goal::Pose(Pose::new(80.5, 32.5, 0.0)),
+    );
+    let mut out = Track::new();
+    let mut run = |out: &mut Track| {
+        let mut guided = 0;
+        for priced in [false, true] {
+            out.clear();
+            let limits = Limits::default();
+            let o = if priced {
+                search.find_weighted_guided(&view, start, goal, &limits, out)
+            } else {
+                search.find_guided(&grid, start, goal, &limits, out)
+            }
+            .unwrap();
+            // Past the 2,000 unguided expansions: the guide was taken.
+            if matches!(o, Outcome::Found { expansions, .. } if expansions > 2_000) {
+                guided += 1;
+            }
+        }
+        guided
+    };
+    assert_eq!(run(&mut out), 2);
+    let (guided, usage) = measure_thread(|| run(&mut out));
+    assert_eq!(guided, 2);
+    assert_eq!(usage.allocations, 0);
+}
