@@ -455,7 +455,13 @@ impl Hierarchy {
         self.region_end = Vec::new();
         self.landmarks = Landmarks::default();
         let count = self.fitted_landmarks(&self.config, cells);
-        self.landmarks = Landmarks::build(&self.graph, count);
+        let regions = &self.regions;
+        self.landmarks = Landmarks::build(
+            &self.graph,
+            count,
+            |r| regions[r as usize].representative(),
+            self.config.parallel,
+        );
         self.loose = false;
         // Deterministic, as the refresh is (see `derived_stamp`).
         self.stamp = crate::model::derived_stamp(self.stamp, [u64::MAX]);

@@ -488,8 +488,15 @@ impl Hierarchy {
         } else {
             0
         };
-        let graph = &best.graph;
-        let landmarks = || Landmarks::build(graph, count);
+        let (graph, regions) = (&best.graph, &best.regions);
+        let landmarks = || {
+            Landmarks::build(
+                graph,
+                count,
+                |r| regions[r as usize].representative(),
+                parallel,
+            )
+        };
         let portals = || {
             let wanted = portals.unwrap_or_else(|| match config.portals {
                 PortalMode::Auto => Portals::worth_building(grid),

@@ -437,7 +437,13 @@ pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
     h.graph = region_graph(h.regions.len(), &edges);
     let cells = u64::from(h.layout.width) * u64::from(h.layout.height);
     let count = h.fitted_landmarks(&h.config, cells);
-    h.landmarks = crate::derived::Landmarks::build(&h.graph, count);
+    let regions = &h.regions;
+    h.landmarks = crate::derived::Landmarks::build(
+        &h.graph,
+        count,
+        |r| regions[r as usize].representative(),
+        h.config.parallel,
+    );
 }
 
 /// Index of the outline cell `p` of `rect` in a region's outline

@@ -1,6 +1,7 @@
 //! The landmark bounds of built hierarchies.
 
 use crate::derived::landmarks::{dijkstra, dijkstra_buckets, dijkstra_units};
+use crate::derived::Landmarks;
 use crate::{Hierarchy, HierarchyConfig};
 use regionpath_grid::{Grid, Point};
 
@@ -112,4 +113,79 @@ fn the_bucket_queue_gives_the_heaps_distances() {
         }
     }
     assert!(compared > 10_000, "{compared}");
+}
+
+/// Landmarks chosen two at a time (the rule of graphs of
+/// `PAIRED_FROM` regions and more, forced here on small ones): as many as
+/// asked where the component allows, distinct, the same with and without
+/// threads, and their bounds admissible and consistent against a Dijkstra
+/// of the test's own over the exact link costs.
+#[test]
+fn paired_landmarks_are_distinct_deterministic_and_admissible() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut paired_rounds = 0;
+    for round in 0..20 {
+        let (w, h) = (30 + next(60) as u32, 30 + next(60) as u32);
+        let mut g = Grid::new(w, h, true).unwrap();
+        let density = 5 + next(30);
+        for y in 0..h {
+            for x in 0..w {
+                if next(100) < density {
+                    g.set_passable(Point::new(x, y), false).unwrap();
+                }
+            }
+        }
+        let config = HierarchyConfig::new()
+            .sector_size(4 + next(6) as u32)
+            .fit_memory(false);
+        let hi = Hierarchy::build(&g, &config).unwrap();
+        let n = hi.graph.node_count();
+        if n < 20 {
+            continue;
+        }
+        let rep = |r: u32| hi.regions[r as usize].representative();
+        let lm = Landmarks::choose(&hi.graph, 8, rep, true, true);
+        let serial = Landmarks::choose(&hi.graph, 8, rep, false, true);
+        assert_eq!(lm.parts(), serial.parts(), "round {round}");
+        let mut seen = lm.parts().0.to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), lm.count(), "round {round}: a landmark twice");
+        assert!(lm.count() >= 2, "round {round}: {} landmarks", lm.count());
+        paired_rounds += 1;
+        let mut d = vec![0f32; n];
+        for _ in 0..4 {
+            let goal = next(n as u64) as u32;
+            dijkstra(&hi.graph, goal, &mut d);
+            let row = lm.row(goal);
+            for r in 0..n as u32 {
+                let b = lm.bound_to(r, row);
+                if d[r as usize].is_finite() {
+                    assert!(
+                        b <= d[r as usize] + 1e-3,
+                        "round {round}: {b} > {}",
+                        d[r as usize]
+                    );
+                }
+                for (&o, link) in hi
+                    .graph
+                    .neighbors_slice(r)
+                    .iter()
+                    .zip(hi.graph.edges_slice(r))
+                {
+                    assert!(
+                        b <= link.cost() + lm.bound_to(o, row) + 1e-3,
+                        "round {round}: inconsistent"
+                    );
+                }
+            }
+        }
+    }
+    assert!(paired_rounds >= 10, "{paired_rounds}");
 }

@@ -21,6 +21,7 @@
 //! reach (that landmark then gives no bound for the pair).
 
 use crate::graph::{Link, RegionGraph};
+use regionpath_grid::{octile, Point};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -209,8 +210,30 @@ pub(crate) fn dijkstra_units(
 }
 
 impl Landmarks {
-    /// Chooses up to `count` landmarks and stores their distances.
-    pub(crate) fn build(graph: &RegionGraph, count: usize) -> Landmarks {
+    /// Chooses up to `count` landmarks and stores their distances. `rep`
+    /// gives a region's representative cell; on graphs of at least
+    /// [`PAIRED_FROM`] regions the landmarks are chosen two at a time and
+    /// their Dijkstras run side by side when `parallel` (see below). The
+    /// landmarks do not depend on `parallel`.
+    pub(crate) fn build(
+        graph: &RegionGraph,
+        count: usize,
+        rep: impl Fn(u32) -> Point + Sync,
+        parallel: bool,
+    ) -> Landmarks {
+        let paired = graph.node_count() >= PAIRED_FROM;
+        Landmarks::choose(graph, count, rep, parallel, paired)
+    }
+
+    /// [`Landmarks::build`], two at a time when `paired` whatever the
+    /// graph's size (tests reach the pairs on small graphs).
+    pub(crate) fn choose(
+        graph: &RegionGraph,
+        count: usize,
+        rep: impl Fn(u32) -> Point + Sync,
+        parallel: bool,
+        paired: bool,
+    ) -> Landmarks {
         let n = graph.node_count();
         if n == 0 || count == 0 {
             return Landmarks::default();
@@ -248,18 +271,50 @@ impl Landmarks {
             .filter(|(_, &d)| d != u64::MAX)
             .max_by_key(|(_, &d)| d);
         let mut next = far.map_or(seed, |(r, _)| r as u32);
+        // The seed's component, for a pair's second landmark of the first
+        // round (no landmark distances yet).
+        let in_component: Vec<bool> = from_seed.iter().map(|&d| d != u64::MAX).collect();
         drop(from_seed);
         let mut nearest = vec![u32::MAX; n];
         let mut regions = Vec::new();
         let mut rows: Vec<Vec<u32>> = Vec::new();
         let mut ring = Vec::new();
-        for _ in 0..count.min(n) {
-            dijkstra_buckets(graph, next, shift, &mut scratch, &mut ring);
-            for (m, &d) in nearest.iter_mut().zip(&scratch) {
-                *m = (*m).min(d);
+        let want = count.min(n);
+        while regions.len() < want {
+            // Two at a time on large graphs: `next`, and the region that is
+            // farthest from the landmarks so far and, by the straight line
+            // between representatives (in the same units), from `next`; the
+            // two Dijkstras then run side by side. Why: one Dijkstra over
+            // 4 M regions takes most of a second on one core, and farthest
+            // point selection needs each row before the next landmark.
+            let second = (paired && regions.len() + 2 <= want)
+                .then(|| pair_with(next, &nearest, &in_component, &rep, shift))
+                .flatten();
+            match second {
+                Some(b) => {
+                    let run = |source: u32| {
+                        let (mut out, mut ring) = (vec![0u32; n], Vec::new());
+                        dijkstra_buckets(graph, source, shift, &mut out, &mut ring);
+                        out
+                    };
+                    let (ra, rb) = crate::par::join(parallel, || run(next), || run(b));
+                    for row in [&ra, &rb] {
+                        for (m, &d) in nearest.iter_mut().zip(row) {
+                            *m = (*m).min(d);
+                        }
+                    }
+                    regions.extend([next, b]);
+                    rows.extend([ra, rb]);
+                }
+                None => {
+                    dijkstra_buckets(graph, next, shift, &mut scratch, &mut ring);
+                    for (m, &d) in nearest.iter_mut().zip(&scratch) {
+                        *m = (*m).min(d);
+                    }
+                    regions.push(next);
+                    rows.push(scratch.clone());
+                }
             }
-            regions.push(next);
-            rows.push(scratch.clone());
             match argmax_finite(&nearest) {
                 Some(r) if nearest[r as usize] > 0 => next = r,
                 _ => break,
@@ -464,6 +519,41 @@ impl Landmarks {
     pub(crate) fn bytes(&self) -> usize {
         self.dist.len() * 2 + self.regions.len() * 4
     }
+}
+
+/// Region graphs of at least this many regions choose their landmarks two
+/// at a time ([`Landmarks::build`]); smaller ones one at a time, as
+/// before (every Moving AI map).
+pub(crate) const PAIRED_FROM: usize = 1 << 18;
+
+/// The second landmark of a pair whose first is `a`: among regions of the
+/// largest component (`in_component`) other than `a`, the one whose
+/// smaller of the distance to the nearest landmark so far (`nearest`,
+/// `u32::MAX` before any) and the straight-line estimate of the distance
+/// to `a` (octile between representatives, in link units at `shift`) is
+/// largest; the lowest such region on ties. `None` when that is 0.
+fn pair_with(
+    a: u32,
+    nearest: &[u32],
+    in_component: &[bool],
+    rep: &impl Fn(u32) -> Point,
+    shift: u32,
+) -> Option<u32> {
+    let pa = rep(a);
+    let per_cell = 64.0 / (1u64 << shift) as f64;
+    let mut best: Option<(u32, u32)> = None;
+    for (r, (&d, &inside)) in nearest.iter().zip(in_component).enumerate() {
+        let r = r as u32;
+        if !inside || r == a {
+            continue;
+        }
+        let est = (octile(pa, rep(r)) * per_cell).min(f64::from(u32::MAX - 1)) as u32;
+        let score = d.min(est);
+        if best.is_none_or(|(_, s)| score > s) {
+            best = Some((r, score));
+        }
+    }
+    best.filter(|&(_, s)| s > 0).map(|(r, _)| r)
 }
 
 /// A region of the largest connected component of the graph.
