@@ -2,6 +2,8 @@
 //! the second time with zero allocations (the output vector keeps its
 //! capacity).
 
+mod common;
+
 use regionpath_grid::{Grid, Point, Profile, ProfileGrid};
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 use regionpath_vehicle::*;
@@ -110,16 +112,7 @@ fn warm_priced_searches_allocate_nothing() {
 /// start makes both searches run long enough to take the guide.
 #[test]
 fn warm_guided_searches_allocate_nothing() {
-    let (w, h) = (90u32, 64u32);
-    let mut grid = Grid::new(w, h, true).unwrap();
-    for y in 8..56 {
-        grid.set_passable(Point::new(50, y), false).unwrap();
-    }
-    for x in 22..=50 {
-        for y in [8, 55] {
-            grid.set_passable(Point::new(x, y), false).unwrap();
-        }
-    }
+    let grid = common::pocket_grid();
     let view = ProfileGrid::new(&grid, &Profile::default());
     let mut search =
         DirectionalSearch::new(Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap()));

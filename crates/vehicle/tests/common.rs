@@ -10,6 +10,22 @@ use regionpath_vehicle::{shortest, Maneuver, Piece, Pose};
 use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
 
+/// A 90 × 64 open map with a wall across the way at x = 50 (rows 8–55)
+/// and arms back towards x = 22 along rows 8 and 55: a pocket open
+/// towards a start at (30, 32), the goal beyond the wall at (80, 32).
+pub fn pocket_grid() -> Grid {
+    let mut grid = Grid::new(90, 64, true).unwrap();
+    for y in 8..56 {
+        grid.set_passable(Point::new(50, y), false).unwrap();
+    }
+    for x in 22..=50 {
+        for y in [8, 55] {
+            grid.set_passable(Point::new(x, y), false).unwrap();
+        }
+    }
+    grid
+}
+
 /// An entry of the brute-force Dijkstras' heaps: cost, cell, heading and
 /// direction of travel (0 forwards, 1 in reverse; 0 where the search does
 /// not reverse), ordered so that `BinaryHeap` pops the cheapest first.

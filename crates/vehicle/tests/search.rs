@@ -474,16 +474,7 @@ fn guided_search_is_complete_against_brute_force() {
 /// independent check.
 #[test]
 fn the_guide_leads_round_a_pocket() {
-    let (w, h) = (90u32, 64u32);
-    let mut grid = Grid::new(w, h, true).unwrap();
-    for y in 8..56 {
-        grid.set_passable(Point::new(50, y), false).unwrap();
-    }
-    for x in 22..=50 {
-        for y in [8, 55] {
-            grid.set_passable(Point::new(x, y), false).unwrap();
-        }
-    }
+    let grid = common::pocket_grid();
     let (a, b) = (Point::new(30, 32), Point::new(80, 32));
     let budget = Limits {
         area: None,

@@ -39,31 +39,39 @@ fn bounds_are_admissible_and_consistent() {
             continue;
         }
         assert!(lm.count() > 0, "round {round}");
-        let mut d = vec![0f32; n];
-        for _ in 0..5 {
-            let goal = next(n as u64) as u32;
-            dijkstra(&hi.graph, goal, &mut d);
-            let row = lm.row(goal);
-            for r in 0..n as u32 {
-                let b = lm.bound_to(r, row);
-                if d[r as usize].is_finite() {
-                    assert!(
-                        b <= d[r as usize] + 1e-3,
-                        "round {round}: {b} > {}",
-                        d[r as usize]
-                    );
-                }
-                for (&o, link) in hi
-                    .graph
-                    .neighbors_slice(r)
-                    .iter()
-                    .zip(hi.graph.edges_slice(r))
-                {
-                    assert!(
-                        b <= link.cost() + lm.bound_to(o, row) + 1e-3,
-                        "round {round}: inconsistent"
-                    );
-                }
+        let goals: Vec<u32> = (0..5).map(|_| next(n as u64) as u32).collect();
+        assert_bounds_hold(&hi, lm, &goals, round);
+    }
+}
+
+/// `lm`'s bound from every region to each of `goals` is at most the
+/// region-graph distance (a Dijkstra over the exact link costs) and
+/// consistent across every link.
+fn assert_bounds_hold(hi: &Hierarchy, lm: &Landmarks, goals: &[u32], round: usize) {
+    let n = hi.graph.node_count();
+    let mut d = vec![0f32; n];
+    for &goal in goals {
+        dijkstra(&hi.graph, goal, &mut d);
+        let row = lm.row(goal);
+        for r in 0..n as u32 {
+            let b = lm.bound_to(r, row);
+            if d[r as usize].is_finite() {
+                assert!(
+                    b <= d[r as usize] + 1e-3,
+                    "round {round}: {b} > {}",
+                    d[r as usize]
+                );
+            }
+            for (&o, link) in hi
+                .graph
+                .neighbors_slice(r)
+                .iter()
+                .zip(hi.graph.edges_slice(r))
+            {
+                assert!(
+                    b <= link.cost() + lm.bound_to(o, row) + 1e-3,
+                    "round {round}: inconsistent"
+                );
             }
         }
     }
@@ -159,33 +167,8 @@ fn paired_landmarks_are_distinct_deterministic_and_admissible() {
         assert_eq!(seen.len(), lm.count(), "round {round}: a landmark twice");
         assert!(lm.count() >= 2, "round {round}: {} landmarks", lm.count());
         paired_rounds += 1;
-        let mut d = vec![0f32; n];
-        for _ in 0..4 {
-            let goal = next(n as u64) as u32;
-            dijkstra(&hi.graph, goal, &mut d);
-            let row = lm.row(goal);
-            for r in 0..n as u32 {
-                let b = lm.bound_to(r, row);
-                if d[r as usize].is_finite() {
-                    assert!(
-                        b <= d[r as usize] + 1e-3,
-                        "round {round}: {b} > {}",
-                        d[r as usize]
-                    );
-                }
-                for (&o, link) in hi
-                    .graph
-                    .neighbors_slice(r)
-                    .iter()
-                    .zip(hi.graph.edges_slice(r))
-                {
-                    assert!(
-                        b <= link.cost() + lm.bound_to(o, row) + 1e-3,
-                        "round {round}: inconsistent"
-                    );
-                }
-            }
-        }
+        let goals: Vec<u32> = (0..4).map(|_| next(n as u64) as u32).collect();
+        assert_bounds_hold(&hi, &lm, &goals, round);
     }
     assert!(paired_rounds >= 10, "{paired_rounds}");
 }
