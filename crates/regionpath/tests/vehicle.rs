@@ -439,27 +439,7 @@ fn repaired_curves_in_rooms_splice_cleanly() {
 /// independent check.
 #[test]
 fn a_gap_the_radius_cannot_take_is_detoured() {
-    let (w, h) = (64u32, 48u32);
-    let rows: Vec<String> = (0..h)
-        .map(|y| {
-            (0..w)
-                .map(|x| {
-                    let wall = (29..=33).contains(&x);
-                    let gap = (34..42).contains(&y);
-                    // The dogleg: in on row 8, up column 31, out on row 5.
-                    let dogleg = (y == 8 && (29..=31).contains(&x))
-                        || (x == 31 && (5..=8).contains(&y))
-                        || (y == 5 && (31..=33).contains(&x));
-                    if !wall || gap || dogleg {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
+    let grid = regionpath_testkit::maps::dogleg_wall();
     let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let (a, b) = (Point::new(8, 8), Point::new(56, 5));
     let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();

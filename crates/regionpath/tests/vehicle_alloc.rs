@@ -208,25 +208,7 @@ fn warm_priced_vehicle_queries_allocate_nothing() {
 /// the same curve.
 #[test]
 fn warm_detours_allocate_nothing() {
-    let rows: Vec<String> = (0..48u32)
-        .map(|y| {
-            (0..64u32)
-                .map(|x| {
-                    let wall = (29..=33).contains(&x);
-                    let gap = (34..42).contains(&y);
-                    let dogleg = (y == 8 && (29..=31).contains(&x))
-                        || (x == 31 && (5..=8).contains(&y))
-                        || (y == 5 && (31..=33).contains(&x));
-                    if !wall || gap || dogleg {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
+    let grid = regionpath_testkit::maps::dogleg_wall();
     let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let mut p = Planner::new(vehicle()).unwrap();
     let path = p

@@ -326,6 +326,34 @@ pub fn islands(w: u32, h: u32, percent: u64, below: &mut impl FnMut(u64) -> u64)
     g
 }
 
+/// A 64 × 48 map with a wall across it (columns 29–33) and two ways
+/// through: a one-cell dogleg near the top (in on row 8, up column 31, out
+/// on row 5: two right-angle bends no vehicle of turning radius 2 fits)
+/// and a gap of rows 34–41 far below it. The vehicle tests route from
+/// (8, 8) to (56, 5): the cell path takes the dogleg, a legal curve the
+/// gap.
+pub fn dogleg_wall() -> Grid {
+    let rows: Vec<String> = (0..48u32)
+        .map(|y| {
+            (0..64u32)
+                .map(|x| {
+                    let wall = (29..=33).contains(&x);
+                    let gap = (34..42).contains(&y);
+                    let dogleg = (y == 8 && (29..=31).contains(&x))
+                        || (x == 31 && (5..=8).contains(&y))
+                        || (y == 5 && (31..=33).contains(&x));
+                    if !wall || gap || dogleg {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Grid::from_rows(&rows).expect("a rectangular map")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -143,6 +143,30 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// The same outcome with `more` expansions counted (those of an
+    /// earlier run of the same query).
+    fn plus_expansions(self, more: u32) -> Outcome {
+        match self {
+            Outcome::Found {
+                length,
+                cost,
+                expansions,
+            } => Outcome::Found {
+                length,
+                cost,
+                expansions: expansions.saturating_add(more),
+            },
+            Outcome::NoPath { expansions } => Outcome::NoPath {
+                expansions: expansions.saturating_add(more),
+            },
+            Outcome::BudgetExhausted { expansions } => Outcome::BudgetExhausted {
+                expansions: expansions.saturating_add(more),
+            },
+        }
+    }
+}
+
 const NONE: u32 = u32::MAX;
 const START: u32 = u32::MAX - 1;
 const GOAL: u32 = u32::MAX - 2;
@@ -381,23 +405,7 @@ impl DirectionalSearch {
                 if probe.max_expansions < limits.max_expansions || limits.max_expansions == 0 =>
             {
                 let outcome = self.find_loaded(grid, costs, true, start, goal, limits, out)?;
-                Ok(match outcome {
-                    Outcome::Found {
-                        length,
-                        cost,
-                        expansions: e,
-                    } => Outcome::Found {
-                        length,
-                        cost,
-                        expansions: e.saturating_add(expansions),
-                    },
-                    Outcome::NoPath { expansions: e } => Outcome::NoPath {
-                        expansions: e.saturating_add(expansions),
-                    },
-                    Outcome::BudgetExhausted { expansions: e } => Outcome::BudgetExhausted {
-                        expansions: e.saturating_add(expansions),
-                    },
-                })
+                Ok(outcome.plus_expansions(expansions))
             }
             outcome => Ok(outcome),
         }

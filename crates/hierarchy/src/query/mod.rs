@@ -691,6 +691,16 @@ impl Progress {
     }
 }
 
+/// Makes `v` `n` entries long, all zero when it had another length; left
+/// as it is (its entries kept) when it already has `n`. The planner's
+/// map-sized scratch is sized this way on first use and by `prepare`.
+fn fit_zeroed<T: Default + Clone>(v: &mut Vec<T>, n: usize) {
+    if v.len() != n {
+        v.clear();
+        v.resize(n, T::default());
+    }
+}
+
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
 /// 32 bytes per region (abstract search) and per cluster (the quick
@@ -854,17 +864,9 @@ impl CellPlanner {
         self.levels.prepare(&h.connectivity.levels.levels);
         let cells = u64::from(h.width()) * u64::from(h.height());
         if cells <= polish::LOOP_BITSET_CELLS {
-            let words = cells.div_ceil(64) as usize;
-            if self.seen.len() != words {
-                self.seen.clear();
-                self.seen.resize(words, 0);
-            }
+            fit_zeroed(&mut self.seen, cells.div_ceil(64) as usize);
         }
-        let count = h.blocks.nodes();
-        if self.bmark.len() != count {
-            self.bmark.clear();
-            self.bmark.resize(count, 0);
-        }
+        fit_zeroed(&mut self.bmark, h.blocks.nodes());
     }
 
     /// A planner with the given configuration.

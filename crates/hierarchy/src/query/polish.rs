@@ -262,11 +262,7 @@ impl CellPlanner {
             out.truncate(kept);
             return;
         }
-        let words = (grid.cell_count() as usize).div_ceil(64);
-        if self.seen.len() != words {
-            self.seen.clear();
-            self.seen.resize(words, 0);
-        }
+        fit_zeroed(&mut self.seen, (grid.cell_count() as usize).div_ceil(64));
         let bit = |p: Point| {
             let i = index(p);
             (i >> 6, 1u64 << (i & 63))

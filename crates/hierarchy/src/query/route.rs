@@ -430,11 +430,7 @@ impl CellPlanner {
         if self.marked == Some((from, to)) {
             return self.restrict;
         }
-        let count = h.blocks.nodes();
-        if self.bmark.len() != count {
-            self.bmark.clear();
-            self.bmark.resize(count, 0);
-        }
+        super::fit_zeroed(&mut self.bmark, h.blocks.nodes());
         self.bgen = self.bgen.wrapping_add(1);
         if self.bgen == 0 {
             self.bmark.fill(0);
