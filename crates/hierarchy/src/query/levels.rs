@@ -187,6 +187,8 @@ impl LevelScratch {
                         stamp: gen,
                         ..ANode::BLANK
                     };
+                } else if self.nodes[other as usize].closed {
+                    continue;
                 }
                 let q = best_point(*run, here, goal);
                 let mut ng = g + euclid(here, q) * floor;
