@@ -3,6 +3,7 @@
 
 use crate::cells::centreline_cells;
 use crate::dubins::{shortest, Maneuver, Pose};
+use crate::nodes::Nodes;
 use crate::pieces::{maneuver_clear, maneuver_conditioned, push_maneuver, Track};
 use crate::steering::{Steering, MAX_EXTENT, PACK};
 use crate::VehicleError;
@@ -209,9 +210,11 @@ impl Ord for Entry {
     }
 }
 
-/// Reusable directional A*: scratch for nodes (about 17 bytes per cell of
+/// Reusable directional A*: scratch for nodes (20 bytes per cell of
 /// the area and heading, twice that when the vehicle may reverse: a node
-/// then also records the direction it was reached in), an open list and
+/// then also records the direction it was reached in; above
+/// [`DirectionalSearch::set_dense_limit`]'s number of nodes, 20 bytes per
+/// node of the blocks the search touches), an open list and
 /// the area's obstacle bitmap,
 /// grown to the largest area searched and then reused (no allocation per
 /// query once warm, except the output's growth).
@@ -245,11 +248,9 @@ impl Ord for Entry {
 #[derive(Debug)]
 pub struct DirectionalSearch {
     steering: Arc<Steering>,
-    best: Vec<f64>,
-    mark: Vec<u32>,
-    parent: Vec<u32>,
-    edge: Vec<u32>,
-    stamp: u32,
+    nodes: Nodes,
+    /// Areas of more nodes than this use the paged node store.
+    dense_limit: usize,
     heap: BinaryHeap<Entry>,
     blocked: Vec<u64>,
     row_words: usize,
@@ -267,6 +268,10 @@ pub struct DirectionalSearch {
     guide: Vec<u32>,
     guide_buckets: Vec<Vec<u32>>,
 }
+
+/// Default of [`DirectionalSearch::set_dense_limit`]: areas of up to this
+/// many nodes (about 80 MB of dense scratch) use the dense node store.
+pub const DENSE_LIMIT: usize = 4_000_000;
 
 /// A cell of the guide no grid path reaches from the goal.
 const UNREACHED: u32 = u32::MAX;
@@ -286,11 +291,8 @@ impl DirectionalSearch {
     pub fn new(steering: Arc<Steering>) -> DirectionalSearch {
         DirectionalSearch {
             steering,
-            best: Vec::new(),
-            mark: Vec::new(),
-            parent: Vec::new(),
-            edge: Vec::new(),
-            stamp: 0,
+            nodes: Nodes::default(),
+            dense_limit: DENSE_LIMIT,
             heap: BinaryHeap::new(),
             blocked: Vec::new(),
             row_words: 0,
@@ -306,6 +308,20 @@ impl DirectionalSearch {
     /// The primitives in use.
     pub fn steering(&self) -> &Arc<Steering> {
         &self.steering
+    }
+
+    /// Searches over areas of more than `nodes` (cell, heading) nodes
+    /// ((cell, heading, direction) with reversing) keep their per-node
+    /// scratch in a paged store: slots are handed out per block of 512
+    /// nodes the search touches, so its memory follows the nodes touched
+    /// (about 20 bytes a node of a touched block, plus 4 bytes per block
+    /// of the area) instead of the area's size; smaller areas index a
+    /// dense store (20 bytes per node of the area). Results do not depend
+    /// on the store; the paged one costs a table look-up per node access.
+    /// Why: a search over a large area under a node budget touches a
+    /// small part of it. Default [`DENSE_LIMIT`]; 0 pages every search.
+    pub fn set_dense_limit(&mut self, nodes: usize) {
+        self.dense_limit = nodes;
     }
 
     /// Finds the cheapest chain of primitives from `start` to `goal` and
@@ -752,7 +768,7 @@ impl DirectionalSearch {
             };
             if e.edge == UNPRICED {
                 // Price the exact curve and queue it again (or drop it).
-                if !is_goal(e.node) && self.mark[e.node as usize] == self.stamp + 1 {
+                if !is_goal(e.node) && self.nodes.is_closed(e.node) {
                     continue;
                 }
                 let d = dir_of(e.node);
@@ -762,7 +778,7 @@ impl DirectionalSearch {
                         Start::Cell(_) => continue,
                     }
                 } else {
-                    (node_pose(e.parent), self.best[e.parent as usize])
+                    (node_pose(e.parent), self.nodes.best(e.parent))
                 };
                 let to = if is_goal(e.node) {
                     goal_pose
@@ -808,8 +824,7 @@ impl DirectionalSearch {
                 found_cost = e.g;
                 break;
             }
-            let n = e.node as usize;
-            if self.mark[n] == self.stamp + 1 {
+            if self.nodes.is_closed(e.node) {
                 continue;
             }
             if e.edge == LAZY {
@@ -822,13 +837,10 @@ impl DirectionalSearch {
                             && maneuver_clear(grid, motion(sp, d), &m, unit) => {}
                     _ => continue,
                 }
-            } else if self.mark[n] == self.stamp && e.g > self.best[n] {
+            } else if self.nodes.best_seen(e.node).is_some_and(|b| e.g > b) {
                 continue;
             }
-            self.mark[n] = self.stamp + 1;
-            self.best[n] = e.g;
-            self.parent[n] = e.parent;
-            self.edge[n] = e.edge;
+            self.nodes.close(e.node, e.g, e.parent, e.edge);
             expansions += 1;
             if limits.max_expansions != 0 && expansions > limits.max_expansions {
                 return Ok(Outcome::BudgetExhausted { expansions });
@@ -908,8 +920,8 @@ impl DirectionalSearch {
                         ch.heading as u32
                     };
                     let m = node_of(nx, ny, to_hd, d);
-                    let mi = m as usize;
-                    if self.mark[mi] == self.stamp + 1 {
+                    let seen = self.nodes.mark(m);
+                    if seen == self.nodes.stamp + 1 {
                         continue;
                     }
                     let g = if COST {
@@ -933,7 +945,7 @@ impl DirectionalSearch {
                     } else {
                         e.g + ch.length as f64
                     };
-                    if self.mark[mi] == self.stamp && g >= self.best[mi] {
+                    if seen == self.nodes.stamp && g >= self.nodes.best(m) {
                         continue;
                     }
                     self.open(m, g, heur(nx, ny), e.node, this);
@@ -968,8 +980,8 @@ impl DirectionalSearch {
             found_at
         };
         while n != START {
-            self.chain.push((n, self.edge[n as usize]));
-            n = self.parent[n as usize];
+            self.chain.push((n, self.nodes.edge(n)));
+            n = self.nodes.parent(n);
         }
         let before = out.len();
         let mut pose = match start {
@@ -1020,17 +1032,7 @@ impl DirectionalSearch {
 
     /// Resets the scratch for `nodes` nodes and loads the area's obstacles.
     fn prepare(&mut self, grid: &Grid, area: &Area, nodes: usize) {
-        if self.best.len() < nodes {
-            self.best.resize(nodes, 0.0);
-            self.mark.resize(nodes, 0);
-            self.parent.resize(nodes, NONE);
-            self.edge.resize(nodes, NONE);
-        }
-        if self.stamp >= u32::MAX - 4 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 0;
-        }
-        self.stamp += 2;
+        self.nodes.reset(nodes, self.dense_limit);
         self.heap.clear();
         let pad = MAX_EXTENT as usize;
         let (w, h) = (area.width as usize, area.height as usize);
@@ -1083,8 +1085,7 @@ impl DirectionalSearch {
 
     /// Opens node `n` with cost `g` (eager edges: the node's best is set).
     fn open(&mut self, n: u32, g: f64, hv: f64, parent: u32, edge: u32) {
-        self.mark[n as usize] = self.stamp;
-        self.best[n as usize] = g;
+        self.nodes.open(n, g);
         self.push(n, g, hv, parent, edge);
     }
 
