@@ -174,11 +174,22 @@ const GOAL: u32 = u32::MAX - 2;
 /// The goal pose reached by a last curve driven in reverse.
 const GOAL_REV: u32 = u32::MAX - 3;
 /// Edge flag: an exact curve (from the start pose, or to the goal pose),
-/// checked when popped.
+/// checked when popped; the low 30 bits index the curve in the search's
+/// `exact_curves` (computed once, when priced).
 const LAZY: u32 = 1 << 31;
+/// Whether an edge is a [`LAZY`] exact curve (not [`NONE`], whose top two
+/// bits are both set).
+fn is_lazy(edge: u32) -> bool {
+    edge >> 30 == 2
+}
+/// The index in `exact_curves` of a [`LAZY`] edge.
+fn lazy_index(edge: u32) -> usize {
+    (edge & !LAZY) as usize
+}
 /// Edge flag: an exact curve not yet priced: its `g` is a lower bound (the
-/// parent's cost plus the straight distance); when popped it is priced
-/// (Dubins length) and pushed again as [`LAZY`].
+/// parent's cost plus the larger of the straight distance and R times the
+/// angle between the end headings, which its arcs must turn through); when
+/// popped it is priced (Dubins length) and pushed again as [`LAZY`].
 const UNPRICED: u32 = 1 << 30;
 
 #[derive(Clone, Copy, Debug)]
@@ -262,6 +273,8 @@ pub struct DirectionalSearch {
     cost_stride: usize,
     /// Scratch of the exact curves' cell crossings.
     breaks: Vec<f64>,
+    /// The exact curves priced in this query ([`LAZY`] edges index them).
+    exact_curves: Vec<Maneuver>,
     /// Grid distances to the goal per area cell (fifths of a cell,
     /// [`UNREACHED`] where no grid path leads), loaded only by the guided
     /// searches; and their bucket queue.
@@ -300,6 +313,7 @@ impl DirectionalSearch {
             cell_cost: Vec::new(),
             cost_stride: 0,
             breaks: Vec::new(),
+            exact_curves: Vec::new(),
             guide: Vec::new(),
             guide_buckets: Vec::new(),
         }
@@ -612,6 +626,13 @@ impl DirectionalSearch {
         let radius = spec.turning_radius;
         let unit = spec.unit_radius as f32;
         let bound = |dist: f64| crate::steering::max_length(dist, radius);
+        // A lower bound of an exact curve's length between body headings
+        // `a` and `b`: its arcs, of radius R, turn by at least the angle
+        // between them (driven forwards or backwards alike).
+        let turn_bound = |a: f64, b: f64| {
+            let t = (a - b).rem_euclid(2.0 * PI);
+            radius * t.min(2.0 * PI - t)
+        };
         let gx = goal_pose.x;
         let gy = goal_pose.y;
         let weight = if limits.weight.is_finite() && limits.weight > 1.0 {
@@ -732,11 +753,12 @@ impl DirectionalSearch {
                             + (y as f64 + 0.5 - sp.y).powi(2))
                         .sqrt();
                         for hd in 0..hn {
+                            let lower = dist.max(turn_bound(sp.heading, hd as f64 * step));
                             for d in 0..dirs {
                                 let n = node_of(cx, cy, hd, d);
                                 self.push(
                                     n,
-                                    dist * cmin * factor(d),
+                                    lower * cmin * factor(d),
                                     heur(cx, cy),
                                     START,
                                     UNPRICED,
@@ -747,7 +769,8 @@ impl DirectionalSearch {
                 }
                 if let Goal::Pose(gp) = goal {
                     if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
-                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt() * cmin;
+                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
+                        let dist = dist.max(turn_bound(sp.heading, gp.heading)) * cmin;
                         self.push(GOAL, dist, 0.0, START, UNPRICED);
                         if dirs == 2 {
                             self.push(GOAL_REV, dist * penalty, 0.0, START, UNPRICED);
@@ -761,6 +784,7 @@ impl DirectionalSearch {
         let extent = steering.extent() as usize;
         let found_at: u32;
         let goal_parent: u32;
+        let mut found_edge = NONE;
         let found_cost: f64;
         loop {
             let Some(e) = self.heap.pop() else {
@@ -799,7 +823,11 @@ impl DirectionalSearch {
                     m.length
                 };
                 let g = base + len * factor(d) + gear_cost(e.parent, d);
-                self.push(e.node, g, hv, e.parent, LAZY);
+                // At most one per node within reach of the start or the
+                // goal and direction: far below 2³⁰.
+                let lazy = LAZY | self.exact_curves.len() as u32;
+                self.exact_curves.push(m);
+                self.push(e.node, g, hv, e.parent, lazy);
                 continue;
             }
             if is_goal(e.node) {
@@ -811,15 +839,16 @@ impl DirectionalSearch {
                 } else {
                     node_pose(e.parent)
                 };
-                let Goal::Pose(gp) = goal else { continue };
+                let Goal::Pose(_) = goal else { continue };
                 let d = dir_of(e.node);
-                match exact(from, gp, d) {
-                    Some(m)
-                        if maneuver_conditioned(motion(from, d), &m)
-                            && maneuver_clear(grid, motion(from, d), &m, unit) => {}
-                    _ => continue,
+                let m = &self.exact_curves[lazy_index(e.edge)];
+                if !(maneuver_conditioned(motion(from, d), m)
+                    && maneuver_clear(grid, motion(from, d), m, unit))
+                {
+                    continue;
                 }
                 found_at = e.node;
+                found_edge = e.edge;
                 goal_parent = e.parent;
                 found_cost = e.g;
                 break;
@@ -827,15 +856,14 @@ impl DirectionalSearch {
             if self.nodes.is_closed(e.node) {
                 continue;
             }
-            if e.edge == LAZY {
+            if is_lazy(e.edge) {
                 let Start::Pose(sp) = start else { continue };
-                let to = node_pose(e.node);
                 let d = dir_of(e.node);
-                match exact(sp, to, d) {
-                    Some(m)
-                        if maneuver_conditioned(motion(sp, d), &m)
-                            && maneuver_clear(grid, motion(sp, d), &m, unit) => {}
-                    _ => continue,
+                let m = &self.exact_curves[lazy_index(e.edge)];
+                if !(maneuver_conditioned(motion(sp, d), m)
+                    && maneuver_clear(grid, motion(sp, d), m, unit))
+                {
+                    continue;
                 }
             } else if self.nodes.best_seen(e.node).is_some_and(|b| e.g > b) {
                 continue;
@@ -954,7 +982,8 @@ impl DirectionalSearch {
             if let Goal::Pose(gp) = goal {
                 if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
                     let from = node_pose(e.node);
-                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt() * cmin;
+                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
+                    let dist = dist.max(turn_bound(from.heading, gp.heading)) * cmin;
                     self.push(
                         GOAL,
                         e.g + dist + gear_cost(e.node, 0),
@@ -972,7 +1001,7 @@ impl DirectionalSearch {
         // Reconstruct: the chain of (node, edge) from the start.
         self.chain.clear();
         if is_goal(found_at) {
-            self.chain.push((found_at, goal_parent));
+            self.chain.push((found_at, found_edge));
         }
         let mut n = if is_goal(found_at) {
             goal_parent
@@ -995,14 +1024,11 @@ impl DirectionalSearch {
         for i in (0..self.chain.len()).rev() {
             let (node, edge) = self.chain[i];
             let d = dir_of(node);
-            let m: Option<Maneuver> = if is_goal(node) {
-                match goal {
-                    Goal::Pose(gp) => exact(pose, gp, d),
-                    Goal::Cell(_) => None,
-                }
-            } else if edge == LAZY {
-                exact(pose, node_pose(node), d)
-            } else if edge == NONE {
+            let m: Option<Maneuver> = if is_lazy(edge) {
+                // An exact curve from the start pose or to the goal pose,
+                // as priced and checked.
+                Some(self.exact_curves[lazy_index(edge)])
+            } else if is_goal(node) || edge == NONE {
                 None
             } else {
                 Some(*steering.maneuver_at(edge))
@@ -1034,6 +1060,7 @@ impl DirectionalSearch {
     fn prepare(&mut self, grid: &Grid, area: &Area, nodes: usize) {
         self.nodes.reset(nodes, self.dense_limit);
         self.heap.clear();
+        self.exact_curves.clear();
         let pad = MAX_EXTENT as usize;
         let (w, h) = (area.width as usize, area.height as usize);
         let words = (w + 2 * pad).div_ceil(64) + 1;
