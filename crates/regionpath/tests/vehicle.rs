@@ -456,48 +456,15 @@ fn a_gap_the_radius_cannot_take_is_detoured() {
     assert!(lowest > 34.0, "the curve goes through the gap: {lowest}");
 }
 
-/// A 560 × 560 map, mostly blocked: a room in the top left corner (rows
-/// 0–109, columns 0–119) split by a wall at columns 30–34 with two ways
-/// through, a one-cell passage with two right-angle bends near row 5 (the
-/// cell path's way; no radius-2 turn fits in it) and a gap of 8 rows at
-/// rows 90–97; from the room a corridor 40 cells wide runs down columns
-/// 80–119 and then right along rows 520–559. The gap is some 85 cells
-/// from the path, beyond the reach of the repairs near the path and of
-/// the detours, so only the search over the whole path's box finds the
-/// curve, and that box (the whole map, 313,600 cells, 5 · 10⁶ nodes at 16
-/// headings) is larger than the dense node store serves.
-fn far_gap_grid() -> Grid {
-    let rows: Vec<String> = (0..560u32)
-        .map(|y| {
-            (0..560u32)
-                .map(|x| {
-                    let room = y < 110 && x < 120;
-                    let wall = (30..=34).contains(&x);
-                    let gap = (90..98).contains(&y);
-                    let dogleg = (y == 8 && (30..=32).contains(&x))
-                        || (x == 32 && (5..=8).contains(&y))
-                        || (y == 5 && (32..=34).contains(&x));
-                    let corridor = (80..120).contains(&x) || (y >= 520 && x >= 80);
-                    let free = (room && (!wall || gap || dogleg)) || corridor;
-                    if free {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    Grid::from_rows(&rows).unwrap()
-}
-
-/// On [`far_gap_grid`], the curve goes round through the far gap, legal by
-/// the independent check: the search over the whole path's box runs with
-/// its nodes in the paged store (a box above the dense store's 4 · 10⁶
-/// nodes was not searched before).
+/// On `testkit::maps::far_gap` (a one-cell dogleg on the cell path, a gap
+/// some 85 cells away, beyond the repairs' and the detours' reach), the
+/// curve goes round through the gap, legal by the independent check: the
+/// search over the whole path's box (the whole 560 × 560 map, 5 · 10⁶
+/// nodes at 16 headings) runs with its nodes in the paged store (a box
+/// above 4 · 10⁶ nodes was not searched before).
 #[test]
 fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
-    let grid = far_gap_grid();
+    let grid = regionpath_testkit::maps::far_gap();
     let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let (a, b) = (Point::new(8, 8), Point::new(540, 540));
     let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
