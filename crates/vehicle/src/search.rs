@@ -643,7 +643,15 @@ impl DirectionalSearch {
         let hscale = weight * cmin;
         if guided {
             let goal_cell = (goal_pose.x.floor() as i64, goal_pose.y.floor() as i64);
-            grid_distances(grid, &area, goal_cell, guide, &mut self.guide_buckets);
+            let (blocked, words) = (&self.blocked, self.row_words);
+            grid_distances(
+                blocked,
+                words,
+                &area,
+                goal_cell,
+                guide,
+                &mut self.guide_buckets,
+            );
         }
         let guide: &[u32] = guide;
         // Whether a cell (area coordinates) may lie on a curve to the goal.
@@ -1132,11 +1140,16 @@ impl DirectionalSearch {
 /// (row-major over the area, [`UNREACHED`] where no path leads): 8 moves
 /// over passable cells inside the area, a diagonal step only when both
 /// cells beside it are passable (a disc of positive radius crossing the
-/// corner would touch them). A Dijkstra with a ring of 8 buckets (every
-/// step is shorter than 8): O(cells), allocation-free once `dist` and the
-/// buckets have served an area as large.
+/// corner would touch them). Passability is read from the area's obstacle
+/// bitmap `blocked` as [`DirectionalSearch::prepare`] loads it (rows of
+/// `row_words` words, padded by [`MAX_EXTENT`] blocked cells on every
+/// side, so the cells beside the area read as blocked). A Dijkstra with a
+/// ring of 8 buckets (every step is shorter than 8): O(cells),
+/// allocation-free once `dist` and the buckets have served an area as
+/// large.
 fn grid_distances(
-    grid: &Grid,
+    blocked: &[u64],
+    row_words: usize,
     area: &Area,
     goal: (i64, i64),
     dist: &mut Vec<u32>,
@@ -1147,18 +1160,23 @@ fn grid_distances(
     dist.resize(w * h, UNREACHED);
     buckets.resize_with(8, Vec::new);
     buckets.iter_mut().for_each(Vec::clear);
-    let (ax, ay) = (area.x as i64, area.y as i64);
-    let free = |x: i64, y: i64| {
-        x >= ax && y >= ay && x < ax + w as i64 && y < ay + h as i64 && grid.is_passable_i(x, y)
-    };
-    if !free(goal.0, goal.1) {
+    let pad = MAX_EXTENT as usize;
+    // Whether the cell at padded bitmap column `px`, row `py` is passable.
+    let free = |px: usize, py: usize| (blocked[py * row_words + px / 64] >> (px % 64)) & 1 == 0;
+    let (gx, gy) = (goal.0 - area.x as i64, goal.1 - area.y as i64);
+    if gx < 0 || gy < 0 || gx >= w as i64 || gy >= h as i64 {
         return;
     }
-    let first = (goal.1 - ay) as usize * w + (goal.0 - ax) as usize;
+    let (gx, gy) = (gx as usize, gy as usize);
+    if !free(gx + pad, gy + pad) {
+        return;
+    }
+    let first = gy * w + gx;
     dist[first] = 0;
     buckets[0].push(first as u32);
     let mut pending = 1usize;
     let mut d = 0u32;
+    let wi = w as isize;
     while pending > 0 {
         let b = (d % 8) as usize;
         // Every step lands in another bucket (5 ≤ step < 8).
@@ -1168,31 +1186,26 @@ fn grid_distances(
             if dist[i] != d {
                 continue;
             }
-            let (x, y) = ((i % w) as i64 + ax, (i / w) as i64 + ay);
-            for (dx, dy) in [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
+            let (px, py) = (i % w + pad, i / w + pad);
+            // The four sides first: a diagonal step needs both beside it.
+            let (east, west) = (free(px + 1, py), free(px - 1, py));
+            let (south, north) = (free(px, py + 1), free(px, py - 1));
+            let straight = d + GUIDE_STRAIGHT;
+            let diagonal = d + GUIDE_DIAGONAL;
+            for (step, open, nd) in [
+                (1, east, straight),
+                (-1, west, straight),
+                (wi, south, straight),
+                (-wi, north, straight),
+                (wi + 1, east && south && free(px + 1, py + 1), diagonal),
+                (1 - wi, east && north && free(px + 1, py - 1), diagonal),
+                (wi - 1, west && south && free(px - 1, py + 1), diagonal),
+                (-wi - 1, west && north && free(px - 1, py - 1), diagonal),
             ] {
-                let (nx, ny) = (x + dx, y + dy);
-                if !free(nx, ny) {
+                if !open {
                     continue;
                 }
-                let diagonal = dx != 0 && dy != 0;
-                if diagonal && !(free(nx, y) && free(x, ny)) {
-                    continue;
-                }
-                let nd = d + if diagonal {
-                    GUIDE_DIAGONAL
-                } else {
-                    GUIDE_STRAIGHT
-                };
-                let j = (ny - ay) as usize * w + (nx - ax) as usize;
+                let j = (i as isize + step) as usize;
                 if nd < dist[j] {
                     dist[j] = nd;
                     buckets[(nd % 8) as usize].push(j as u32);
