@@ -89,10 +89,13 @@ impl Search {
     }
 }
 
-/// Largest search over the whole path's box, in (cell, heading) nodes
-/// (about 20 bytes of scratch each; with reversing, (cell, heading,
-/// direction) nodes); a larger box is not searched.
-const GLOBAL_MAX_NODES: u64 = 4_000_000;
+/// Largest box of the search over the whole path, in cells; a larger box
+/// is not searched. The search's per-cell scratch (the guide's grid
+/// distances, 4 bytes a cell) stays within 64 MB; its per-node scratch
+/// follows the nodes the 150 000 expansions touch (boxes of more than
+/// [`regionpath_vehicle::DENSE_LIMIT`] nodes use the paged node store), not
+/// the box.
+const GLOBAL_MAX_CELLS: u64 = 1 << 24;
 
 /// Cost of a change of direction when reversing, in turning radii: a cusp
 /// costs as much as driving this many radii, so that of two routes of
@@ -198,7 +201,8 @@ impl VehicleCurver {
     /// kept); when that fails too, every stretch is searched again reaching
     /// 4R + 6; and when a stretch still cannot be repaired, one guided
     /// directional search over the whole path's box plus 8R + 16 cells (at
-    /// most 4 · 10⁶ nodes, 150 000 expansions). Turns short
+    /// most 2²⁴ cells, 150 000 expansions; its node scratch follows the
+    /// nodes touched above 4 · 10⁶ nodes). Turns short
     /// of the radius are found without searching for the largest radius
     /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
     /// repair keep at least a cell of any line they cut, so that no
@@ -492,9 +496,7 @@ impl VehicleCurver {
             cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
             margin,
         );
-        let dirs = if config.get_reverse().is_some() { 2 } else { 1 };
-        let nodes = area.width as u64 * area.height as u64 * config.get_headings() as u64 * dirs;
-        if nodes > GLOBAL_MAX_NODES {
+        if area.width as u64 * area.height as u64 > GLOBAL_MAX_CELLS {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
                 expansions: self.expansions,

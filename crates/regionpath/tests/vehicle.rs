@@ -4,7 +4,7 @@
 //! headings at the ends; a turn the fast path cannot take is repaired.
 
 use regionpath::{Config, Error, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy};
-use regionpath::{CurvedPath, Path};
+use regionpath::{CurveStage, CurvedPath, Path, VehicleCurver};
 use regionpath_testkit::clearance::point_clearance;
 use regionpath_testkit::maps::{obstacles, rooms};
 use regionpath_testkit::rng::{Rng64, XorShift64Star};
@@ -454,4 +454,34 @@ fn a_gap_the_radius_cannot_take_is_detoured() {
         .map(|i| c.sample(c.length() * i as f32 / 1000.0).0.y)
         .fold(f32::NEG_INFINITY, f32::max);
     assert!(lowest > 34.0, "the curve goes through the gap: {lowest}");
+}
+
+/// On `testkit::maps::far_gap` (a one-cell dogleg on the cell path, a gap
+/// some 85 cells away, beyond the repairs' and the detours' reach), the
+/// curve goes round through the gap, legal by the independent check: the
+/// search over the whole path's box (the whole 560 × 560 map, 5 · 10⁶
+/// nodes at 16 headings) runs with its nodes in the paged store (a box
+/// above 4 · 10⁶ nodes was not searched before).
+#[test]
+fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
+    let grid = regionpath_testkit::maps::far_gap();
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(8, 8), Point::new(540, 540));
+    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+    let path = p.find_path(&hier, &grid, a, b).unwrap();
+    assert!(
+        path.cells.iter().all(|c| c.x < 30 || c.x > 34 || c.y < 20),
+        "the cell path takes the passage"
+    );
+    let c = path.curve.expect("a curve");
+    check(&grid, &c, 2.0, 0.4, a, b);
+    let mut curver = VehicleCurver::new(&vehicle(2.0, 0.4)).unwrap().unwrap();
+    let again = curver.curve(&grid, &path.cells, &path.waypoints).unwrap();
+    assert_eq!(curver.stage(), CurveStage::WholeBox);
+    check(&grid, &again, 2.0, 0.4, a, b);
+    let crossing = (0..=20_000)
+        .map(|i| c.sample(c.length() * i as f32 / 20_000.0).0)
+        .filter(|q| (30.0..35.0).contains(&q.x))
+        .all(|q| (90.0..98.0).contains(&q.y));
+    assert!(crossing, "the curve crosses the wall through the gap");
 }

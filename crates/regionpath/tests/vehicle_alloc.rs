@@ -6,8 +6,8 @@
 //! under a profile whose costs differ (terrain-priced repairs).
 
 use regionpath::{
-    Config, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, Profile, ProfileGrid,
-    TurnPolicy, Vec2, VehicleCurver,
+    Config, CurveStage, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, Profile,
+    ProfileGrid, TurnPolicy, Vec2, VehicleCurver,
 };
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 
@@ -225,6 +225,37 @@ fn warm_detours_allocate_nothing() {
             .fold(f32::NEG_INFINITY, f32::max)
     };
     assert!(lowest(&out) > 34.0, "the curve goes through the gap");
+    let before = out.clone();
+    let (result, usage) =
+        measure_thread(|| curver.curve_into(&grid, &path.cells, &path.waypoints, &mut out));
+    result.unwrap();
+    assert_eq!(out, before);
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+}
+
+/// The search over the whole path's box with its nodes in the paged store
+/// (`testkit::maps::far_gap`: the box is the whole 560 × 560 map, above
+/// the dense store's 4 · 10⁶ nodes): a warm repeat allocates nothing and
+/// gives the same curve, which crosses the wall through the far gap.
+#[test]
+fn warm_paged_whole_box_searches_allocate_nothing() {
+    let grid = regionpath_testkit::maps::far_gap();
+    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let mut p = Planner::new(vehicle()).unwrap();
+    let path = p
+        .find_path(&h, &grid, Point::new(8, 8), Point::new(540, 540))
+        .unwrap();
+    let mut curver = VehicleCurver::new(&vehicle()).unwrap().unwrap();
+    let mut out = CurvedPath::default();
+    curver
+        .curve_into(&grid, &path.cells, &path.waypoints, &mut out)
+        .unwrap();
+    assert_eq!(curver.stage(), CurveStage::WholeBox);
+    let through_gap = (0..=5_000)
+        .map(|i| out.sample(out.length() * i as f32 / 5_000.0).0)
+        .filter(|q| (30.0..35.0).contains(&q.x))
+        .all(|q| (90.0..98.0).contains(&q.y));
+    assert!(through_gap, "the curve crosses the wall through the gap");
     let before = out.clone();
     let (result, usage) =
         measure_thread(|| curver.curve_into(&grid, &path.cells, &path.waypoints, &mut out));

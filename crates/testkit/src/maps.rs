@@ -354,6 +354,38 @@ pub fn dogleg_wall() -> Grid {
     Grid::from_rows(&rows).expect("a rectangular map")
 }
 
+/// A 560 × 560 map, mostly blocked: a room in the top left corner (rows
+/// 0–109, columns 0–119) split by a wall at columns 30–34 with two ways
+/// through, a one-cell dogleg near row 5 (as in [`dogleg_wall`]: no
+/// vehicle of turning radius 2 fits) and a gap of rows 90–97; from the
+/// room a corridor 40 cells wide runs down columns 80–119 and then right
+/// along rows 520–559. The vehicle tests route from (8, 8) to (540, 540):
+/// the cell path takes the dogleg, a legal curve the gap some 85 cells
+/// away, and the path's box is the whole map (313,600 cells).
+pub fn far_gap() -> Grid {
+    let rows: Vec<String> = (0..560u32)
+        .map(|y| {
+            (0..560u32)
+                .map(|x| {
+                    let room = y < 110 && x < 120;
+                    let wall = (30..=34).contains(&x);
+                    let gap = (90..98).contains(&y);
+                    let dogleg = (y == 8 && (30..=32).contains(&x))
+                        || (x == 32 && (5..=8).contains(&y))
+                        || (y == 5 && (32..=34).contains(&x));
+                    let corridor = (80..120).contains(&x) || (y >= 520 && x >= 80);
+                    if (room && (!wall || gap || dogleg)) || corridor {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Grid::from_rows(&rows).expect("a rectangular map")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

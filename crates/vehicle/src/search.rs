@@ -3,6 +3,7 @@
 
 use crate::cells::centreline_cells;
 use crate::dubins::{shortest, Maneuver, Pose};
+use crate::nodes::Nodes;
 use crate::pieces::{maneuver_clear, maneuver_conditioned, push_maneuver, Track};
 use crate::steering::{Steering, MAX_EXTENT, PACK};
 use crate::VehicleError;
@@ -173,11 +174,22 @@ const GOAL: u32 = u32::MAX - 2;
 /// The goal pose reached by a last curve driven in reverse.
 const GOAL_REV: u32 = u32::MAX - 3;
 /// Edge flag: an exact curve (from the start pose, or to the goal pose),
-/// checked when popped.
+/// checked when popped; the low 30 bits index the curve in the search's
+/// `exact_curves` (computed once, when priced).
 const LAZY: u32 = 1 << 31;
+/// Whether an edge is a [`LAZY`] exact curve (not [`NONE`], whose top two
+/// bits are both set).
+fn is_lazy(edge: u32) -> bool {
+    edge >> 30 == 2
+}
+/// The index in `exact_curves` of a [`LAZY`] edge.
+fn lazy_index(edge: u32) -> usize {
+    (edge & !LAZY) as usize
+}
 /// Edge flag: an exact curve not yet priced: its `g` is a lower bound (the
-/// parent's cost plus the straight distance); when popped it is priced
-/// (Dubins length) and pushed again as [`LAZY`].
+/// parent's cost plus the larger of the straight distance and R times the
+/// angle between the end headings, which its arcs must turn through); when
+/// popped it is priced (Dubins length) and pushed again as [`LAZY`].
 const UNPRICED: u32 = 1 << 30;
 
 #[derive(Clone, Copy, Debug)]
@@ -209,9 +221,11 @@ impl Ord for Entry {
     }
 }
 
-/// Reusable directional A*: scratch for nodes (about 17 bytes per cell of
+/// Reusable directional A*: scratch for nodes (20 bytes per cell of
 /// the area and heading, twice that when the vehicle may reverse: a node
-/// then also records the direction it was reached in), an open list and
+/// then also records the direction it was reached in; above
+/// [`DirectionalSearch::set_dense_limit`]'s number of nodes, 20 bytes per
+/// node of the blocks the search touches), an open list and
 /// the area's obstacle bitmap,
 /// grown to the largest area searched and then reused (no allocation per
 /// query once warm, except the output's growth).
@@ -245,11 +259,9 @@ impl Ord for Entry {
 #[derive(Debug)]
 pub struct DirectionalSearch {
     steering: Arc<Steering>,
-    best: Vec<f64>,
-    mark: Vec<u32>,
-    parent: Vec<u32>,
-    edge: Vec<u32>,
-    stamp: u32,
+    nodes: Nodes,
+    /// Areas of more nodes than this use the paged node store.
+    dense_limit: usize,
     heap: BinaryHeap<Entry>,
     blocked: Vec<u64>,
     row_words: usize,
@@ -261,12 +273,18 @@ pub struct DirectionalSearch {
     cost_stride: usize,
     /// Scratch of the exact curves' cell crossings.
     breaks: Vec<f64>,
+    /// The exact curves priced in this query ([`LAZY`] edges index them).
+    exact_curves: Vec<Maneuver>,
     /// Grid distances to the goal per area cell (fifths of a cell,
     /// [`UNREACHED`] where no grid path leads), loaded only by the guided
     /// searches; and their bucket queue.
     guide: Vec<u32>,
     guide_buckets: Vec<Vec<u32>>,
 }
+
+/// Default of [`DirectionalSearch::set_dense_limit`]: areas of up to this
+/// many nodes (about 80 MB of dense scratch) use the dense node store.
+pub const DENSE_LIMIT: usize = 4_000_000;
 
 /// A cell of the guide no grid path reaches from the goal.
 const UNREACHED: u32 = u32::MAX;
@@ -286,11 +304,8 @@ impl DirectionalSearch {
     pub fn new(steering: Arc<Steering>) -> DirectionalSearch {
         DirectionalSearch {
             steering,
-            best: Vec::new(),
-            mark: Vec::new(),
-            parent: Vec::new(),
-            edge: Vec::new(),
-            stamp: 0,
+            nodes: Nodes::default(),
+            dense_limit: DENSE_LIMIT,
             heap: BinaryHeap::new(),
             blocked: Vec::new(),
             row_words: 0,
@@ -298,6 +313,7 @@ impl DirectionalSearch {
             cell_cost: Vec::new(),
             cost_stride: 0,
             breaks: Vec::new(),
+            exact_curves: Vec::new(),
             guide: Vec::new(),
             guide_buckets: Vec::new(),
         }
@@ -306,6 +322,20 @@ impl DirectionalSearch {
     /// The primitives in use.
     pub fn steering(&self) -> &Arc<Steering> {
         &self.steering
+    }
+
+    /// Searches over areas of more than `nodes` (cell, heading) nodes
+    /// ((cell, heading, direction) with reversing) keep their per-node
+    /// scratch in a paged store: slots are handed out per block of 512
+    /// nodes the search touches, so its memory follows the nodes touched
+    /// (about 20 bytes a node of a touched block, plus 4 bytes per block
+    /// of the area) instead of the area's size; smaller areas index a
+    /// dense store (20 bytes per node of the area). Results do not depend
+    /// on the store; the paged one costs a table look-up per node access.
+    /// Why: a search over a large area under a node budget touches a
+    /// small part of it. Default [`DENSE_LIMIT`]; 0 pages every search.
+    pub fn set_dense_limit(&mut self, nodes: usize) {
+        self.dense_limit = nodes;
     }
 
     /// Finds the cheapest chain of primitives from `start` to `goal` and
@@ -596,6 +626,13 @@ impl DirectionalSearch {
         let radius = spec.turning_radius;
         let unit = spec.unit_radius as f32;
         let bound = |dist: f64| crate::steering::max_length(dist, radius);
+        // A lower bound of an exact curve's length between body headings
+        // `a` and `b`: its arcs, of radius R, turn by at least the angle
+        // between them (driven forwards or backwards alike).
+        let turn_bound = |a: f64, b: f64| {
+            let t = (a - b).rem_euclid(2.0 * PI);
+            radius * t.min(2.0 * PI - t)
+        };
         let gx = goal_pose.x;
         let gy = goal_pose.y;
         let weight = if limits.weight.is_finite() && limits.weight > 1.0 {
@@ -606,7 +643,15 @@ impl DirectionalSearch {
         let hscale = weight * cmin;
         if guided {
             let goal_cell = (goal_pose.x.floor() as i64, goal_pose.y.floor() as i64);
-            grid_distances(grid, &area, goal_cell, guide, &mut self.guide_buckets);
+            let (blocked, words) = (&self.blocked, self.row_words);
+            grid_distances(
+                blocked,
+                words,
+                &area,
+                goal_cell,
+                guide,
+                &mut self.guide_buckets,
+            );
         }
         let guide: &[u32] = guide;
         // Whether a cell (area coordinates) may lie on a curve to the goal.
@@ -716,11 +761,12 @@ impl DirectionalSearch {
                             + (y as f64 + 0.5 - sp.y).powi(2))
                         .sqrt();
                         for hd in 0..hn {
+                            let lower = dist.max(turn_bound(sp.heading, hd as f64 * step));
                             for d in 0..dirs {
                                 let n = node_of(cx, cy, hd, d);
                                 self.push(
                                     n,
-                                    dist * cmin * factor(d),
+                                    lower * cmin * factor(d),
                                     heur(cx, cy),
                                     START,
                                     UNPRICED,
@@ -731,7 +777,8 @@ impl DirectionalSearch {
                 }
                 if let Goal::Pose(gp) = goal {
                     if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
-                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt() * cmin;
+                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
+                        let dist = dist.max(turn_bound(sp.heading, gp.heading)) * cmin;
                         self.push(GOAL, dist, 0.0, START, UNPRICED);
                         if dirs == 2 {
                             self.push(GOAL_REV, dist * penalty, 0.0, START, UNPRICED);
@@ -745,6 +792,7 @@ impl DirectionalSearch {
         let extent = steering.extent() as usize;
         let found_at: u32;
         let goal_parent: u32;
+        let mut found_edge = NONE;
         let found_cost: f64;
         loop {
             let Some(e) = self.heap.pop() else {
@@ -752,7 +800,7 @@ impl DirectionalSearch {
             };
             if e.edge == UNPRICED {
                 // Price the exact curve and queue it again (or drop it).
-                if !is_goal(e.node) && self.mark[e.node as usize] == self.stamp + 1 {
+                if !is_goal(e.node) && self.nodes.is_closed(e.node) {
                     continue;
                 }
                 let d = dir_of(e.node);
@@ -762,7 +810,7 @@ impl DirectionalSearch {
                         Start::Cell(_) => continue,
                     }
                 } else {
-                    (node_pose(e.parent), self.best[e.parent as usize])
+                    (node_pose(e.parent), self.nodes.best(e.parent))
                 };
                 let to = if is_goal(e.node) {
                     goal_pose
@@ -783,7 +831,11 @@ impl DirectionalSearch {
                     m.length
                 };
                 let g = base + len * factor(d) + gear_cost(e.parent, d);
-                self.push(e.node, g, hv, e.parent, LAZY);
+                // At most one per node within reach of the start or the
+                // goal and direction: far below 2³⁰.
+                let lazy = LAZY | self.exact_curves.len() as u32;
+                self.exact_curves.push(m);
+                self.push(e.node, g, hv, e.parent, lazy);
                 continue;
             }
             if is_goal(e.node) {
@@ -795,40 +847,36 @@ impl DirectionalSearch {
                 } else {
                     node_pose(e.parent)
                 };
-                let Goal::Pose(gp) = goal else { continue };
+                let Goal::Pose(_) = goal else { continue };
                 let d = dir_of(e.node);
-                match exact(from, gp, d) {
-                    Some(m)
-                        if maneuver_conditioned(motion(from, d), &m)
-                            && maneuver_clear(grid, motion(from, d), &m, unit) => {}
-                    _ => continue,
+                let m = &self.exact_curves[lazy_index(e.edge)];
+                if !(maneuver_conditioned(motion(from, d), m)
+                    && maneuver_clear(grid, motion(from, d), m, unit))
+                {
+                    continue;
                 }
                 found_at = e.node;
+                found_edge = e.edge;
                 goal_parent = e.parent;
                 found_cost = e.g;
                 break;
             }
-            let n = e.node as usize;
-            if self.mark[n] == self.stamp + 1 {
+            if self.nodes.is_closed(e.node) {
                 continue;
             }
-            if e.edge == LAZY {
+            if is_lazy(e.edge) {
                 let Start::Pose(sp) = start else { continue };
-                let to = node_pose(e.node);
                 let d = dir_of(e.node);
-                match exact(sp, to, d) {
-                    Some(m)
-                        if maneuver_conditioned(motion(sp, d), &m)
-                            && maneuver_clear(grid, motion(sp, d), &m, unit) => {}
-                    _ => continue,
+                let m = &self.exact_curves[lazy_index(e.edge)];
+                if !(maneuver_conditioned(motion(sp, d), m)
+                    && maneuver_clear(grid, motion(sp, d), m, unit))
+                {
+                    continue;
                 }
-            } else if self.mark[n] == self.stamp && e.g > self.best[n] {
+            } else if self.nodes.best_seen(e.node).is_some_and(|b| e.g > b) {
                 continue;
             }
-            self.mark[n] = self.stamp + 1;
-            self.best[n] = e.g;
-            self.parent[n] = e.parent;
-            self.edge[n] = e.edge;
+            self.nodes.close(e.node, e.g, e.parent, e.edge);
             expansions += 1;
             if limits.max_expansions != 0 && expansions > limits.max_expansions {
                 return Ok(Outcome::BudgetExhausted { expansions });
@@ -908,8 +956,8 @@ impl DirectionalSearch {
                         ch.heading as u32
                     };
                     let m = node_of(nx, ny, to_hd, d);
-                    let mi = m as usize;
-                    if self.mark[mi] == self.stamp + 1 {
+                    let seen = self.nodes.mark(m);
+                    if seen == self.nodes.stamp + 1 {
                         continue;
                     }
                     let g = if COST {
@@ -933,7 +981,7 @@ impl DirectionalSearch {
                     } else {
                         e.g + ch.length as f64
                     };
-                    if self.mark[mi] == self.stamp && g >= self.best[mi] {
+                    if seen == self.nodes.stamp && g >= self.nodes.best(m) {
                         continue;
                     }
                     self.open(m, g, heur(nx, ny), e.node, this);
@@ -942,7 +990,8 @@ impl DirectionalSearch {
             if let Goal::Pose(gp) = goal {
                 if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
                     let from = node_pose(e.node);
-                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt() * cmin;
+                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
+                    let dist = dist.max(turn_bound(from.heading, gp.heading)) * cmin;
                     self.push(
                         GOAL,
                         e.g + dist + gear_cost(e.node, 0),
@@ -960,7 +1009,7 @@ impl DirectionalSearch {
         // Reconstruct: the chain of (node, edge) from the start.
         self.chain.clear();
         if is_goal(found_at) {
-            self.chain.push((found_at, goal_parent));
+            self.chain.push((found_at, found_edge));
         }
         let mut n = if is_goal(found_at) {
             goal_parent
@@ -968,8 +1017,8 @@ impl DirectionalSearch {
             found_at
         };
         while n != START {
-            self.chain.push((n, self.edge[n as usize]));
-            n = self.parent[n as usize];
+            self.chain.push((n, self.nodes.edge(n)));
+            n = self.nodes.parent(n);
         }
         let before = out.len();
         let mut pose = match start {
@@ -983,14 +1032,11 @@ impl DirectionalSearch {
         for i in (0..self.chain.len()).rev() {
             let (node, edge) = self.chain[i];
             let d = dir_of(node);
-            let m: Option<Maneuver> = if is_goal(node) {
-                match goal {
-                    Goal::Pose(gp) => exact(pose, gp, d),
-                    Goal::Cell(_) => None,
-                }
-            } else if edge == LAZY {
-                exact(pose, node_pose(node), d)
-            } else if edge == NONE {
+            let m: Option<Maneuver> = if is_lazy(edge) {
+                // An exact curve from the start pose or to the goal pose,
+                // as priced and checked.
+                Some(self.exact_curves[lazy_index(edge)])
+            } else if is_goal(node) || edge == NONE {
                 None
             } else {
                 Some(*steering.maneuver_at(edge))
@@ -1020,18 +1066,9 @@ impl DirectionalSearch {
 
     /// Resets the scratch for `nodes` nodes and loads the area's obstacles.
     fn prepare(&mut self, grid: &Grid, area: &Area, nodes: usize) {
-        if self.best.len() < nodes {
-            self.best.resize(nodes, 0.0);
-            self.mark.resize(nodes, 0);
-            self.parent.resize(nodes, NONE);
-            self.edge.resize(nodes, NONE);
-        }
-        if self.stamp >= u32::MAX - 4 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 0;
-        }
-        self.stamp += 2;
+        self.nodes.reset(nodes, self.dense_limit);
         self.heap.clear();
+        self.exact_curves.clear();
         let pad = MAX_EXTENT as usize;
         let (w, h) = (area.width as usize, area.height as usize);
         let words = (w + 2 * pad).div_ceil(64) + 1;
@@ -1083,8 +1120,7 @@ impl DirectionalSearch {
 
     /// Opens node `n` with cost `g` (eager edges: the node's best is set).
     fn open(&mut self, n: u32, g: f64, hv: f64, parent: u32, edge: u32) {
-        self.mark[n as usize] = self.stamp;
-        self.best[n as usize] = g;
+        self.nodes.open(n, g);
         self.push(n, g, hv, parent, edge);
     }
 
@@ -1104,11 +1140,16 @@ impl DirectionalSearch {
 /// (row-major over the area, [`UNREACHED`] where no path leads): 8 moves
 /// over passable cells inside the area, a diagonal step only when both
 /// cells beside it are passable (a disc of positive radius crossing the
-/// corner would touch them). A Dijkstra with a ring of 8 buckets (every
-/// step is shorter than 8): O(cells), allocation-free once `dist` and the
-/// buckets have served an area as large.
+/// corner would touch them). Passability is read from the area's obstacle
+/// bitmap `blocked` as [`DirectionalSearch::prepare`] loads it (rows of
+/// `row_words` words, padded by [`MAX_EXTENT`] blocked cells on every
+/// side, so the cells beside the area read as blocked). A Dijkstra with a
+/// ring of 8 buckets (every step is shorter than 8): O(cells),
+/// allocation-free once `dist` and the buckets have served an area as
+/// large.
 fn grid_distances(
-    grid: &Grid,
+    blocked: &[u64],
+    row_words: usize,
     area: &Area,
     goal: (i64, i64),
     dist: &mut Vec<u32>,
@@ -1119,18 +1160,23 @@ fn grid_distances(
     dist.resize(w * h, UNREACHED);
     buckets.resize_with(8, Vec::new);
     buckets.iter_mut().for_each(Vec::clear);
-    let (ax, ay) = (area.x as i64, area.y as i64);
-    let free = |x: i64, y: i64| {
-        x >= ax && y >= ay && x < ax + w as i64 && y < ay + h as i64 && grid.is_passable_i(x, y)
-    };
-    if !free(goal.0, goal.1) {
+    let pad = MAX_EXTENT as usize;
+    // Whether the cell at padded bitmap column `px`, row `py` is passable.
+    let free = |px: usize, py: usize| (blocked[py * row_words + px / 64] >> (px % 64)) & 1 == 0;
+    let (gx, gy) = (goal.0 - area.x as i64, goal.1 - area.y as i64);
+    if gx < 0 || gy < 0 || gx >= w as i64 || gy >= h as i64 {
         return;
     }
-    let first = (goal.1 - ay) as usize * w + (goal.0 - ax) as usize;
+    let (gx, gy) = (gx as usize, gy as usize);
+    if !free(gx + pad, gy + pad) {
+        return;
+    }
+    let first = gy * w + gx;
     dist[first] = 0;
     buckets[0].push(first as u32);
     let mut pending = 1usize;
     let mut d = 0u32;
+    let wi = w as isize;
     while pending > 0 {
         let b = (d % 8) as usize;
         // Every step lands in another bucket (5 ≤ step < 8).
@@ -1140,31 +1186,26 @@ fn grid_distances(
             if dist[i] != d {
                 continue;
             }
-            let (x, y) = ((i % w) as i64 + ax, (i / w) as i64 + ay);
-            for (dx, dy) in [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
+            let (px, py) = (i % w + pad, i / w + pad);
+            // The four sides first: a diagonal step needs both beside it.
+            let (east, west) = (free(px + 1, py), free(px - 1, py));
+            let (south, north) = (free(px, py + 1), free(px, py - 1));
+            let straight = d + GUIDE_STRAIGHT;
+            let diagonal = d + GUIDE_DIAGONAL;
+            for (step, open, nd) in [
+                (1, east, straight),
+                (-1, west, straight),
+                (wi, south, straight),
+                (-wi, north, straight),
+                (wi + 1, east && south && free(px + 1, py + 1), diagonal),
+                (1 - wi, east && north && free(px + 1, py - 1), diagonal),
+                (wi - 1, west && south && free(px - 1, py + 1), diagonal),
+                (-wi - 1, west && north && free(px - 1, py - 1), diagonal),
             ] {
-                let (nx, ny) = (x + dx, y + dy);
-                if !free(nx, ny) {
+                if !open {
                     continue;
                 }
-                let diagonal = dx != 0 && dy != 0;
-                if diagonal && !(free(nx, y) && free(x, ny)) {
-                    continue;
-                }
-                let nd = d + if diagonal {
-                    GUIDE_DIAGONAL
-                } else {
-                    GUIDE_STRAIGHT
-                };
-                let j = (ny - ay) as usize * w + (nx - ax) as usize;
+                let j = (i as isize + step) as usize;
                 if nd < dist[j] {
                     dist[j] = nd;
                     buckets[(nd % 8) as usize].push(j as u32);

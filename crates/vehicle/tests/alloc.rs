@@ -109,7 +109,8 @@ fn warm_priced_searches_allocate_nothing() {
 /// The same for the grid-guided searches (`find_guided`,
 /// `find_weighted_guided`) past their unguided start: the grid distances
 /// and their bucket queue are kept too. A wall with its pocket facing the
-/// start makes both searches run long enough to take the guide.
+/// start makes both searches run long enough to take the guide; the
+/// unpriced one runs again with its nodes in the paged store.
 #[test]
 fn warm_guided_searches_allocate_nothing() {
     let grid = common::pocket_grid();
@@ -123,7 +124,8 @@ fn warm_guided_searches_allocate_nothing() {
     let mut out = Track::new();
     let mut run = |out: &mut Track| {
         let mut guided = 0;
-        for priced in [false, true] {
+        for (priced, dense_limit) in [(false, DENSE_LIMIT), (true, DENSE_LIMIT), (false, 0)] {
+            search.set_dense_limit(dense_limit);
             out.clear();
             let limits = Limits::default();
             let o = if priced {
@@ -139,8 +141,8 @@ fn warm_guided_searches_allocate_nothing() {
         }
         guided
     };
-    assert_eq!(run(&mut out), 2);
+    assert_eq!(run(&mut out), 3);
     let (guided, usage) = measure_thread(|| run(&mut out));
-    assert_eq!(guided, 2);
+    assert_eq!(guided, 3);
     assert_eq!(usage.allocations, 0);
 }

@@ -238,6 +238,8 @@ fn agrees_with_brute_force_on_random_maps() {
             }
             trials += 1;
             maps += 1;
+            // Every third query keeps its nodes in the paged store.
+            s.set_dense_limit(if trials % 3 == 0 { 0 } else { DENSE_LIMIT });
             // Every other query starts facing a given heading (an exact
             // pose at the cell's centre), the others facing anywhere.
             let heading = (trials % 2 == 0).then(|| rng.below(hn as u64) as u32);

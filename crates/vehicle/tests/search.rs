@@ -231,6 +231,18 @@ fn road_grid() {
 /// (R = 4, r = 1, 8 headings, D24).
 #[test]
 fn complete_against_brute_force() {
+    complete_with_dense_limit(DENSE_LIMIT);
+}
+
+/// The same with every search's nodes in the paged store (dense limit 0):
+/// a store that loses, misplaces or mixes up a node's cost, mark or parent
+/// finds no curve, a longer one, or a broken one.
+#[test]
+fn complete_against_brute_force_with_paged_nodes() {
+    complete_with_dense_limit(0);
+}
+
+fn complete_with_dense_limit(dense_limit: usize) {
     let cases: [(f64, f64, u32, Neighbourhood, u32, u64); 3] = [
         (2.0, 0.4, 16, Neighbourhood::D8, 14, 18),
         (2.0, 0.4, 16, Neighbourhood::D24, 14, 18),
@@ -240,6 +252,7 @@ fn complete_against_brute_force() {
     let (mut both, mut neither) = (0, 0);
     for &(big_r, r, hn, hood, size, percent) in &cases {
         let mut s = search(big_r, r, hn, hood);
+        s.set_dense_limit(dense_limit);
         for _ in 0..12 {
             let grid = obstacles(size, size, percent, &mut |n| rng.below(n));
             let free: Vec<Point> = (0..size * size)
