@@ -92,23 +92,12 @@ pub(super) fn best_point(run: Run, a: Point, b: Point) -> Point {
         let t = da / (da - db);
         a_along + t * (b_along - a_along)
     };
-    let k = round_non_negative(along.max(lo as f32).min(hi as f32));
+    let k = crate::graph::round_non_negative(along.max(lo as f32).min(hi as f32));
     if run.vertical {
         Point::new(run.start.x, k)
     } else {
         Point::new(k, run.start.y)
     }
-}
-
-/// `x.round() as u32` for `0 ≤ x < 2²⁴`, without a call: `f32::round`
-/// is a library call on x86-64 without SSE 4.1, and [`best_point`] runs
-/// once per edge relaxed in the level searches (16,376² rooms, every 4th
-/// first leg: 17 % of `start`'s instructions were `roundf`). `x − ⌊x⌋` is
-/// exact below 2²⁴, so halves round up exactly as `round` does.
-#[inline]
-pub(super) fn round_non_negative(x: f32) -> u32 {
-    let t = x as u32;
-    t + u32::from(x - t as f32 >= 0.5)
 }
 
 /// Heuristic weight of the [`RouteCosts::Crossings`] search
@@ -711,38 +700,5 @@ impl CellPlanner {
         self.route.reverse();
         self.cross.reverse();
         true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::round_non_negative;
-
-    #[test]
-    fn rounds_like_the_library_below_two_to_the_24() {
-        let mut v = vec![
-            0.0f32,
-            0.5,
-            1.5,
-            2.5,
-            0.499_999_97,
-            0.500_000_06,
-            1.499_999_9,
-            8_388_607.5,
-            16_777_215.0,
-            32_767.5,
-            32_766.498,
-        ];
-        let mut x = 0x9E37_79B9u32;
-        for _ in 0..100_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            // Spread over the magnitudes of map coordinates and of halves.
-            v.push((x % 70_000) as f32 / ((x >> 20) % 16 + 1) as f32);
-        }
-        for &a in &v {
-            assert_eq!(round_non_negative(a), a.round() as u32, "{a}");
-        }
     }
 }
