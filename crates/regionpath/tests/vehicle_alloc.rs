@@ -6,8 +6,8 @@
 //! under a profile whose costs differ (terrain-priced repairs).
 
 use regionpath::{
-    Config, CurveStage, CurvedPath, Grid, Hierarchy, HierarchyConfig, Planner, Point, Profile,
-    ProfileGrid, TurnPolicy, Vec2, VehicleCurver,
+    Config, CurveStage, CurvedPath, Grid, Hierarchy, HierarchyConfig, Path, Planner, Point,
+    Profile, ProfileGrid, TurnPolicy, Vec2, VehicleCurver,
 };
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
 
@@ -201,6 +201,37 @@ fn warm_priced_vehicle_queries_allocate_nothing() {
     assert_eq!(usage.allocations, 0, "{usage:?}");
 }
 
+/// Plans `start` → `goal` on `grid` and curves the path with a fresh
+/// curver (growing its scratch); returns the curver, the path and the
+/// curve.
+fn curve_once(grid: &Grid, start: Point, goal: Point) -> (VehicleCurver, Path, CurvedPath) {
+    let h = Hierarchy::build(grid, &HierarchyConfig::default()).unwrap();
+    let mut p = Planner::new(vehicle()).unwrap();
+    let path = p.find_path(&h, grid, start, goal).unwrap();
+    let mut curver = VehicleCurver::new(&vehicle()).unwrap().unwrap();
+    let mut out = CurvedPath::default();
+    curver
+        .curve_into(grid, &path.cells, &path.waypoints, &mut out)
+        .unwrap();
+    (curver, path, out)
+}
+
+/// Curves `path` again with the warm `curver`: the same curve as `out`,
+/// and no allocation.
+fn assert_warm_repeat_allocates_nothing(
+    curver: &mut VehicleCurver,
+    grid: &Grid,
+    path: &Path,
+    mut out: CurvedPath,
+) {
+    let before = out.clone();
+    let (result, usage) =
+        measure_thread(|| curver.curve_into(grid, &path.cells, &path.waypoints, &mut out));
+    result.unwrap();
+    assert_eq!(out, before);
+    assert_eq!(usage.allocations, 0, "{usage:?}");
+}
+
 /// A query whose cell path takes a one-cell passage with two right-angle
 /// bends (no radius-2 turn fits) while the curve must go round through a
 /// gap far from the path: the guided detour (or the guided search over
@@ -209,28 +240,12 @@ fn warm_priced_vehicle_queries_allocate_nothing() {
 #[test]
 fn warm_detours_allocate_nothing() {
     let grid = regionpath_testkit::maps::dogleg_wall();
-    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
-    let mut p = Planner::new(vehicle()).unwrap();
-    let path = p
-        .find_path(&h, &grid, Point::new(8, 8), Point::new(56, 5))
-        .unwrap();
-    let mut curver = VehicleCurver::new(&vehicle()).unwrap().unwrap();
-    let mut out = CurvedPath::default();
-    curver
-        .curve_into(&grid, &path.cells, &path.waypoints, &mut out)
-        .unwrap();
-    let lowest = |c: &CurvedPath| {
-        (0..=500)
-            .map(|i| c.sample(c.length() * i as f32 / 500.0).0.y)
-            .fold(f32::NEG_INFINITY, f32::max)
-    };
-    assert!(lowest(&out) > 34.0, "the curve goes through the gap");
-    let before = out.clone();
-    let (result, usage) =
-        measure_thread(|| curver.curve_into(&grid, &path.cells, &path.waypoints, &mut out));
-    result.unwrap();
-    assert_eq!(out, before);
-    assert_eq!(usage.allocations, 0, "{usage:?}");
+    let (mut curver, path, out) = curve_once(&grid, Point::new(8, 8), Point::new(56, 5));
+    let lowest = (0..=500)
+        .map(|i| out.sample(out.length() * i as f32 / 500.0).0.y)
+        .fold(f32::NEG_INFINITY, f32::max);
+    assert!(lowest > 34.0, "the curve goes through the gap");
+    assert_warm_repeat_allocates_nothing(&mut curver, &grid, &path, out);
 }
 
 /// The search over the whole path's box with its nodes in the paged store
@@ -240,26 +255,12 @@ fn warm_detours_allocate_nothing() {
 #[test]
 fn warm_paged_whole_box_searches_allocate_nothing() {
     let grid = regionpath_testkit::maps::far_gap();
-    let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
-    let mut p = Planner::new(vehicle()).unwrap();
-    let path = p
-        .find_path(&h, &grid, Point::new(8, 8), Point::new(540, 540))
-        .unwrap();
-    let mut curver = VehicleCurver::new(&vehicle()).unwrap().unwrap();
-    let mut out = CurvedPath::default();
-    curver
-        .curve_into(&grid, &path.cells, &path.waypoints, &mut out)
-        .unwrap();
+    let (mut curver, path, out) = curve_once(&grid, Point::new(8, 8), Point::new(540, 540));
     assert_eq!(curver.stage(), CurveStage::WholeBox);
     let through_gap = (0..=5_000)
         .map(|i| out.sample(out.length() * i as f32 / 5_000.0).0)
         .filter(|q| (30.0..35.0).contains(&q.x))
         .all(|q| (90.0..98.0).contains(&q.y));
     assert!(through_gap, "the curve crosses the wall through the gap");
-    let before = out.clone();
-    let (result, usage) =
-        measure_thread(|| curver.curve_into(&grid, &path.cells, &path.waypoints, &mut out));
-    result.unwrap();
-    assert_eq!(out, before);
-    assert_eq!(usage.allocations, 0, "{usage:?}");
+    assert_warm_repeat_allocates_nothing(&mut curver, &grid, &path, out);
 }

@@ -337,12 +337,7 @@ pub fn dogleg_wall() -> Grid {
         .map(|y| {
             (0..64u32)
                 .map(|x| {
-                    let wall = (29..=33).contains(&x);
-                    let gap = (34..42).contains(&y);
-                    let dogleg = (y == 8 && (29..=31).contains(&x))
-                        || (x == 31 && (5..=8).contains(&y))
-                        || (y == 5 && (31..=33).contains(&x));
-                    if !wall || gap || dogleg {
+                    if wall_open(x, y, 29, 34..42) {
                         '.'
                     } else {
                         '@'
@@ -352,6 +347,18 @@ pub fn dogleg_wall() -> Grid {
         })
         .collect();
     Grid::from_rows(&rows).expect("a rectangular map")
+}
+
+/// Whether cell (x, y) is open in a map crossed by a five-column wall
+/// from column `w` with the two ways through of [`dogleg_wall`]: the rows
+/// of `gap`, and a one-cell dogleg (in on row 8 from the left, up column
+/// `w + 2`, out on row 5). Cells off the wall are open.
+fn wall_open(x: u32, y: u32, w: u32, gap: std::ops::Range<u32>) -> bool {
+    let wall = (w..=w + 4).contains(&x);
+    let dogleg = (y == 8 && (w..=w + 2).contains(&x))
+        || (x == w + 2 && (5..=8).contains(&y))
+        || (y == 5 && (w + 2..=w + 4).contains(&x));
+    !wall || gap.contains(&y) || dogleg
 }
 
 /// A 560 × 560 map, mostly blocked: a room in the top left corner (rows
@@ -368,13 +375,8 @@ pub fn far_gap() -> Grid {
             (0..560u32)
                 .map(|x| {
                     let room = y < 110 && x < 120;
-                    let wall = (30..=34).contains(&x);
-                    let gap = (90..98).contains(&y);
-                    let dogleg = (y == 8 && (30..=32).contains(&x))
-                        || (x == 32 && (5..=8).contains(&y))
-                        || (y == 5 && (32..=34).contains(&x));
                     let corridor = (80..120).contains(&x) || (y >= 520 && x >= 80);
-                    if (room && (!wall || gap || dogleg)) || corridor {
+                    if (room && wall_open(x, y, 30, 90..98)) || corridor {
                         '.'
                     } else {
                         '@'
