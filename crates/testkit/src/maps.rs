@@ -333,18 +333,13 @@ pub fn islands(w: u32, h: u32, percent: u64, below: &mut impl FnMut(u64) -> u64)
 /// (8, 8) to (56, 5): the cell path takes the dogleg, a legal curve the
 /// gap.
 pub fn dogleg_wall() -> Grid {
-    let rows: Vec<String> = (0..48u32)
-        .map(|y| {
-            (0..64u32)
-                .map(|x| {
-                    if wall_open(x, y, 29, 34..42) {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
+    grid_where(64, 48, |x, y| wall_open(x, y, 29, 34..42))
+}
+
+/// A `w` × `h` grid whose cell (x, y) is passable where `open(x, y)`.
+fn grid_where(w: u32, h: u32, open: impl Fn(u32, u32) -> bool) -> Grid {
+    let rows: Vec<String> = (0..h)
+        .map(|y| (0..w).map(|x| if open(x, y) { '.' } else { '@' }).collect())
         .collect();
     Grid::from_rows(&rows).expect("a rectangular map")
 }
@@ -370,22 +365,11 @@ fn wall_open(x: u32, y: u32, w: u32, gap: std::ops::Range<u32>) -> bool {
 /// the cell path takes the dogleg, a legal curve the gap some 85 cells
 /// away, and the path's box is the whole map (313,600 cells).
 pub fn far_gap() -> Grid {
-    let rows: Vec<String> = (0..560u32)
-        .map(|y| {
-            (0..560u32)
-                .map(|x| {
-                    let room = y < 110 && x < 120;
-                    let corridor = (80..120).contains(&x) || (y >= 520 && x >= 80);
-                    if (room && wall_open(x, y, 30, 90..98)) || corridor {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    Grid::from_rows(&rows).expect("a rectangular map")
+    grid_where(560, 560, |x, y| {
+        let room = y < 110 && x < 120;
+        let corridor = (80..120).contains(&x) || (y >= 520 && x >= 80);
+        (room && wall_open(x, y, 30, 90..98)) || corridor
+    })
 }
 
 #[cfg(test)]
