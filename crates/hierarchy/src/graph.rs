@@ -147,12 +147,11 @@ pub struct Link {
 /// the link keeps the cheapest.
 const MORE_CROSSINGS: u8 = 8;
 
-/// `x.round() as u32` for `0 ≤ x < 2²⁴`, without a call: `f32::round`
+/// `x.round() as u32` for `0 ≤ x < 2²⁴`, without a call. Why: `f32::round`
 /// is a library call on x86-64 without SSE 4.1, and the level searches
-/// round once per edge they relax (16,376² rooms, first legs: 17 % of
-/// `start`'s instructions were `roundf`), a load once per link it checks.
-/// `x − ⌊x⌋` is exact below 2²⁴, so halves round up exactly as `round`
-/// does.
+/// round once per edge they relax, a build or load once per link (see
+/// `benches/PROFILES.md` P68). `x − ⌊x⌋` is exact below 2²⁴, so halves
+/// round up exactly as `round` does.
 #[inline]
 pub(crate) fn round_non_negative(x: f32) -> u32 {
     let t = x as u32;
