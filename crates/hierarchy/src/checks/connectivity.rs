@@ -1,31 +1,20 @@
 //! The connectivity matrix and cluster graph of built hierarchies.
 
 use crate::{Hierarchy, HierarchyConfig};
-use regionpath_grid::{Grid, Point};
+use regionpath_testkit::maps::obstacles;
+use regionpath_testkit::{Rng64, XorShift64};
 
 /// The cluster graph is the region graph with each region replaced by
 /// its cluster: every link between clusters shows up, nothing else does,
 /// and each centre lies in the bounding box of its cluster's regions.
 #[test]
 fn cluster_graph_is_the_quotient_of_the_region_graph() {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = XorShift64(0x2545_F491_4F6C_DD1Du64);
+    let mut next = |n: u64| rng.below(n);
     for _ in 0..10 {
         let (w, h) = (100 + next(200) as u32, 100 + next(200) as u32);
-        let mut g = Grid::new(w, h, true).unwrap();
         let density = 10 + next(30);
-        for y in 0..h {
-            for x in 0..w {
-                if next(100) < density {
-                    g.set_passable(Point::new(x, y), false).unwrap();
-                }
-            }
-        }
+        let g = obstacles(w, h, density, &mut next);
         let config = HierarchyConfig::new()
             .sector_size(4 + next(10) as u32)
             .parallel(false)

@@ -3,31 +3,20 @@
 use crate::derived::landmarks::{dijkstra, dijkstra_buckets, dijkstra_units};
 use crate::derived::Landmarks;
 use crate::{Hierarchy, HierarchyConfig};
-use regionpath_grid::{Grid, Point};
+use regionpath_testkit::maps::obstacles;
+use regionpath_testkit::{Rng64, XorShift64};
 
 /// The bound never exceeds the true region-graph distance (admissible)
 /// and is consistent across every edge (the distances are integers over
 /// rounded-down weights: no quantisation slack).
 #[test]
 fn bounds_are_admissible_and_consistent() {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = XorShift64(0x9E37_79B9_7F4A_7C15u64);
+    let mut next = |n: u64| rng.below(n);
     for round in 0..20 {
         let (w, h) = (20 + next(60) as u32, 20 + next(60) as u32);
-        let mut g = Grid::new(w, h, true).unwrap();
         let density = 10 + next(40);
-        for y in 0..h {
-            for x in 0..w {
-                if next(100) < density {
-                    g.set_passable(Point::new(x, y), false).unwrap();
-                }
-            }
-        }
+        let g = obstacles(w, h, density, &mut next);
         let config = HierarchyConfig::new()
             .sector_size(4 + next(12) as u32)
             .parallel(false)
@@ -82,25 +71,13 @@ fn assert_bounds_hold(hi: &Hierarchy, lm: &Landmarks, goals: &[u32], round: usiz
 /// region graphs of 30 random maps.
 #[test]
 fn the_bucket_queue_gives_the_heaps_distances() {
-    let mut state = 0x51ed_270b_2741_5b1fu64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = XorShift64(0x51ed_270b_2741_5b1fu64);
+    let mut next = |n: u64| rng.below(n);
     let mut compared = 0;
     for round in 0..30 {
         let (w, h) = (16 + next(100) as u32, 16 + next(100) as u32);
-        let mut g = Grid::new(w, h, true).unwrap();
         let density = 5 + next(45);
-        for y in 0..h {
-            for x in 0..w {
-                if next(100) < density {
-                    g.set_passable(Point::new(x, y), false).unwrap();
-                }
-            }
-        }
+        let g = obstacles(w, h, density, &mut next);
         let config = HierarchyConfig::new().sector_size(4 + next(12) as u32);
         let hi = Hierarchy::build(&g, &config).unwrap();
         let n = hi.graph.node_count();
@@ -130,25 +107,13 @@ fn the_bucket_queue_gives_the_heaps_distances() {
 /// of the test's own over the exact link costs.
 #[test]
 fn paired_landmarks_are_distinct_deterministic_and_admissible() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = XorShift64(0x2545_f491_4f6c_dd1du64);
+    let mut next = |n: u64| rng.below(n);
     let mut paired_rounds = 0;
     for round in 0..20 {
         let (w, h) = (30 + next(60) as u32, 30 + next(60) as u32);
-        let mut g = Grid::new(w, h, true).unwrap();
         let density = 5 + next(30);
-        for y in 0..h {
-            for x in 0..w {
-                if next(100) < density {
-                    g.set_passable(Point::new(x, y), false).unwrap();
-                }
-            }
-        }
+        let g = obstacles(w, h, density, &mut next);
         let config = HierarchyConfig::new()
             .sector_size(4 + next(6) as u32)
             .fit_memory(false);
