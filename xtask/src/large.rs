@@ -135,9 +135,9 @@ pub fn run(args: Vec<String>) {
         }
     }
     // The full-grid search keeps 16 bytes per cell: not on 32k² maps
-    // without `--only nojps`.
+    // without `--only nojps` (or `--only first`, which does not use it).
     let t = Instant::now();
-    let mut jps = (only != "nojps").then(|| JumpPointSearch::new(&grid));
+    let mut jps = (only != "nojps" && only != "first").then(|| JumpPointSearch::new(&grid));
     println!("jps snapshot {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
     let mut planner = CellPlanner::with_config(pc).expect("valid settings");
     planner.prepare(&h);

@@ -33,6 +33,7 @@ pub fn planner_flag(args: &[String], i: &mut usize, pc: &mut PlannerConfig) -> b
         "--reach" => *pc = pc.reach(value()),
         "--window" => *pc = pc.window(value()),
         "--no-second" => *pc = pc.second_route(false),
+        "--no-straight" => *pc = pc.straight(false),
         "--no-levels" => *pc = pc.levels_from(u32::MAX),
         "--levels-from" => *pc = pc.levels_from(value()),
         "--no-recheck" => *pc = pc.recheck(0.0),
