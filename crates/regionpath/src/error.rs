@@ -130,8 +130,9 @@ pub enum Error {
     },
     /// No legal curve for the vehicle was found (with
     /// [`crate::TurnPolicy::Strict`]): the smoothed path's blocked turns
-    /// could not be repaired by the directional search near them, nor by
-    /// one over the whole path's box within its node budget.
+    /// could not be repaired by the directional search near them, nor along
+    /// a path planned again with room to turn, nor by one search over the
+    /// whole path's box within its node budget.
     #[error("no legal curve for the turning radius ({expansions} directional nodes expanded)")]
     NoLegalCurve {
         /// Nodes the directional searches expanded in all.

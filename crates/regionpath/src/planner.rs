@@ -42,8 +42,10 @@ pub struct Path {
     /// ending with [`crate::Config::start_heading`] /
     /// [`crate::Config::goal_heading`] when set; turns of the smoothed path
     /// that the radius cannot take are replaced by a directional search
-    /// around them (Pinter's hybrid), then, if that fails, by one over the
-    /// whole path's box; failing that the query is
+    /// around them (Pinter's hybrid); if that fails, the cell path is
+    /// planned again along corridors at least three cells wide and
+    /// curved the same way, then one search covers the whole path's box;
+    /// failing that the query is
     /// [`crate::Error::NoLegalCurve`].
     ///
     /// Under a movement profile of size `k > 1` the curve runs through

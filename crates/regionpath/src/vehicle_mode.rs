@@ -3,6 +3,7 @@
 
 use crate::{Config, Error};
 use regionpath_grid::{Grid, Point, ProfileGrid};
+use regionpath_search::{Status, Window, WindowedAStar};
 use regionpath_smoothing::{
     curve_into, CurveError, CurveScratch, CurveSegment, CurvedPath, SmoothOptions, Smoother,
     TurnOptions, TurnPolicy, Vec2,
@@ -52,6 +53,99 @@ const DETOUR_BUDGET: u32 = 20_000;
 /// The margin of a detour's box for turning radius `big_r` (cells).
 fn detour_margin(big_r: f64) -> u32 {
     (DETOUR_MARGIN_RADII * big_r + DETOUR_MARGIN_CELLS).ceil() as u32
+}
+
+/// Largest area the wide-path stage searches, in cells (its A* keeps
+/// about 16 bytes of scratch per cell: at most 64 MB).
+const WIDE_MAX_CELLS: u64 = 1 << 22;
+
+/// The margin of the wide-path stage's box around the path on maps larger
+/// than [`WIDE_MAX_CELLS`]: four detour margins (room to go round a block).
+fn wide_margin(big_r: f64) -> u32 {
+    4 * detour_margin(big_r)
+}
+
+/// How far (Chebyshev, cells) from the start and the goal the wide-path
+/// stage keeps narrow cells open: 2R + 2, the reach of a near repair.
+fn wide_open(big_r: f64) -> u32 {
+    (2.0 * big_r + 2.0).ceil() as u32
+}
+
+/// Fills `mask` with one bit per cell of `area` of `grid`, row-major
+/// (`(y − area.y) · area.width + (x − area.x)`, as
+/// [`WindowedAStar::find_path_masked_into`] reads it): set for the cells
+/// whose eight neighbours are all passable (cells off the map count as
+/// blocked), and for every passable cell within `open` (Chebyshev) of one
+/// of `ends`. `row` is scratch. O(area cells / 64) word operations; no
+/// allocation once `mask` and `row` have served an area as large.
+fn wide_mask(
+    grid: &Grid,
+    area: &Area,
+    ends: [Point; 2],
+    open: u32,
+    row: &mut Vec<u64>,
+    mask: &mut Vec<u64>,
+) {
+    let cells = area.width as usize * area.height as usize;
+    mask.clear();
+    mask.resize(cells.div_ceil(64) + 1, 0);
+    let words = (area.width as usize).div_ceil(64);
+    row.clear();
+    row.resize(words, 0);
+    // Passability of the 64 cells of row `y` from column `x` (bit i is
+    // x + i), cells off the map blocked.
+    let bits = |x: i64, y: i64| -> u64 {
+        if y < 0 || y >= grid.height() as i64 || x >= grid.width() as i64 || x <= -64 {
+            return 0;
+        }
+        if x < 0 {
+            return grid.row_bits(0, y as u32, 64) << (-x) as u32;
+        }
+        grid.row_bits(x as u32, y as u32, 64)
+    };
+    // Cells whose three cells x − 1, x, x + 1 of row `y` are passable.
+    let three = |x: i64, y: i64| bits(x - 1, y) & bits(x, y) & bits(x + 1, y);
+    for ly in 0..area.height as usize {
+        let y = area.y as i64 + ly as i64;
+        for (k, word) in row.iter_mut().enumerate() {
+            let x = area.x as i64 + 64 * k as i64;
+            let mut w = three(x, y - 1) & three(x, y) & three(x, y + 1);
+            for e in ends {
+                let (ex, ey) = (e.x as i64, e.y as i64);
+                if (y - ey).abs() > open as i64 {
+                    continue;
+                }
+                // Columns ex − open ..= ex + open, as bits of this word.
+                let (lo, hi) = (ex - open as i64 - x, ex + open as i64 - x);
+                if hi < 0 || lo > 63 {
+                    continue;
+                }
+                let (lo, hi) = (lo.max(0) as u32, hi.min(63) as u32);
+                let span = if hi - lo == 63 {
+                    u64::MAX
+                } else {
+                    ((1u64 << (hi - lo + 1)) - 1) << lo
+                };
+                w |= bits(x, y) & span;
+            }
+            // Cells past the area's right edge are not the area's.
+            let left = area.width as usize - 64 * k;
+            if left < 64 {
+                w &= (1u64 << left) - 1;
+            }
+            *word = w;
+        }
+        // The row's bits into the mask from bit ly · width.
+        let base = ly * area.width as usize;
+        for (k, &w) in row.iter().enumerate() {
+            let at = base + 64 * k;
+            let (i, sh) = (at / 64, at % 64);
+            mask[i] |= w << sh;
+            if sh != 0 {
+                mask[i + 1] |= w >> (64 - sh);
+            }
+        }
+    }
 }
 
 /// How one repair search of a stretch runs: its box's margin around the
@@ -114,6 +208,10 @@ pub enum CurveStage {
     Rounded,
     /// Every illegal stretch was replaced by a local directional repair.
     Repaired,
+    /// The local repairs failed; the cell path planned again with room to
+    /// turn (corridors at least three cells wide away from the ends),
+    /// rounded and repaired, gave the curve.
+    WidePath,
     /// The local repairs failed; the search over the whole path's box
     /// gave the curve.
     WholeBox,
@@ -149,9 +247,40 @@ pub struct VehicleCurver {
     other: CurvedPath,
     pieces: Track,
     repair: Track,
+    /// The wide-path stage's scratch (see [`WidePath`]).
+    wide_path: WidePath,
     expansions: u64,
     stage: CurveStage,
     config: Config,
+}
+
+/// Scratch of the wide-path stage of [`VehicleCurver`]: the cell path
+/// planned again on the grid with the cells beside walls closed, its
+/// smoothed waypoints and the two rounded curves of its own pass (the
+/// first pass's stay untouched for the search over the whole box).
+#[derive(Default)]
+struct WidePath {
+    astar: WindowedAStar,
+    /// The area's cells a wide path may enter ([`wide_mask`]).
+    mask: Vec<u64>,
+    row: Vec<u64>,
+    cells: Vec<Point>,
+    waypoints: Vec<Vec2>,
+    loose: CurvedPath,
+    other: CurvedPath,
+    /// Whether the wide path's own pass is running (it has no wide-path
+    /// stage and no search over the whole box of its own).
+    nested: bool,
+}
+
+impl std::fmt::Debug for WidePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WidePath")
+            .field("astar_scratch_bytes", &self.astar.scratch_bytes())
+            .field("cells", &self.cells.len())
+            .field("nested", &self.nested)
+            .finish_non_exhaustive()
+    }
 }
 
 impl VehicleCurver {
@@ -181,6 +310,7 @@ impl VehicleCurver {
             other: CurvedPath::default(),
             pieces: Track::new(),
             repair: Track::new(),
+            wide_path: WidePath::default(),
             expansions: 0,
             stage: CurveStage::None,
             config: *config,
@@ -199,7 +329,13 @@ impl VehicleCurver {
     /// distance ([`DirectionalSearch::find_guided`], 20 000 expansions;
     /// the stretches repaired before it
     /// kept); when that fails too, every stretch is searched again reaching
-    /// 4R + 6; and when a stretch still cannot be repaired, one guided
+    /// 4R + 6; when a stretch still cannot be repaired, the cell path is
+    /// planned again with room to turn (an A* from the first cell to the
+    /// last entering only cells whose eight neighbours are all passable,
+    /// but within 2R + 2 cells of either end; over the whole map up to 2²²
+    /// cells, else the path's box plus 4 · (8R + 16) cells), smoothed for
+    /// the unit radius, and its curve rounded and repaired the same way
+    /// ([`CurveStage::WidePath`]); and when that fails too, one guided
     /// directional search over the whole path's box plus 8R + 16 cells (at
     /// most 2²⁴ cells, 150 000 expansions; its node scratch follows the
     /// nodes touched above 4 · 10⁶ nodes). Turns short
@@ -486,6 +622,22 @@ impl VehicleCurver {
                 }
             }
         }
+        if self.wide_path.nested {
+            self.stage = CurveStage::Failed;
+            return Err(Error::NoLegalCurve {
+                expansions: self.expansions,
+            });
+        }
+        // The cell path again, with room to turn.
+        if costs.is_none() {
+            let spent = self.expansions;
+            let found = self.curve_wide_path(grid, cells, r, out)?;
+            self.expansions += spent;
+            if found {
+                self.stage = CurveStage::WidePath;
+                return Ok(());
+            }
+        }
         // One search over the whole path's box with a wide margin (the
         // curve may have to leave the path's neighbourhood to find room to
         // turn), guided by the grid distance to the goal.
@@ -534,6 +686,102 @@ impl VehicleCurver {
                     expansions: self.expansions,
                 })
             }
+        }
+    }
+
+    /// The wide-path stage: plans the cell path from the first of `cells`
+    /// to the last again on `grid` with every cell that has a blocked cell
+    /// (or the map's edge) among its eight neighbours closed, except within
+    /// [`wide_open`] cells (Chebyshev) of either end, where the unit may
+    /// have to start or stop in a narrow place; smooths it for unit radius
+    /// `r`, and runs the rounding and the local repairs on it (not this
+    /// stage, nor the search over the whole box). `Ok(true)` with the
+    /// curve in `out`. Why: a shortest cell path squeezes through gaps
+    /// and round corners where the turning circle does not fit, and the
+    /// legal curve then leaves the path's neighbourhood (round a city
+    /// block); a path along corridors at least three cells wide usually
+    /// has room for every turn (Berlin_0_1024, R = 2, r = 0.4, every 4th
+    /// row: this stage curves all 44 rows that the search over the whole
+    /// box left without a curve; `benches/PROFILES.md` P70). Costs a
+    /// masked A* over the searched area (the whole map up to
+    /// [`WIDE_MAX_CELLS`] cells, else the path's box plus
+    /// [`wide_margin`], skipped when that is larger too), about 16 bytes
+    /// of scratch per area cell and a bit per cell for the mask, kept,
+    /// plus the rounding and repairs of the new path; no allocation once
+    /// warm.
+    fn curve_wide_path(
+        &mut self,
+        grid: &Grid,
+        cells: &[Point],
+        r: f32,
+        out: &mut CurvedPath,
+    ) -> Result<bool, Error> {
+        let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
+            return Ok(false);
+        };
+        let big_r = self.config.get_turning_radius() as f64;
+        let area = if grid.cell_count() <= WIDE_MAX_CELLS {
+            Area::of_grid(grid)
+        } else {
+            Area::around(
+                grid,
+                cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+                wide_margin(big_r),
+            )
+        };
+        let cells_in = area.width as u64 * area.height as u64;
+        if cells_in == 0 || cells_in > WIDE_MAX_CELLS {
+            return Ok(false);
+        }
+        let wide = &mut self.wide_path;
+        wide_mask(
+            grid,
+            &area,
+            [first, last],
+            wide_open(big_r),
+            &mut wide.row,
+            &mut wide.mask,
+        );
+        let window = Window {
+            x: area.x,
+            y: area.y,
+            width: area.width,
+            height: area.height,
+        };
+        let found = wide
+            .astar
+            .find_path_masked_into(grid, window, first, last, &wide.mask, &mut wide.cells)
+            .is_ok_and(|s| s.status == Status::Found);
+        let opts = SmoothOptions::with_radius(r);
+        if !found
+            || self
+                .smoother
+                .smooth(grid, &wide.cells, &opts, &mut wide.waypoints)
+                .is_err()
+        {
+            return Ok(false);
+        }
+        // The new path's own pass, with the buffers taken out (none of
+        // them allocates when taken).
+        let (cells, waypoints) = (
+            std::mem::take(&mut wide.cells),
+            std::mem::take(&mut wide.waypoints),
+        );
+        let (mut loose, mut other) = (
+            std::mem::take(&mut wide.loose),
+            std::mem::take(&mut wide.other),
+        );
+        wide.nested = true;
+        let result = self.curve_with(
+            grid, None, &cells, &waypoints, r, &mut loose, &mut other, out,
+        );
+        let wide = &mut self.wide_path;
+        wide.nested = false;
+        (wide.cells, wide.waypoints, wide.loose, wide.other) = (cells, waypoints, loose, other);
+        match result {
+            Ok(()) => Ok(true),
+            Err(Error::NoLegalCurve { .. }) => Ok(false),
+            Err(e) => Err(e),
         }
     }
 
@@ -955,5 +1203,60 @@ fn slice_into(path: &CurvedPath, s0: f64, s1: f64, out: &mut Track) {
             }
         };
         out.push(piece, false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regionpath_testkit::maps::obstacles;
+    use regionpath_testkit::rng::{Rng64, XorShift64Star};
+
+    /// `wide_mask` against its definition read cell by cell: on random
+    /// maps and random areas (some reaching past word boundaries and the
+    /// map's edges), a cell's bit is set exactly when its eight neighbours
+    /// all are passable (off the map: blocked), or when it is passable and
+    /// within `open` of an end; no bit past the area's cells is set.
+    #[test]
+    fn wide_mask_matches_the_cell_by_cell_rule() {
+        let mut rng = XorShift64Star::new(11);
+        let (mut row, mut mask) = (Vec::new(), Vec::new());
+        for round in 0..60 {
+            let (w, h) = (1 + rng.below(150) as u32, 1 + rng.below(90) as u32);
+            let percent = 5 + 10 * (round % 4);
+            let grid = obstacles(w, h, percent, &mut |n| rng.below(n));
+            let x = rng.below(w as u64) as u32;
+            let y = rng.below(h as u64) as u32;
+            let area = Area {
+                x,
+                y,
+                width: 1 + rng.below((w - x) as u64) as u32,
+                height: 1 + rng.below((h - y) as u64) as u32,
+            };
+            let mut end = || Point::new(rng.below(w as u64) as u32, rng.below(h as u64) as u32);
+            let ends = [end(), end()];
+            let open = rng.below(8) as u32;
+            wide_mask(&grid, &area, ends, open, &mut row, &mut mask);
+            let n = (area.width * area.height) as usize;
+            for i in 0..mask.len() * 64 {
+                let set = mask[i / 64] >> (i % 64) & 1 == 1;
+                if i >= n {
+                    assert!(!set, "round {round}: bit {i} past the area's {n} cells");
+                    continue;
+                }
+                let (lx, ly) = (i as u32 % area.width, i as u32 / area.width);
+                let (gx, gy) = ((area.x + lx) as i64, (area.y + ly) as i64);
+                let inner =
+                    (-1..=1).all(|dy| (-1..=1).all(|dx| grid.is_passable_i(gx + dx, gy + dy)));
+                let near = ends.iter().any(|p| {
+                    (p.x as i64 - gx).abs() <= open as i64 && (p.y as i64 - gy).abs() <= open as i64
+                });
+                let want = inner || (near && grid.is_passable_i(gx, gy));
+                assert_eq!(
+                    set, want,
+                    "round {round}: cell ({gx}, {gy}) of area {area:?}, ends {ends:?}, open {open}"
+                );
+            }
+        }
     }
 }

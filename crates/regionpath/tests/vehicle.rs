@@ -456,15 +456,13 @@ fn a_gap_the_radius_cannot_take_is_detoured() {
     assert!(lowest > 34.0, "the curve goes through the gap: {lowest}");
 }
 
-/// On `testkit::maps::far_gap` (a one-cell dogleg on the cell path, a gap
-/// some 85 cells away, beyond the repairs' and the detours' reach), the
-/// curve goes round through the gap, legal by the independent check: the
-/// search over the whole path's box (the whole 560 × 560 map, 5 · 10⁶
-/// nodes at 16 headings) runs with its nodes in the paged store (a box
-/// above 4 · 10⁶ nodes was not searched before).
-#[test]
-fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
-    let grid = regionpath_testkit::maps::far_gap();
+/// On `testkit::maps::far_gap_rows(gap)` from (8, 8) to (540, 540): the
+/// cell path takes the one-cell dogleg; the planner's curve and the one a
+/// fresh `VehicleCurver` makes from the same path are legal by the
+/// independent check and cross the wall through the rows of `gap`; the
+/// curver's stage is `stage`.
+fn far_gap_curves(gap: std::ops::Range<u32>, stage: CurveStage) {
+    let grid = regionpath_testkit::maps::far_gap_rows(gap.clone());
     let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let (a, b) = (Point::new(8, 8), Point::new(540, 540));
     let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
@@ -477,11 +475,37 @@ fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
     check(&grid, &c, 2.0, 0.4, a, b);
     let mut curver = VehicleCurver::new(&vehicle(2.0, 0.4)).unwrap().unwrap();
     let again = curver.curve(&grid, &path.cells, &path.waypoints).unwrap();
-    assert_eq!(curver.stage(), CurveStage::WholeBox);
+    assert_eq!(curver.stage(), stage);
     check(&grid, &again, 2.0, 0.4, a, b);
-    let crossing = (0..=20_000)
-        .map(|i| c.sample(c.length() * i as f32 / 20_000.0).0)
-        .filter(|q| (30.0..35.0).contains(&q.x))
-        .all(|q| (90.0..98.0).contains(&q.y));
-    assert!(crossing, "the curve crosses the wall through the gap");
+    let rows = gap.start as f32..gap.end as f32;
+    for curve in [&c, &again] {
+        let crossing = (0..=20_000)
+            .map(|i| curve.sample(curve.length() * i as f32 / 20_000.0).0)
+            .filter(|q| (30.0..35.0).contains(&q.x))
+            .all(|q| rows.contains(&q.y));
+        assert!(crossing, "the curve crosses the wall through the gap");
+    }
+}
+
+/// On `testkit::maps::far_gap` (a one-cell dogleg on the cell path, a gap
+/// of eight rows some 85 cells away, beyond the repairs' and the detours'
+/// reach), the wide-path stage plans the cell path again along corridors
+/// at least three cells wide: it goes through the gap, and its curve is
+/// legal by the independent check. The search over the whole box (and its
+/// 5 · 10⁶ nodes) is not needed.
+#[test]
+fn a_path_with_room_to_turn_goes_round_a_squeeze() {
+    far_gap_curves(90..98, CurveStage::WidePath);
+}
+
+/// On `testkit::maps::far_gap_rows(90..92)` (the far gap only two rows
+/// wide: a vehicle of unit radius 0.4 drives through it straight, but the
+/// wide-path stage closes it, as no cell in it has all eight neighbours
+/// open), the curve goes round through the gap, legal by the independent
+/// check: the search over the whole path's box (the whole 560 × 560 map,
+/// 5 · 10⁶ nodes at 16 headings) runs with its nodes in the paged store (a
+/// box above 4 · 10⁶ nodes was not searched before).
+#[test]
+fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
+    far_gap_curves(90..92, CurveStage::WholeBox);
 }

@@ -248,19 +248,38 @@ fn warm_detours_allocate_nothing() {
     assert_warm_repeat_allocates_nothing(&mut curver, &grid, &path, out);
 }
 
-/// The search over the whole path's box with its nodes in the paged store
-/// (`testkit::maps::far_gap`: the box is the whole 560 × 560 map, above
-/// the dense store's 4 · 10⁶ nodes): a warm repeat allocates nothing and
-/// gives the same curve, which crosses the wall through the far gap.
-#[test]
-fn warm_paged_whole_box_searches_allocate_nothing() {
-    let grid = regionpath_testkit::maps::far_gap();
+/// On `testkit::maps::far_gap_rows(gap)` from (8, 8) to (540, 540): the
+/// curver's stage is `stage`, the curve crosses the wall through the rows
+/// of `gap`, and a warm repeat allocates nothing and gives the same curve.
+fn far_gap_warm(gap: std::ops::Range<u32>, stage: CurveStage) {
+    let grid = regionpath_testkit::maps::far_gap_rows(gap.clone());
     let (mut curver, path, out) = curve_once(&grid, Point::new(8, 8), Point::new(540, 540));
-    assert_eq!(curver.stage(), CurveStage::WholeBox);
+    assert_eq!(curver.stage(), stage);
+    let rows = gap.start as f32..gap.end as f32;
     let through_gap = (0..=5_000)
         .map(|i| out.sample(out.length() * i as f32 / 5_000.0).0)
         .filter(|q| (30.0..35.0).contains(&q.x))
-        .all(|q| (90.0..98.0).contains(&q.y));
+        .all(|q| rows.contains(&q.y));
     assert!(through_gap, "the curve crosses the wall through the gap");
     assert_warm_repeat_allocates_nothing(&mut curver, &grid, &path, out);
+}
+
+/// The search over the whole path's box with its nodes in the paged store
+/// (`testkit::maps::far_gap_rows(90..92)`: the box is the whole 560 × 560
+/// map, above the dense store's 4 · 10⁶ nodes; the gap too narrow for the
+/// wide-path stage, which finds no path and so builds no curve): a warm
+/// repeat allocates nothing and gives the same curve, which crosses the
+/// wall through the far gap.
+#[test]
+fn warm_paged_whole_box_searches_allocate_nothing() {
+    far_gap_warm(90..92, CurveStage::WholeBox);
+}
+
+/// The wide-path stage (`testkit::maps::far_gap`: the cell path squeezes
+/// through a one-cell dogleg; the path planned again along corridors at
+/// least three cells wide goes through the far gap): a warm repeat
+/// allocates nothing and gives the same curve.
+#[test]
+fn warm_wide_paths_allocate_nothing() {
+    far_gap_warm(90..98, CurveStage::WidePath);
 }

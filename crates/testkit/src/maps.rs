@@ -365,10 +365,18 @@ fn wall_open(x: u32, y: u32, w: u32, gap: std::ops::Range<u32>) -> bool {
 /// the cell path takes the dogleg, a legal curve the gap some 85 cells
 /// away, and the path's box is the whole map (313,600 cells).
 pub fn far_gap() -> Grid {
+    far_gap_rows(90..98)
+}
+
+/// [`far_gap`] with the gap in the wall on rows `gap` (inside 10..110)
+/// instead of 90–97: a gap of two rows is one a vehicle of unit radius 0.4
+/// drives through straight, but no cell in it has all eight neighbours
+/// open.
+pub fn far_gap_rows(gap: std::ops::Range<u32>) -> Grid {
     grid_where(560, 560, |x, y| {
         let room = y < 110 && x < 120;
         let corridor = (80..120).contains(&x) || (y >= 520 && x >= 80);
-        (room && wall_open(x, y, 30, 90..98)) || corridor
+        (room && wall_open(x, y, 30, gap.clone())) || corridor
     })
 }
 
