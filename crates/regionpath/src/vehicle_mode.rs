@@ -631,7 +631,7 @@ impl VehicleCurver {
         // The cell path again, with room to turn.
         if costs.is_none() {
             let spent = self.expansions;
-            let found = self.curve_wide_path(grid, cells, r, out)?;
+            let found = self.curve_wide_path(grid, cells, r, out);
             self.expansions += spent;
             if found {
                 self.stage = CurveStage::WidePath;
@@ -695,8 +695,9 @@ impl VehicleCurver {
     /// [`wide_open`] cells (Chebyshev) of either end, where the unit may
     /// have to start or stop in a narrow place; smooths it for unit radius
     /// `r`, and runs the rounding and the local repairs on it (not this
-    /// stage, nor the search over the whole box). `Ok(true)` with the
-    /// curve in `out`. Why: a shortest cell path squeezes through gaps
+    /// stage, nor the search over the whole box). `true` with the curve
+    /// in `out`; `false` when no such path exists or its pass gives no
+    /// curve (`out` then holds an unspecified path). Why: a shortest cell path squeezes through gaps
     /// and round corners where the turning circle does not fit, and the
     /// legal curve then leaves the path's neighbourhood (round a city
     /// block); a path along corridors at least three cells wide usually
@@ -715,9 +716,9 @@ impl VehicleCurver {
         cells: &[Point],
         r: f32,
         out: &mut CurvedPath,
-    ) -> Result<bool, Error> {
+    ) -> bool {
         let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
-            return Ok(false);
+            return false;
         };
         let big_r = self.config.get_turning_radius() as f64;
         let area = if grid.cell_count() <= WIDE_MAX_CELLS {
@@ -731,7 +732,7 @@ impl VehicleCurver {
         };
         let cells_in = area.width as u64 * area.height as u64;
         if cells_in == 0 || cells_in > WIDE_MAX_CELLS {
-            return Ok(false);
+            return false;
         }
         let wide = &mut self.wide_path;
         wide_mask(
@@ -759,7 +760,7 @@ impl VehicleCurver {
                 .smooth(grid, &wide.cells, &opts, &mut wide.waypoints)
                 .is_err()
         {
-            return Ok(false);
+            return false;
         }
         // The new path's own pass, with the buffers taken out (none of
         // them allocates when taken).
@@ -778,11 +779,10 @@ impl VehicleCurver {
         let wide = &mut self.wide_path;
         wide.nested = false;
         (wide.cells, wide.waypoints, wide.loose, wide.other) = (cells, waypoints, loose, other);
-        match result {
-            Ok(()) => Ok(true),
-            Err(Error::NoLegalCurve { .. }) => Ok(false),
-            Err(e) => Err(e),
-        }
+        // Whatever stopped the new path's pass (no legal curve, or a
+        // curve its checks refused), the search over the whole box is
+        // still to try.
+        result.is_ok()
     }
 
     /// Replaces each bad stretch of `loose` (widened by `reaches[0]` each
