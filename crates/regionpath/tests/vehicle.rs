@@ -487,7 +487,7 @@ fn far_gap_curves(gap: std::ops::Range<u32>, stage: CurveStage) {
     }
 }
 
-/// On `testkit::maps::far_gap` (a one-cell dogleg on the cell path, a gap
+/// On `testkit::maps::far_gap_rows(90..98)` (a one-cell dogleg on the cell path, a gap
 /// of eight rows some 85 cells away, beyond the repairs' and the detours'
 /// reach), the wide-path stage plans the cell path again along corridors
 /// at least three cells wide: it goes through the gap, and its curve is

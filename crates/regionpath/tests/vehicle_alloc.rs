@@ -275,7 +275,7 @@ fn warm_paged_whole_box_searches_allocate_nothing() {
     far_gap_warm(90..92, CurveStage::WholeBox);
 }
 
-/// The wide-path stage (`testkit::maps::far_gap`: the cell path squeezes
+/// The wide-path stage (`testkit::maps::far_gap_rows(90..98)`: the cell path squeezes
 /// through a one-cell dogleg; the path planned again along corridors at
 /// least three cells wide goes through the far gap): a warm repeat
 /// allocates nothing and gives the same curve.

@@ -359,19 +359,14 @@ fn wall_open(x: u32, y: u32, w: u32, gap: std::ops::Range<u32>) -> bool {
 /// A 560 × 560 map, mostly blocked: a room in the top left corner (rows
 /// 0–109, columns 0–119) split by a wall at columns 30–34 with two ways
 /// through, a one-cell dogleg near row 5 (as in [`dogleg_wall`]: no
-/// vehicle of turning radius 2 fits) and a gap of rows 90–97; from the
-/// room a corridor 40 cells wide runs down columns 80–119 and then right
-/// along rows 520–559. The vehicle tests route from (8, 8) to (540, 540):
-/// the cell path takes the dogleg, a legal curve the gap some 85 cells
-/// away, and the path's box is the whole map (313,600 cells).
-pub fn far_gap() -> Grid {
-    far_gap_rows(90..98)
-}
-
-/// [`far_gap`] with the gap in the wall on rows `gap` (inside 10..110)
-/// instead of 90–97: a gap of two rows is one a vehicle of unit radius 0.4
-/// drives through straight, but no cell in it has all eight neighbours
-/// open.
+/// vehicle of turning radius 2 fits) and a gap on the rows of `gap`
+/// (inside 10..110); from the room a corridor 40 cells wide runs down
+/// columns 80–119 and then right along rows 520–559. The vehicle tests
+/// route from (8, 8) to (540, 540): the cell path takes the dogleg, a
+/// legal curve the gap some 85 cells away, and the path's box is the whole
+/// map (313,600 cells). A gap of eight rows (90..98) leaves room to turn
+/// beside it; one of two rows (90..92) a vehicle of unit radius 0.4 drives
+/// through straight, but no cell in it has all eight neighbours open.
 pub fn far_gap_rows(gap: std::ops::Range<u32>) -> Grid {
     grid_where(560, 560, |x, y| {
         let room = y < 110 && x < 120;
