@@ -29,13 +29,26 @@ const LINE_END_SLACK: f64 = 5e-4;
 /// row to the exact line.
 pub fn line_f32(from: (f64, f64), to: (f64, f64)) -> (Vec2, Vec2) {
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-    let heading = dy.atan2(dx);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (ex, ey) = (dx / len, dy / len);
     let a = Vec2::new(from.0 as f32, from.1 as f32);
     let b = Vec2::new(to.0 as f32, to.1 as f32);
+    // How far the direction from `a` to `t` turns from the exact one: the
+    // sine of the angle up to a right angle, 2 − the sine beyond (the
+    // same order as the angle, within 10⁻¹⁰ of it below 10⁻⁵ rad, without
+    // `atan2`: up to 387 candidates per line).
     let off = |t: Vec2| {
-        let h = ((t.y - a.y) as f64).atan2((t.x - a.x) as f64);
-        let d = (h - heading).rem_euclid(std::f64::consts::TAU);
-        d.min(std::f64::consts::TAU - d)
+        let (ux, uy) = ((t.x - a.x) as f64, (t.y - a.y) as f64);
+        let n = (ux * ux + uy * uy).sqrt();
+        if n == 0.0 {
+            return f64::INFINITY;
+        }
+        let sin = ((ux * ey - uy * ex) / n).abs();
+        if ux * ex + uy * ey >= 0.0 {
+            sin
+        } else {
+            2.0 - sin
+        }
     };
     let plain = off(b);
     if plain <= 1e-5 || plain.is_nan() {

@@ -2,7 +2,7 @@
 //! two arcs joined by a tangent line, or three arcs), with both end
 //! headings fixed.
 
-use std::f64::consts::{PI, TAU};
+use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// A position (cells) and a heading (radians, `atan2(dy, dx)` in the grid
 /// frame: 0 points to +x, π/2 to +y).
@@ -49,8 +49,22 @@ pub struct Maneuver {
     pub length: f64,
 }
 
-/// Wraps an angle into `[0, 2π)`.
+/// Wraps an angle into `[0, 2π)`. The angles of a Dubins word lie within a
+/// few turns of that range: one or two additions serve them, and the
+/// division (`fmod`) only the rest.
+#[inline]
 pub(crate) fn wrap_pos(a: f64) -> f64 {
+    if (0.0..TAU).contains(&a) {
+        return a;
+    }
+    if (-TAU..0.0).contains(&a) {
+        let w = a + TAU;
+        // −ε + 2π rounds to 2π.
+        return if w >= TAU { 0.0 } else { w };
+    }
+    if (TAU..2.0 * TAU).contains(&a) {
+        return a - TAU;
+    }
     let w = a.rem_euclid(TAU);
     if w >= TAU {
         0.0
@@ -104,12 +118,193 @@ pub(crate) fn advance(p: Pose, piece: Piece, radius: f64) -> Pose {
     }
 }
 
+/// The smaller angle between headings `a` and `b` (radians, in `[0, π]`).
+#[inline]
+fn angle_between(a: f64, b: f64) -> f64 {
+    let t = wrap_pos(a - b);
+    t.min(TAU - t)
+}
+
+/// A lower bound of the angle (radians) every curve from heading `a` to
+/// heading `b` turns through when its chord has bearing `chord` (`None`
+/// for a curve that ends where it starts). Somewhere the curve runs
+/// parallel to its chord (Rolle's theorem on its distance from the
+/// chord's line), so its heading passes `chord` or `chord + π` on the way
+/// from `a` to `b`; and somewhere it advances along the chord (the mean
+/// value theorem on its progress along it), so its heading passes within
+/// π/2 of `chord`. O(1), no trigonometry.
+#[inline]
+pub(crate) fn turn_lower_bound(a: f64, b: f64, chord: Option<f64>) -> f64 {
+    match chord {
+        None => angle_between(a, b),
+        Some(phi) => {
+            let (to, from) = (angle_between(a, phi), angle_between(phi, b));
+            // Through `phi`, or through `phi + π` (each angle to it is π
+            // minus the angle to `phi`).
+            let parallel = (to + from).min(TAU - to - from);
+            let ahead = (to - FRAC_PI_2).max(0.0) + (from - FRAC_PI_2).max(0.0);
+            parallel.max(ahead)
+        }
+    }
+}
+
+/// A lower bound of the length of every curve of curvature at most
+/// 1/`radius` from `from` to `to` (driven forwards, or backwards with both
+/// headings turned round: the bound is the same), so of [`shortest`]'s: the
+/// straight distance, and `radius` times [`turn_lower_bound`]. One
+/// `atan2`; a search that queues exact curves by it prices (integrates)
+/// fewer of them than by the angle between the end headings alone.
+pub(crate) fn length_lower_bound(from: Pose, to: Pose, radius: f64) -> f64 {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let dist = (dx * dx + dy * dy).sqrt();
+    let chord = (dist > 0.0).then(|| dy.atan2(dx));
+    dist.max(radius * turn_lower_bound(from.heading, to.heading, chord))
+}
+
 /// The shortest curve from `from` to `to` made of arcs of radius `radius`
 /// (> 0) and lines, or `None` when no candidate reaches `to` (numerically:
 /// every candidate is checked by integrating it, within 10⁻⁶ cells and
 /// radians). Candidates: the four arc-line-arc words and the two
 /// arc-arc-arc words. O(1).
 pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
+    if !(radius > 0.0 && radius.is_finite() && from.is_finite() && to.is_finite()) {
+        return None;
+    }
+    // The words' lengths only, the shortest kept; a word is skipped
+    // when a part of its length known before its last `atan2` already
+    // reaches the best; the Maneuver built for the winner alone. When the
+    // winner does not integrate to `to` (near a formula's singularity),
+    // every candidate is built and tried in order (`all_candidates`).
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let d = (dx * dx + dy * dy).sqrt() / radius;
+    let phi = if d > 0.0 { dy.atan2(dx) } else { 0.0 };
+    let a = wrap_pos(from.heading - phi);
+    let b = wrap_pos(to.heading - phi);
+    let (sa, ca) = a.sin_cos();
+    let (sb, cb) = b.sin_cos();
+    let cab = (a - b).cos();
+    // (t + p + q, [t, p, q], kinds) of the best word so far.
+    type Word = (f64, [f64; 3], [i8; 3]);
+    let mut best: Word = (f64::INFINITY, [0.0; 3], [0i8; 3]);
+    fn take(best: &mut Word, t: f64, p: f64, q: f64, kinds: [i8; 3]) {
+        let len = t + p + q;
+        if len < best.0 {
+            *best = (len, [t, p, q], kinds);
+        }
+    }
+    // Plus-straight-plus; a degenerate pair of words (coinciding circles)
+    // is left to `all_candidates`.
+    let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sa - sb);
+    if p2.abs() < 1e-12 {
+        return all_candidates(from, to, radius);
+    }
+    if p2 >= 0.0 {
+        let tmp = (cb - ca).atan2(d + sa - sb);
+        take(
+            &mut best,
+            wrap_pos(tmp - a),
+            p2.sqrt(),
+            wrap_pos(b - tmp),
+            [1, 0, 1],
+        );
+    }
+    // Minus-straight-minus.
+    let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sb - sa);
+    if p2.abs() < 1e-12 {
+        return all_candidates(from, to, radius);
+    }
+    if p2 >= 0.0 && p2.sqrt() < best.0 {
+        let tmp = (ca - cb).atan2(d - sa + sb);
+        take(
+            &mut best,
+            wrap_pos(a - tmp),
+            p2.sqrt(),
+            wrap_pos(tmp - b),
+            [-1, 0, -1],
+        );
+    }
+    // Plus-straight-minus: `tmp` = atan2(y, x) − atan2(−2, p), one
+    // `atan2` of the rotated vector.
+    let p2 = -2.0 + d * d + 2.0 * cab + 2.0 * d * (sa + sb);
+    if p2 >= 0.0 && p2.sqrt() < best.0 {
+        let p = p2.sqrt();
+        let (y, x) = (-ca - cb, d + sa + sb);
+        let tmp = (y * p + 2.0 * x).atan2(x * p - 2.0 * y);
+        take(
+            &mut best,
+            wrap_pos(tmp - a),
+            p,
+            wrap_pos(tmp - b),
+            [1, 0, -1],
+        );
+    }
+    // Minus-straight-plus: atan2(y, x) − atan2(2, p).
+    let p2 = d * d - 2.0 + 2.0 * cab - 2.0 * d * (sa + sb);
+    if p2 >= 0.0 && p2.sqrt() < best.0 {
+        let p = p2.sqrt();
+        let (y, x) = (ca + cb, d - sa - sb);
+        let tmp = (y * p - 2.0 * x).atan2(x * p + 2.0 * y);
+        take(
+            &mut best,
+            wrap_pos(a - tmp),
+            p,
+            wrap_pos(b - tmp),
+            [-1, 0, 1],
+        );
+    }
+    // The three-arc words: their middle arc alone turns by more than π.
+    if best.0 > PI {
+        // Minus-plus-minus.
+        let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * (sa - sb)) / 8.0;
+        if c.abs() <= 1.0 {
+            let p = wrap_pos(TAU - c.acos());
+            if p < best.0 {
+                let t = wrap_pos(a - (ca - cb).atan2(d - sa + sb) + p / 2.0);
+                take(&mut best, t, p, wrap_pos(a - b - t + p), [-1, 1, -1]);
+            }
+        }
+        // Plus-minus-plus.
+        let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * (sb - sa)) / 8.0;
+        if c.abs() <= 1.0 {
+            let p = wrap_pos(TAU - c.acos());
+            if p < best.0 {
+                let t = wrap_pos(-a - (ca - cb).atan2(d + sa - sb) + p / 2.0);
+                take(&mut best, t, p, wrap_pos(b - a - t + p), [1, -1, 1]);
+            }
+        }
+    }
+    let (len, v, kinds) = best;
+    let len = len * radius;
+    if !len.is_finite() {
+        return all_candidates(from, to, radius);
+    }
+    let piece = |k: i8, v: f64| match k {
+        0 => Piece::Line(v * radius),
+        k => Piece::Arc(k as f64 * v),
+    };
+    let m = Maneuver {
+        radius,
+        pieces: [
+            piece(kinds[0], v[0]),
+            piece(kinds[1], v[1]),
+            piece(kinds[2], v[2]),
+        ],
+        length: len,
+    };
+    let tol = 1e-6 * (1.0 + d) * radius;
+    let e = m.end(from);
+    if (e.x - to.x).abs() <= tol
+        && (e.y - to.y).abs() <= tol
+        && wrap_signed(e.heading - to.heading).abs() <= 1e-6
+    {
+        return Some(m);
+    }
+    all_candidates(from, to, radius)
+}
+
+/// [`shortest`] the long way: every candidate built, sorted by length and
+/// integrated in turn until one reaches `to`.
+fn all_candidates(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
     if !(radius > 0.0 && radius.is_finite() && from.is_finite() && to.is_finite()) {
         return None;
     }
@@ -187,6 +382,13 @@ pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
         consider(t, p, wrap_pos(b - a - t + p), [1, -1, 1]);
     }
     let cands = &mut cands[..n];
+    let tol = 1e-6 * (1.0 + d) * radius;
+    let reaches = |m: &Maneuver| {
+        let e = m.end(from);
+        (e.x - to.x).abs() <= tol
+            && (e.y - to.y).abs() <= tol
+            && wrap_signed(e.heading - to.heading).abs() <= 1e-6
+    };
     cands.sort_by(|a, b| {
         let (a, b) = (
             a.map_or(f64::INFINITY, |m| m.length),
@@ -194,13 +396,7 @@ pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
         );
         a.total_cmp(&b)
     });
-    let tol = 1e-6 * (1.0 + d) * radius;
-    cands.iter().flatten().copied().find(|m| {
-        let e = m.end(from);
-        (e.x - to.x).abs() <= tol
-            && (e.y - to.y).abs() <= tol
-            && wrap_signed(e.heading - to.heading).abs() <= 1e-6
-    })
+    cands.iter().flatten().copied().find(|m| reaches(m))
 }
 
 #[cfg(test)]
@@ -265,6 +461,84 @@ mod tests {
                 shortest(back(b), back(a), 1.5)
             );
         }
+    }
+
+    /// The fast path (lengths first, words skipped by partial lengths, the
+    /// winner alone built) agrees with building, sorting and integrating
+    /// every candidate, on random poses and on the search's lattice.
+    #[test]
+    fn the_fast_path_picks_the_candidates_shortest() {
+        let mut seed = 4242u64;
+        let mut unit = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut poses = Vec::new();
+        for i in 0..20_000 {
+            let spread = [0.5, 3.0, 12.0][i % 3];
+            let a = Pose::new(unit() * spread, unit() * spread, unit() * TAU - PI);
+            let b = Pose::new(unit() * spread, unit() * spread, unit() * TAU - PI);
+            poses.push((a, b, 0.5 + unit() * 3.0));
+        }
+        for h0 in 0..16 {
+            for h1 in 0..16 {
+                for dx in -3..=3 {
+                    for dy in -3..=3 {
+                        let from = Pose::new(0.5, 0.5, h0 as f64 * TAU / 16.0);
+                        let to =
+                            Pose::new(0.5 + dx as f64, 0.5 + dy as f64, h1 as f64 * TAU / 16.0);
+                        poses.push((from, to, 2.0));
+                    }
+                }
+            }
+        }
+        for (a, b, r) in poses {
+            let fast = shortest(a, b, r).expect("a curve");
+            let all = all_candidates(a, b, r).expect("a curve");
+            assert!(
+                (fast.length - all.length).abs() <= 1e-9 * (1.0 + all.length),
+                "{fast:?} vs {all:?}"
+            );
+            let e = fast.end(a);
+            assert!((e.x - b.x).abs() < 1e-6 && (e.y - b.y).abs() < 1e-6);
+        }
+    }
+
+    /// The lower bound never exceeds the shortest curve's length, and
+    /// beats the bound of the end headings alone (a pose beside the start
+    /// with the same heading needs half a turn each way and back).
+    #[test]
+    fn the_lower_bound_is_below_the_shortest_length() {
+        let mut seed = 777u64;
+        let mut unit = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut tighter = 0;
+        for i in 0..20_000 {
+            let spread = if i % 2 == 0 { 3.0 } else { 12.0 };
+            let a = Pose::new(unit() * spread, unit() * spread, unit() * TAU - PI);
+            let b = Pose::new(unit() * spread, unit() * spread, unit() * TAU - PI);
+            let r = 0.5 + unit() * 3.0;
+            let exact = shortest(a, b, r).unwrap().length;
+            let lower = length_lower_bound(a, b, r);
+            assert!(
+                lower <= exact + 1e-9,
+                "{lower} > {exact}: {a:?} {b:?} r {r}"
+            );
+            let plain = ((b.x - a.x).hypot(b.y - a.y)).max(r * angle_between(a.heading, b.heading));
+            assert!(lower >= plain - 1e-12);
+            if lower > plain + 1e-6 {
+                tighter += 1;
+            }
+        }
+        assert!(tighter > 5_000, "{tighter}");
+        let beside = length_lower_bound(Pose::new(0.0, 0.0, 0.0), Pose::new(0.0, 1.0, 0.0), 2.0);
+        assert!((beside - 2.0 * PI).abs() < 1e-12, "{beside}");
     }
 
     /// A straight run ahead is a line of the distance; a quarter turn to

@@ -2,7 +2,7 @@
 //! reached by the [`Steering`] primitives.
 
 use crate::cells::centreline_cells;
-use crate::dubins::{shortest, Maneuver, Pose};
+use crate::dubins::{length_lower_bound, shortest, turn_lower_bound, Maneuver, Pose};
 use crate::nodes::Nodes;
 use crate::pieces::{maneuver_clear, maneuver_conditioned, push_maneuver, Track};
 use crate::steering::{Steering, MAX_EXTENT, PACK};
@@ -187,11 +187,13 @@ fn lazy_index(edge: u32) -> usize {
     (edge & !LAZY) as usize
 }
 /// Edge flag: an exact curve not yet priced: its `g` is a lower bound (the
-/// parent's cost plus the larger of the straight distance and R times the
-/// angle between the end headings, which its arcs must turn through); when
-/// popped it is priced (Dubins length) and pushed again as [`LAZY`].
+/// parent's cost plus `length_lower_bound`: the straight distance, or R
+/// times the angle its arcs must turn through, by the end headings and
+/// the chord's bearing); when popped it is priced (Dubins length) and
+/// pushed again as [`LAZY`].
 const UNPRICED: u32 = 1 << 30;
 
+/// A popped open-list entry.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     f: f64,
@@ -201,23 +203,72 @@ struct Entry {
     edge: u32,
 }
 
-impl PartialEq for Entry {
+/// An `f64` as a `u64` of the same order (`total_cmp`'s): one integer
+/// comparison orders two costs.
+#[inline]
+fn ordered(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+/// The inverse of [`ordered`].
+#[inline]
+fn unordered(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
+/// An open-list entry: smaller `f` first, then larger `g`, then smaller
+/// node. `key` holds `f` and `g` (inverted) as [`ordered`] bits, so the
+/// heap's comparisons are one `u128` comparison (the node's only on a
+/// tie of both).
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    key: u128,
+    node: u32,
+    parent: u32,
+    edge: u32,
+}
+
+impl Queued {
+    fn new(f: f64, g: f64, node: u32, parent: u32, edge: u32) -> Queued {
+        Queued {
+            key: (ordered(f) as u128) << 64 | !ordered(g) as u128,
+            node,
+            parent,
+            edge,
+        }
+    }
+
+    fn entry(self) -> Entry {
+        Entry {
+            f: unordered((self.key >> 64) as u64),
+            g: unordered(!(self.key as u64)),
+            node: self.node,
+            parent: self.parent,
+            edge: self.edge,
+        }
+    }
+}
+
+impl PartialEq for Queued {
     fn eq(&self, o: &Self) -> bool {
         self.cmp(o) == Ordering::Equal
     }
 }
-impl Eq for Entry {}
-impl PartialOrd for Entry {
+impl Eq for Queued {}
+impl PartialOrd for Queued {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
-impl Ord for Entry {
+impl Ord for Queued {
     fn cmp(&self, o: &Self) -> Ordering {
-        // A max-heap: smaller f first, then larger g, then node.
-        o.f.total_cmp(&self.f)
-            .then(self.g.total_cmp(&o.g))
-            .then(o.node.cmp(&self.node))
+        // A max-heap: the smaller key first, then the smaller node.
+        o.key.cmp(&self.key).then(o.node.cmp(&self.node))
     }
 }
 
@@ -262,7 +313,7 @@ pub struct DirectionalSearch {
     nodes: Nodes,
     /// Areas of more nodes than this use the paged node store.
     dense_limit: usize,
-    heap: BinaryHeap<Entry>,
+    heap: BinaryHeap<Queued>,
     blocked: Vec<u64>,
     row_words: usize,
     chain: Vec<(u32, u32)>,
@@ -626,13 +677,6 @@ impl DirectionalSearch {
         let radius = spec.turning_radius;
         let unit = spec.unit_radius as f32;
         let bound = |dist: f64| crate::steering::max_length(dist, radius);
-        // A lower bound of an exact curve's length between body headings
-        // `a` and `b`: its arcs, of radius R, turn by at least the angle
-        // between them (driven forwards or backwards alike).
-        let turn_bound = |a: f64, b: f64| {
-            let t = (a - b).rem_euclid(2.0 * PI);
-            radius * t.min(2.0 * PI - t)
-        };
         let gx = goal_pose.x;
         let gy = goal_pose.y;
         let weight = if limits.weight.is_finite() && limits.weight > 1.0 {
@@ -757,11 +801,14 @@ impl DirectionalSearch {
                         if !joined(cx, cy) {
                             continue;
                         }
-                        let dist = ((x as f64 + 0.5 - sp.x).powi(2)
-                            + (y as f64 + 0.5 - sp.y).powi(2))
-                        .sqrt();
+                        // `length_lower_bound` with the chord's bearing
+                        // taken once per cell.
+                        let (ux, uy) = (x as f64 + 0.5 - sp.x, y as f64 + 0.5 - sp.y);
+                        let dist = (ux * ux + uy * uy).sqrt();
+                        let chord = (dist > 0.0).then(|| uy.atan2(ux));
                         for hd in 0..hn {
-                            let lower = dist.max(turn_bound(sp.heading, hd as f64 * step));
+                            let turn = turn_lower_bound(sp.heading, hd as f64 * step, chord);
+                            let lower = dist.max(radius * turn);
                             for d in 0..dirs {
                                 let n = node_of(cx, cy, hd, d);
                                 self.push(
@@ -777,8 +824,7 @@ impl DirectionalSearch {
                 }
                 if let Goal::Pose(gp) = goal {
                     if (goal_cell.0 - scx).abs() <= reach && (goal_cell.1 - scy).abs() <= reach {
-                        let dist = ((gp.x - sp.x).powi(2) + (gp.y - sp.y).powi(2)).sqrt();
-                        let dist = dist.max(turn_bound(sp.heading, gp.heading)) * cmin;
+                        let dist = length_lower_bound(sp, gp, radius) * cmin;
                         self.push(GOAL, dist, 0.0, START, UNPRICED);
                         if dirs == 2 {
                             self.push(GOAL_REV, dist * penalty, 0.0, START, UNPRICED);
@@ -795,7 +841,7 @@ impl DirectionalSearch {
         let mut found_edge = NONE;
         let found_cost: f64;
         loop {
-            let Some(e) = self.heap.pop() else {
+            let Some(e) = self.heap.pop().map(Queued::entry) else {
                 return Ok(Outcome::NoPath { expansions });
             };
             if e.edge == UNPRICED {
@@ -990,8 +1036,7 @@ impl DirectionalSearch {
             if let Goal::Pose(gp) = goal {
                 if (goal_cell.0 - ax).abs() <= reach && (goal_cell.1 - ay).abs() <= reach {
                     let from = node_pose(e.node);
-                    let dist = ((gp.x - from.x).powi(2) + (gp.y - from.y).powi(2)).sqrt();
-                    let dist = dist.max(turn_bound(from.heading, gp.heading)) * cmin;
+                    let dist = length_lower_bound(from, gp, radius) * cmin;
                     self.push(
                         GOAL,
                         e.g + dist + gear_cost(e.node, 0),
@@ -1125,13 +1170,7 @@ impl DirectionalSearch {
     }
 
     fn push(&mut self, node: u32, g: f64, hv: f64, parent: u32, edge: u32) {
-        self.heap.push(Entry {
-            f: g + hv,
-            g,
-            node,
-            parent,
-            edge,
-        });
+        self.heap.push(Queued::new(g + hv, g, node, parent, edge));
     }
 }
 
@@ -1214,5 +1253,71 @@ fn grid_distances(
             }
         }
         d += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ordered` keeps `total_cmp`'s order and `unordered` undoes it, on
+    /// signed zeros, infinities, subnormals and ordinary costs.
+    #[test]
+    fn ordered_bits_keep_the_order_of_costs() {
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -f64::MIN_POSITIVE / 4.0,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE / 4.0,
+            1e-9,
+            1.0,
+            1.0 + f64::EPSILON,
+            std::f64::consts::PI,
+            1e300,
+            f64::INFINITY,
+        ];
+        for a in xs {
+            assert_eq!(unordered(ordered(a)).to_bits(), a.to_bits());
+            for b in xs {
+                assert_eq!(ordered(a).cmp(&ordered(b)), a.total_cmp(&b), "{a} {b}");
+            }
+        }
+    }
+
+    /// The heap pops the smaller `f`, then the larger `g`, then the
+    /// smaller node, and gives back `f` and `g` exactly.
+    #[test]
+    fn queued_entries_pop_in_the_search_order() {
+        let mut heap = BinaryHeap::new();
+        let items = [
+            (3.0, 1.0, 7),
+            (2.0, 0.5, 9),
+            (2.0, 1.5, 8),
+            (2.0, 1.5, 4),
+            (0.1 + 0.2, 0.3, 1),
+        ];
+        for (f, g, n) in items {
+            heap.push(Queued::new(f, g, n, 0, 0));
+        }
+        let popped: Vec<(f64, f64, u32)> = std::iter::from_fn(|| {
+            heap.pop().map(|q| {
+                let e = q.entry();
+                (e.f, e.g, e.node)
+            })
+        })
+        .collect();
+        assert_eq!(
+            popped,
+            [
+                (0.1 + 0.2, 0.3, 1),
+                (2.0, 1.5, 4),
+                (2.0, 1.5, 8),
+                (2.0, 0.5, 9),
+                (3.0, 1.0, 7)
+            ]
+        );
     }
 }
