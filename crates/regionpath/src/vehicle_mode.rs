@@ -5,8 +5,8 @@ use crate::{Config, Error};
 use regionpath_grid::{Grid, Point, ProfileGrid};
 use regionpath_search::{Status, Window, WindowedAStar};
 use regionpath_smoothing::{
-    curve_into, CurveError, CurveScratch, CurveSegment, CurvedPath, SmoothOptions, Smoother,
-    TurnOptions, TurnPolicy, Vec2,
+    curve_into, ease_corners, CurveError, CurveScratch, CurveSegment, CurvedPath, EaseScratch,
+    SmoothOptions, Smoother, TurnOptions, TurnPolicy, Vec2,
 };
 use regionpath_vehicle::{
     check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Reverse,
@@ -47,6 +47,10 @@ const DETOUR_REACH_CELLS: f64 = 16.0;
 const DETOUR_MARGIN_RADII: f64 = 8.0;
 /// See [`DETOUR_MARGIN_RADII`].
 const DETOUR_MARGIN_CELLS: f64 = 16.0;
+/// Node budget of the search from the goal backwards that finds a goal
+/// in a pocket before the search over the whole path's box
+/// (`VehicleCurver::goal_in_pocket`).
+const POCKET_BUDGET: u32 = 2_000;
 /// Node budget of a detour search.
 const DETOUR_BUDGET: u32 = 20_000;
 
@@ -242,6 +246,13 @@ pub struct VehicleCurver {
     bad_wide: Vec<(f64, f64)>,
     smoother: Smoother,
     wide: Vec<Vec2>,
+    /// The rounded curve's waypoints with their corners eased
+    /// ([`ease_corners`]).
+    eased: Vec<Vec2>,
+    ease: EaseScratch,
+    /// The rounded curve before easing, and its bad stretches.
+    plain: CurvedPath,
+    bad_plain: Vec<(f64, f64)>,
     scratch: CurveScratch,
     loose: CurvedPath,
     other: CurvedPath,
@@ -305,6 +316,10 @@ impl VehicleCurver {
             bad_wide: Vec::new(),
             smoother: Smoother::new(),
             wide: Vec::new(),
+            eased: Vec::new(),
+            ease: EaseScratch::default(),
+            plain: CurvedPath::default(),
+            bad_plain: Vec::new(),
             scratch: CurveScratch::default(),
             loose: CurvedPath::default(),
             other: CurvedPath::default(),
@@ -556,6 +571,9 @@ impl VehicleCurver {
         };
         curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
         collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
+        // Whether `loose` is the eased curve (the one before easing then in
+        // `self.plain`, its bad stretches in `self.bad_plain`).
+        let mut eased = false;
         if has_inner(&self.bad, loose) {
             // Turns of the path smoothed for the unit hug corners too
             // closely for the radius: smoothed with a wider clearance, more
@@ -582,11 +600,42 @@ impl VehicleCurver {
                 }
             }
         }
+        if has_inner(&self.bad, loose) {
+            // Corners moved off the walls take the radius more often:
+            // each saves a directional search.
+            self.eased.clear();
+            self.eased.extend_from_slice(waypoints);
+            if ease_corners(grid, &mut self.eased, &opts, &mut self.ease) > 0
+                && curve_into(grid, &self.eased, &opts, &mut self.scratch, other).is_ok()
+            {
+                collect_bad(
+                    other,
+                    big_r,
+                    start_heading,
+                    goal_heading,
+                    &mut self.bad_wide,
+                );
+                if self.bad_wide.len() < self.bad.len() {
+                    self.plain.clone_from(loose);
+                    self.bad_plain.clone_from(&self.bad);
+                    loose.clone_from(other);
+                    self.bad.clone_from(&self.bad_wide);
+                    eased = true;
+                }
+            }
+        }
         let single = loose.segments().is_empty();
         if self.bad.is_empty() {
             self.stage = CurveStage::Rounded;
             out.clone_from(loose);
-            return self.checked(grid, out, big_r, r);
+            let checked = self.checked(grid, out, big_r, r);
+            if checked.is_ok() || !eased {
+                return checked;
+            }
+            // The eased curve refused by the checks (a clearance or a
+            // joint at their tolerance): the curve before easing, repaired.
+            loose.clone_from(&self.plain);
+            self.bad.clone_from(&self.bad_plain);
         }
         let start_goal = (
             match start_heading {
@@ -628,6 +677,20 @@ impl VehicleCurver {
                 expansions: self.expansions,
             });
         }
+        let margin = detour_margin(big_r as f64);
+        let area = Area::around(
+            grid,
+            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+            margin,
+        );
+        if area.width as u64 * area.height as u64 <= GLOBAL_MAX_CELLS
+            && self.goal_in_pocket(grid, start_goal, area)?
+        {
+            self.stage = CurveStage::Failed;
+            return Err(Error::NoLegalCurve {
+                expansions: self.expansions,
+            });
+        }
         // The cell path again, with room to turn.
         if costs.is_none() {
             let spent = self.expansions;
@@ -642,12 +705,6 @@ impl VehicleCurver {
         // curve may have to leave the path's neighbourhood to find room to
         // turn), guided by the grid distance to the goal.
         self.pieces.clear();
-        let margin = detour_margin(big_r as f64);
-        let area = Area::around(
-            grid,
-            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
-            margin,
-        );
         if area.width as u64 * area.height as u64 > GLOBAL_MAX_CELLS {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
@@ -687,6 +744,62 @@ impl VehicleCurver {
                 })
             }
         }
+    }
+
+    /// Whether no lattice curve leaves the goal of `start_goal` backwards
+    /// within `area`: a directional search from the goal turned round
+    /// (its heading, if any, plus π) to the start turned round, within
+    /// [`POCKET_BUDGET`] expansions, runs out of nodes. The primitives
+    /// driven backwards are primitives turned round (their swept cells
+    /// the same), so the search over `area` from the start would then find
+    /// no curve either, only later: it explores the start's side, up to
+    /// [`GLOBAL_BUDGET`] expansions, where the goal's side is a small
+    /// pocket (a goal in a dead end too narrow to turn in: random512-25,
+    /// R = 2, r = 0.4, 42 of the 104 rows without a curve). Costs at most
+    /// [`POCKET_BUDGET`] expansions (about 0.2 ms).
+    fn goal_in_pocket(
+        &mut self,
+        grid: &Grid,
+        (start, goal): (Start, Goal),
+        area: Area,
+    ) -> Result<bool, Error> {
+        let turned = |p: Pose| Pose::new(p.x, p.y, p.heading + PI);
+        let back = (
+            match goal {
+                Goal::Cell(c) => Start::Cell(c),
+                Goal::Pose(p) => Start::Pose(turned(p)),
+            },
+            match start {
+                Start::Cell(c) => Goal::Cell(c),
+                Start::Pose(p) => Goal::Pose(turned(p)),
+            },
+        );
+        let limits = Limits {
+            area: Some(area),
+            max_expansions: POCKET_BUDGET,
+            weight: GLOBAL_WEIGHT,
+        };
+        self.pieces.clear();
+        let outcome = directional(
+            &mut self.search,
+            grid,
+            None,
+            true,
+            back,
+            &limits,
+            &mut self.pieces,
+        )?;
+        self.pieces.clear();
+        Ok(match outcome {
+            Outcome::NoPath { expansions } => {
+                self.expansions += expansions as u64;
+                true
+            }
+            Outcome::Found { expansions, .. } | Outcome::BudgetExhausted { expansions } => {
+                self.expansions += expansions as u64;
+                false
+            }
+        })
     }
 
     /// The wide-path stage: plans the cell path from the first of `cells`

@@ -509,3 +509,114 @@ fn a_path_with_room_to_turn_goes_round_a_squeeze() {
 fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
     far_gap_curves(90..92, CurveStage::WholeBox);
 }
+
+/// A 130 × 160 field with a one-cell corridor leaving it east at row 80
+/// and bending south after 15 cells: the goal lies past the bend, where
+/// a radius-2 vehicle cannot turn.
+fn bent_pocket() -> Grid {
+    let rows: Vec<String> = (0..160u32)
+        .map(|y| {
+            (0..160u32)
+                .map(|x| {
+                    let field = x < 130;
+                    let corridor = (y == 80 && (130..=145).contains(&x))
+                        || (x == 145 && (80..=90).contains(&y));
+                    if field || corridor {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Grid::from_rows(&rows).unwrap()
+}
+
+/// The goal past a one-cell bend: the point path exists, no legal curve
+/// does (an exhaustive directional search over the whole map from the
+/// start finds none), and the vehicle mode says so after a search from
+/// the goal backwards runs out of room, well short of the 150 000
+/// expansions the search over the whole box would spend on the field.
+#[test]
+fn a_goal_in_a_pocket_fails_early() {
+    use regionpath::vehicle::{
+        DirectionalSearch, Goal, Limits, Outcome, Start, Steering, Track, VehicleSpec,
+    };
+    let grid = bent_pocket();
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(10, 80), Point::new(145, 88));
+    let steering = Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap();
+    let mut exhaustive = DirectionalSearch::new(std::sync::Arc::new(steering));
+    let outcome = exhaustive
+        .find(
+            &grid,
+            Start::Cell(a),
+            Goal::Cell(b),
+            &Limits::default(),
+            &mut Track::new(),
+        )
+        .unwrap();
+    let Outcome::NoPath { expansions: all } = outcome else {
+        panic!("a curve into the pocket: {outcome:?}");
+    };
+    assert!(all > 150_000, "the field holds {all} nodes");
+    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+    match p.find_path(&hier, &grid, a, b) {
+        Err(Error::NoLegalCurve { expansions }) => {
+            assert!(expansions < 100_000, "{expansions} expansions")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A thin wall hanging from the top of a room, start and goal on either
+/// side of it: the smoothed path turns round the wall's end through two
+/// right-angled corners too close together for the radius (and, smoothed
+/// with more clearance, still too close). With the corners eased apart,
+/// the curve needs no directional search (stage `Rounded`, no node
+/// expanded), legal by the independent check.
+#[test]
+fn corners_eased_apart_need_no_search() {
+    let rows: Vec<String> = (0..40u32)
+        .map(|y| {
+            (0..40u32)
+                .map(|x| if x == 20 && y < 25 { '@' } else { '.' })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(12, 6), Point::new(28, 6));
+    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+    let path = p.find_path(&hier, &grid, a, b).unwrap();
+    let turns = |w: &[regionpath::Vec2]| {
+        regionpath::smoothing::curve(
+            &grid,
+            w,
+            &regionpath::smoothing::TurnOptions {
+                turning_radius: 2.0,
+                unit_radius: 0.4,
+                policy: TurnPolicy::Strict,
+            },
+        )
+    };
+    assert!(
+        turns(&path.waypoints).is_err(),
+        "the corners take the radius as smoothed"
+    );
+    let wide = regionpath::smoothing::smooth(
+        &grid,
+        &path.cells,
+        &regionpath::smoothing::SmoothOptions::with_radius(1.4),
+    );
+    assert!(wide.is_err() || turns(&wide.unwrap()).is_err());
+    let mut curver = VehicleCurver::new(&vehicle(2.0, 0.4)).unwrap().unwrap();
+    let c = curver.curve(&grid, &path.cells, &path.waypoints).unwrap();
+    assert_eq!(
+        (curver.stage(), curver.expansions()),
+        (CurveStage::Rounded, 0)
+    );
+    check(&grid, &c, 2.0, 0.4, a, b);
+    check(&grid, &path.curve.expect("a curve"), 2.0, 0.4, a, b);
+}

@@ -1,6 +1,6 @@
 //! Turning-radius curves: waypoint polylines with rounded corners.
 
-use crate::geom::{arc_clear, capsule_clear, Arc, P};
+use crate::geom::{arc_clear, capsule_clear, disk_blocked, Arc, P};
 use crate::Vec2;
 use regionpath_grid::Grid;
 use thiserror::Error;
@@ -567,20 +567,45 @@ impl CurvedPath {
 
 /// One corner of the polyline.
 #[derive(Clone, Copy, Debug)]
-struct Turn {
+pub(crate) struct Turn {
     /// Original waypoint index.
     index: usize,
     vertex: P,
     u_in: P,
     u_out: P,
     /// tan(θ/2) (infinite for a reversal); 0 when straight.
-    tan_half: f64,
+    pub(crate) tan_half: f64,
     /// +1 when turning towards increasing angles, −1 otherwise.
     sign: f64,
     theta: f64,
 }
 
 impl Turn {
+    /// The corner at `vertex` (waypoint `index`) between the segments from
+    /// `before` and to `after` (each distinct from `vertex`).
+    pub(crate) fn new(before: P, vertex: P, after: P, index: usize) -> Turn {
+        let u_in = vertex.sub(before).scale(1.0 / before.dist(vertex));
+        let u_out = after.sub(vertex).scale(1.0 / vertex.dist(after));
+        let cr = u_in.cross(u_out);
+        let theta = cr.abs().atan2(u_in.dot(u_out));
+        let tan_half = if theta < STRAIGHT {
+            0.0
+        } else if theta > std::f64::consts::PI - 1e-9 {
+            f64::INFINITY
+        } else {
+            (theta / 2.0).tan()
+        };
+        Turn {
+            index,
+            vertex,
+            u_in,
+            u_out,
+            tan_half,
+            sign: if cr >= 0.0 { 1.0 } else { -1.0 },
+            theta,
+        }
+    }
+
     /// The rounding arc of radius `rho`, or `None` when there is no arc.
     fn arc(&self, rho: f64) -> Option<Arc> {
         if rho <= 0.0 || self.tan_half == 0.0 || !self.tan_half.is_finite() {
@@ -599,7 +624,21 @@ impl Turn {
         })
     }
 
-    fn legal(&self, grid: &Grid, rho: f64, r: f64) -> bool {
+    /// [`Turn::legal`] with a quick refusal first: an arc whose midpoint
+    /// lies within `r` of a blocked square ([`disk_blocked`]) is not
+    /// clear, whatever the rest of it.
+    pub(crate) fn legal_quick(&self, grid: &Grid, rho: f64, r: f64) -> bool {
+        if let Some(arc) = self.arc(rho) {
+            if let Some(u) = self.vertex.sub(arc.center).unit() {
+                if disk_blocked(grid, arc.center.add(u.scale(rho)), r) {
+                    return false;
+                }
+            }
+        }
+        self.legal(grid, rho, r)
+    }
+
+    pub(crate) fn legal(&self, grid: &Grid, rho: f64, r: f64) -> bool {
         if rho > 0.0 && !self.tan_half.is_finite() {
             return false;
         }
@@ -731,28 +770,10 @@ pub fn curve_into(
     // turns[k] is the corner at pts[k + 1].
     let turns = &mut scratch.turns;
     turns.clear();
-    turns.extend(pts.windows(3).map(|w| {
-        let u_in = w[1].0.sub(w[0].0).scale(1.0 / w[0].0.dist(w[1].0));
-        let u_out = w[2].0.sub(w[1].0).scale(1.0 / w[1].0.dist(w[2].0));
-        let cr = u_in.cross(u_out);
-        let theta = cr.abs().atan2(u_in.dot(u_out));
-        let tan_half = if theta < STRAIGHT {
-            0.0
-        } else if theta > std::f64::consts::PI - 1e-9 {
-            f64::INFINITY
-        } else {
-            (theta / 2.0).tan()
-        };
-        Turn {
-            index: w[1].1,
-            vertex: w[1].0,
-            u_in,
-            u_out,
-            tan_half,
-            sign: if cr >= 0.0 { 1.0 } else { -1.0 },
-            theta,
-        }
-    }));
+    turns.extend(
+        pts.windows(3)
+            .map(|w| Turn::new(w[0].0, w[1].0, w[2].0, w[1].1)),
+    );
     // Largest radius each corner can take for the arcs to fit: a segment
     // whose two arcs overflow it is shared in proportion to their needs,
     // which gives both the same limit L / (tan₁ + tan₂).

@@ -217,6 +217,32 @@ pub(crate) fn blocked_ends(grid: &Grid, lo: usize, hi: usize) -> Option<(usize, 
     ))
 }
 
+/// Whether a blocked or out-of-map square lies closer than `r` to `c`, or
+/// the disk of radius `r` around `c` crosses the map's outline: a quick
+/// test of a point, by the squares around it (at most 4 for `r` below
+/// half a cell); [`capsule_clear`] refuses every capsule through such a
+/// point. Non-finite input counts as blocked.
+pub(crate) fn disk_blocked(grid: &Grid, c: P, r: f64) -> bool {
+    if !(c.x.is_finite() && c.y.is_finite() && r.is_finite()) {
+        return true;
+    }
+    if c.x - r <= 0.0
+        || c.y - r <= 0.0
+        || c.x + r >= grid.width() as f64
+        || c.y + r >= grid.height() as f64
+    {
+        return true;
+    }
+    for y in floor_small(c.y - r)..=floor_small(c.y + r) {
+        for x in floor_small(c.x - r)..=floor_small(c.x + r) {
+            if !is_free(grid, x, y) && point_cell_dist(c, x, y) < r {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Whether the capsule of radius `r` around the segment `a`–`b` is clear
 /// (see the module rule). Non-finite input is never clear.
 pub(crate) fn capsule_clear(grid: &Grid, a: P, b: P, r: f64) -> bool {

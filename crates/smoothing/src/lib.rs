@@ -61,6 +61,7 @@
 #![deny(missing_docs)]
 
 mod curve;
+mod ease;
 mod geom;
 mod profiled;
 mod smooth;
@@ -70,6 +71,7 @@ pub use curve::{
     curve, curve_into, line_f32, BlockedTurn, CurveError, CurveScratch, CurveSegment, CurvedPath,
     TurnOptions, TurnPolicy,
 };
+pub use ease::{ease_corners, EaseScratch};
 pub use geom::{
     arc_cell_distance, arc_clear_swept, polyline_length, segment_cell_distance, segment_clear,
 };
