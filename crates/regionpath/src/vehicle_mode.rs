@@ -20,10 +20,6 @@ use std::sync::Arc;
 /// only, failing on a blocked turn.
 pub const MAX_REPAIR_RADIUS: f32 = 8.0;
 
-/// Extra clearance (cells) of the second smoothing, whose corners take a
-/// turning radius more often.
-const WIDE_CLEARANCE: f32 = 1.0;
-
 /// Node budget of one local repair search.
 const LOCAL_BUDGET: u32 = 20_000;
 /// Heuristic weight of a local repair (its curve at most this many times
@@ -243,9 +239,8 @@ pub struct VehicleCurver {
     /// The waypoints moved into a profile's position space.
     shifted: Vec<Vec2>,
     bad: Vec<(f64, f64)>,
-    bad_wide: Vec<(f64, f64)>,
+    bad_eased: Vec<(f64, f64)>,
     smoother: Smoother,
-    wide: Vec<Vec2>,
     /// The rounded curve's waypoints with their corners eased
     /// ([`ease_corners`]).
     eased: Vec<Vec2>,
@@ -313,9 +308,8 @@ impl VehicleCurver {
             spare: Vec::new(),
             shifted: Vec::new(),
             bad: Vec::new(),
-            bad_wide: Vec::new(),
+            bad_eased: Vec::new(),
             smoother: Smoother::new(),
-            wide: Vec::new(),
             eased: Vec::new(),
             ease: EaseScratch::default(),
             plain: CurvedPath::default(),
@@ -334,7 +328,9 @@ impl VehicleCurver {
 
     /// A legal curve for the vehicle along the smoothed `waypoints` of the
     /// cell path `cells`: the waypoints' corners rounded with the turning
-    /// radius where that is legal; each stretch around a turn that is not
+    /// radius where that is legal, the corners where it is not first moved
+    /// off the walls ([`ease_corners`]; the eased curve kept when fewer of
+    /// its stretches are illegal); each stretch around a turn that is not
     /// (or around a start or goal heading the curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
@@ -344,7 +340,10 @@ impl VehicleCurver {
     /// distance ([`DirectionalSearch::find_guided`], 20 000 expansions;
     /// the stretches repaired before it
     /// kept); when that fails too, every stretch is searched again reaching
-    /// 4R + 6; when a stretch still cannot be repaired, the cell path is
+    /// 4R + 6; when a stretch still cannot be repaired, the query fails if
+    /// a directional search from the goal backwards over the whole path's
+    /// box plus 8R + 16 cells runs out of nodes within 2 000 expansions (a
+    /// goal in a pocket too narrow to turn in); else the cell path is
     /// planned again with room to turn (an A* from the first cell to the
     /// last entering only cells whose eight neighbours are all passable,
     /// but within 2R + 2 cells of either end; over the whole map up to 2²²
@@ -417,7 +416,7 @@ impl VehicleCurver {
     /// has the turning radius.
     ///
     /// How, for a unit of size `k` and `h = (k − 1) / 2`: the whole
-    /// pipeline of [`VehicleCurver::curve`] (rounding, second smoothing,
+    /// pipeline of [`VehicleCurver::curve`] (rounding, easing the corners,
     /// directional repair, final check) runs in *position space*, on
     /// `view.grid()` (whose passable cells are the usable positions), with
     /// the waypoints moved by `(−h, −h)` (onto position cell centres) and
@@ -575,32 +574,6 @@ impl VehicleCurver {
         // `self.plain`, its bad stretches in `self.bad_plain`).
         let mut eased = false;
         if has_inner(&self.bad, loose) {
-            // Turns of the path smoothed for the unit hug corners too
-            // closely for the radius: smoothed with a wider clearance, more
-            // of them are legal as they are.
-            let wide = SmoothOptions::with_radius(r + WIDE_CLEARANCE);
-            if self
-                .smoother
-                .smooth(grid, cells, &wide, &mut self.wide)
-                .is_ok()
-                && curve_into(grid, &self.wide, &opts, &mut self.scratch, other).is_ok()
-            {
-                collect_bad(
-                    other,
-                    big_r,
-                    start_heading,
-                    goal_heading,
-                    &mut self.bad_wide,
-                );
-                if self.bad_wide.len() < self.bad.len() {
-                    // Copies, not swaps: each buffer keeps its own
-                    // capacity, so a warm query allocates nothing.
-                    loose.clone_from(other);
-                    self.bad.clone_from(&self.bad_wide);
-                }
-            }
-        }
-        if has_inner(&self.bad, loose) {
             // Corners moved off the walls take the radius more often:
             // each saves a directional search.
             self.eased.clear();
@@ -613,13 +586,13 @@ impl VehicleCurver {
                     big_r,
                     start_heading,
                     goal_heading,
-                    &mut self.bad_wide,
+                    &mut self.bad_eased,
                 );
-                if self.bad_wide.len() < self.bad.len() {
+                if self.bad_eased.len() < self.bad.len() {
                     self.plain.clone_from(loose);
                     self.bad_plain.clone_from(&self.bad);
                     loose.clone_from(other);
-                    self.bad.clone_from(&self.bad_wide);
+                    self.bad.clone_from(&self.bad_eased);
                     eased = true;
                 }
             }
@@ -931,12 +904,12 @@ impl VehicleCurver {
             let hi = if hi > total - 1e-3 { total } else { hi };
             (lo, hi)
         };
-        self.bad_wide.clear();
+        self.bad_eased.clear();
         for &(lo, hi) in &self.bad {
             let (lo, hi) = widen(lo, hi, reaches[0]);
-            match self.bad_wide.last_mut() {
+            match self.bad_eased.last_mut() {
                 Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
-                _ => self.bad_wide.push((lo, hi)),
+                _ => self.bad_eased.push((lo, hi)),
             }
         }
         self.pieces.clear();
@@ -945,8 +918,8 @@ impl VehicleCurver {
         // before it (`done` then) and the pieces written before its slice.
         let mut last: Option<(f64, f64, usize)> = None;
         let mut k = 0;
-        while k < self.bad_wide.len() {
-            let (mut lo, mut hi) = self.bad_wide[k];
+        while k < self.bad_eased.len() {
+            let (mut lo, mut hi) = self.bad_eased[k];
             let near = Search::near(spec_r);
             let mut found = self.repair_stretch(grid, costs, loose, (lo, hi), near, ends)?;
             // Wider attempts: farther along the curve (`reaches[1]`), then
@@ -974,8 +947,8 @@ impl VehicleCurver {
                         last = None;
                     }
                 }
-                while k + 1 < self.bad_wide.len() && self.bad_wide[k + 1].0 <= hi {
-                    hi = hi.max(self.bad_wide[k + 1].1);
+                while k + 1 < self.bad_eased.len() && self.bad_eased[k + 1].0 <= hi {
+                    hi = hi.max(self.bad_eased[k + 1].1);
                     k += 1;
                 }
                 found = self.repair_stretch(grid, costs, loose, (lo, hi), search, ends)?;

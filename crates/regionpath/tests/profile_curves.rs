@@ -350,7 +350,7 @@ fn tightened_plain_curves_for_size_2_and_3_keep_the_unit_clear() {
 /// Plain curves under `TurnPolicy::Strict` need a turning radius above
 /// the vehicle mode's reach ([`regionpath::MAX_REPAIR_RADIUS`]); on open
 /// terrain maps most smoothed paths hug a corner too closely for such a
-/// radius (the plain curve has no wider second smoothing and no repair),
+/// radius (the plain curve has no corner easing and no repair),
 /// so only a minority get a curve: the bound asks for a few dozen, with
 /// arcs.
 #[test]

@@ -124,16 +124,25 @@ pub fn ease_corners(
                 continue;
             };
             let out = u_in.sub(u_out).unit();
-            let dirs = [out, Some(u_out.scale(-1.0)), Some(u_in)];
+            let mut dirs = [out, Some(u_out.scale(-1.0)), Some(u_in)];
             'tries: for k in 1..=STEPS {
                 let d = step * k as f64;
-                for dir in dirs.iter().flatten() {
+                for slot in dirs.iter_mut() {
+                    let Some(dir) = *slot else {
+                        continue;
+                    };
                     // The waypoint as `f32`, as the curve will read it.
                     let c = P::from_vec2(v.add(dir.scale(d)).to_vec2());
                     // Cheapest tests first: the point's own clearance, the
                     // arcs' fit (no grid), the segments, the arc.
                     let rm = r + MARGIN;
-                    if c == b || c == a || disk_blocked(grid, c, r) {
+                    if c == b || c == a {
+                        continue;
+                    }
+                    if disk_blocked(grid, c, r) {
+                        // Past a wall, a corner's segments would cross it:
+                        // this direction is done.
+                        *slot = None;
                         continue;
                     }
                     pts[i] = c;
