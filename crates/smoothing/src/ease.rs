@@ -42,12 +42,14 @@ pub struct EaseScratch {
 /// it takes the first where it can be rounded, both its segments are
 /// clear for the unit radius, and the two corners on each side that could
 /// be rounded still can. Three passes at most, a later one using the
-/// moves of the earlier. The ends never move, and a polyline with
-/// repeated points or a segment that is not clear is left as it is.
+/// moves of the earlier. The ends never move, a polyline with repeated
+/// points is left as it is, and no move makes a segment blocked (the
+/// segments should be clear, as [`crate::curve`] requires; one that is
+/// not stays as it was).
 ///
-/// Returns the number of moves. Costs a clearance test per corner and
-/// pass, plus per corner that cannot be rounded up to 36 tries of a few
-/// geometric tests and clearance tests each; no allocation once `scratch`
+/// Returns the number of moves. Costs a clearance test per corner, and
+/// per corner that cannot be rounded (in a later pass: per corner near a
+/// move) up to 36 tries of a few geometric tests and clearance tests each; no allocation once `scratch`
 /// has grown to the polyline. Why: a path smoothed for a unit's radius
 /// wraps corners as tightly as the unit allows, where a vehicle's arc
 /// would cut the wall; moved a cell or so, most such corners take the
@@ -90,10 +92,7 @@ pub fn ease_corners(
     let pts = &mut scratch.pts;
     pts.clear();
     pts.extend(waypoints.iter().map(|w| P::from_vec2(*w)));
-    if pts
-        .windows(2)
-        .any(|w| w[0] == w[1] || !capsule_clear(grid, w[0], w[1], r))
-    {
+    if pts.windows(2).any(|w| w[0] == w[1]) {
         return 0;
     }
     let good = &mut scratch.good;
@@ -101,17 +100,21 @@ pub fn ease_corners(
     let step = (1.5 * big_r / STEPS as f64).max(0.05);
     let mut moves = 0;
     for pass in 0..PASSES {
-        good.clear();
-        good.extend((0..n).map(|k| corner_good(grid, pts, k, big_r, r, 0.0)));
         // After the first pass, only the corners within two of one moved
-        // in the pass before (bit 1; this pass's moves set bit 0): the
-        // others' surroundings are as they were.
+        // in the pass before (bit 1; this pass's moves set bit 0) are
+        // tested again and tried: the others' surroundings are as they
+        // were.
         if pass == 0 {
             near_move.clear();
             near_move.resize(n, 0);
+            good.clear();
+            good.extend((0..n).map(|k| corner_good(grid, pts, k, big_r, r, 0.0)));
         } else {
-            for f in near_move.iter_mut() {
+            for (k, f) in near_move.iter_mut().enumerate() {
                 *f = (*f << 1) & 2;
+                if *f != 0 {
+                    good[k] = corner_good(grid, pts, k, big_r, r, 0.0);
+                }
             }
         }
         let mut moved = false;
