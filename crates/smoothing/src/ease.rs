@@ -54,7 +54,7 @@ pub struct EaseScratch {
 /// wraps corners as tightly as the unit allows, where a vehicle's arc
 /// would cut the wall; moved a cell or so, most such corners take the
 /// radius, and each saves the vehicle mode a directional search (every
-/// 8th row of Moving AI maze512-8, R = 2, r = 0.4: 82 % fewer corners
+/// 8th row of Moving AI maze512-8, R = 2, r = 0.4: 83 % fewer corners
 /// to repair; `benches/PROFILES.md` P72).
 ///
 /// ```
