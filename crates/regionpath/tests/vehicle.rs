@@ -178,17 +178,17 @@ fn heading_options_are_validated() {
 /// it), closed at x = 0; with `room`, an 10 × 11 room beyond x = 20 where
 /// a radius-2 vehicle can loop.
 fn dead_end(room: bool) -> Grid {
-    let rows: Vec<String> = (0..11u32)
+    open_where(32, 11, |x, y| {
+        (y == 5 && (1..21).contains(&x)) || (room && (21..31).contains(&x))
+    })
+}
+
+/// A `width` × `height` map whose cell (x, y) is open where `open` says.
+fn open_where(width: u32, height: u32, open: impl Fn(u32, u32) -> bool) -> Grid {
+    let rows: Vec<String> = (0..height)
         .map(|y| {
-            (0..32u32)
-                .map(|x| {
-                    let corridor = y == 5 && (1..21).contains(&x);
-                    if corridor || (room && (21..31).contains(&x)) {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
+            (0..width)
+                .map(|x| if open(x, y) { '.' } else { '@' })
                 .collect()
         })
         .collect();
@@ -514,23 +514,9 @@ fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
 /// and bending south after 15 cells: the goal lies past the bend, where
 /// a radius-2 vehicle cannot turn.
 fn bent_pocket() -> Grid {
-    let rows: Vec<String> = (0..160u32)
-        .map(|y| {
-            (0..160u32)
-                .map(|x| {
-                    let field = x < 130;
-                    let corridor = (y == 80 && (130..=145).contains(&x))
-                        || (x == 145 && (80..=90).contains(&y));
-                    if field || corridor {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    Grid::from_rows(&rows).unwrap()
+    open_where(160, 160, |x, y| {
+        x < 130 || (y == 80 && (130..=145).contains(&x)) || (x == 145 && (80..=90).contains(&y))
+    })
 }
 
 /// The goal past a one-cell bend: the point path exists, no legal curve
@@ -578,14 +564,7 @@ fn a_goal_in_a_pocket_fails_early() {
 /// expanded), legal by the independent check.
 #[test]
 fn corners_eased_apart_need_no_search() {
-    let rows: Vec<String> = (0..40u32)
-        .map(|y| {
-            (0..40u32)
-                .map(|x| if x == 20 && y < 25 { '@' } else { '.' })
-                .collect()
-        })
-        .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
+    let grid = open_where(40, 40, |x, y| x != 20 || y >= 25);
     let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let (a, b) = (Point::new(12, 6), Point::new(28, 6));
     let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();

@@ -180,234 +180,221 @@ pub(crate) fn length_lower_bound(from: Pose, to: Pose, radius: f64) -> f64 {
     dist.max(radius * turn_lower_bound(from.heading, to.heading, chord))
 }
 
-/// The shortest curve from `from` to `to` made of arcs of radius `radius`
-/// (> 0) and lines, or `None` when no candidate reaches `to` (numerically:
-/// every candidate is checked by integrating it, within 10⁻⁶ cells and
-/// radians). Candidates: the four arc-line-arc words and the two
-/// arc-arc-arc words. O(1).
-pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
-    if !(radius > 0.0 && radius.is_finite() && from.is_finite() && to.is_finite()) {
-        return None;
-    }
-    // The words' lengths only, the shortest kept; a word is skipped
-    // when a part of its length known before its last `atan2` already
-    // reaches the best; the Maneuver built for the winner alone. When the
-    // winner does not integrate to `to` (near a formula's singularity),
-    // every candidate is built and tried in order (`all_candidates`).
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let d = (dx * dx + dy * dy).sqrt() / radius;
-    let phi = if d > 0.0 { dy.atan2(dx) } else { 0.0 };
-    let a = wrap_pos(from.heading - phi);
-    let b = wrap_pos(to.heading - phi);
-    let (sa, ca) = a.sin_cos();
-    let (sb, cb) = b.sin_cos();
-    let cab = (a - b).cos();
-    // (t + p + q, [t, p, q], kinds) of the best word so far.
-    type Word = (f64, [f64; 3], [i8; 3]);
-    let mut best: Word = (f64::INFINITY, [0.0; 3], [0i8; 3]);
-    fn take(best: &mut Word, t: f64, p: f64, q: f64, kinds: [i8; 3]) {
-        let len = t + p + q;
-        if len < best.0 {
-            *best = (len, [t, p, q], kinds);
+/// A Dubins problem in the frame of its chord: the distance `d` in
+/// turning radii and the start and end headings `a`, `b` relative to the
+/// chord's bearing, with their sines and cosines.
+struct Frame {
+    d: f64,
+    a: f64,
+    b: f64,
+    sa: f64,
+    ca: f64,
+    sb: f64,
+    cb: f64,
+    cab: f64,
+}
+
+impl Frame {
+    fn new(from: Pose, to: Pose, radius: f64) -> Frame {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        let d = (dx * dx + dy * dy).sqrt() / radius;
+        let phi = if d > 0.0 { dy.atan2(dx) } else { 0.0 };
+        let a = wrap_pos(from.heading - phi);
+        let b = wrap_pos(to.heading - phi);
+        let (sa, ca) = a.sin_cos();
+        let (sb, cb) = b.sin_cos();
+        Frame {
+            d,
+            a,
+            b,
+            sa,
+            ca,
+            sb,
+            cb,
+            cab: (a - b).cos(),
         }
     }
-    // Plus-straight-plus; a degenerate pair of words (coinciding circles)
-    // is left to `all_candidates`.
-    let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sa - sb);
-    if p2.abs() < 1e-12 {
-        return all_candidates(from, to, radius);
+
+    /// The squared line of the plus-straight-plus (`plus`) or
+    /// minus-straight-minus word: near 0 the two circles coincide.
+    fn same_side_p2(&self, plus: bool) -> f64 {
+        let s = if plus {
+            self.sa - self.sb
+        } else {
+            self.sb - self.sa
+        };
+        2.0 + self.d * self.d - 2.0 * self.cab + 2.0 * self.d * s
     }
-    if p2 >= 0.0 {
-        let tmp = (cb - ca).atan2(d + sa - sb);
-        take(
-            &mut best,
-            wrap_pos(tmp - a),
-            p2.sqrt(),
-            wrap_pos(b - tmp),
-            [1, 0, 1],
-        );
-    }
-    // Minus-straight-minus.
-    let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sb - sa);
-    if p2.abs() < 1e-12 {
-        return all_candidates(from, to, radius);
-    }
-    if p2 >= 0.0 && p2.sqrt() < best.0 {
-        let tmp = (ca - cb).atan2(d - sa + sb);
-        take(
-            &mut best,
-            wrap_pos(a - tmp),
-            p2.sqrt(),
-            wrap_pos(tmp - b),
-            [-1, 0, -1],
-        );
-    }
-    // Plus-straight-minus: `tmp` = atan2(y, x) − atan2(−2, p), one
-    // `atan2` of the rotated vector.
-    let p2 = -2.0 + d * d + 2.0 * cab + 2.0 * d * (sa + sb);
-    if p2 >= 0.0 && p2.sqrt() < best.0 {
-        let p = p2.sqrt();
-        let (y, x) = (-ca - cb, d + sa + sb);
-        let tmp = (y * p + 2.0 * x).atan2(x * p - 2.0 * y);
-        take(
-            &mut best,
-            wrap_pos(tmp - a),
-            p,
-            wrap_pos(tmp - b),
-            [1, 0, -1],
-        );
-    }
-    // Minus-straight-plus: atan2(y, x) − atan2(2, p).
-    let p2 = d * d - 2.0 + 2.0 * cab - 2.0 * d * (sa + sb);
-    if p2 >= 0.0 && p2.sqrt() < best.0 {
-        let p = p2.sqrt();
-        let (y, x) = (ca + cb, d - sa - sb);
-        let tmp = (y * p - 2.0 * x).atan2(x * p + 2.0 * y);
-        take(
-            &mut best,
-            wrap_pos(a - tmp),
-            p,
-            wrap_pos(b - tmp),
-            [-1, 0, 1],
-        );
-    }
-    // The three-arc words: their middle arc alone turns by more than π.
-    if best.0 > PI {
-        // Minus-plus-minus.
-        let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * (sa - sb)) / 8.0;
-        if c.abs() <= 1.0 {
-            let p = wrap_pos(TAU - c.acos());
-            if p < best.0 {
-                let t = wrap_pos(a - (ca - cb).atan2(d - sa + sb) + p / 2.0);
-                take(&mut best, t, p, wrap_pos(a - b - t + p), [-1, 1, -1]);
+
+    /// Word `k` (0 plus-straight-plus, 1 minus-straight-minus,
+    /// 2 plus-straight-minus, 3 minus-straight-plus, 4 minus-plus-minus,
+    /// 5 plus-minus-plus) as its three parameters (angles, or the line in
+    /// radii) and kinds (+1 an arc with increasing heading, −1 decreasing,
+    /// 0 a line); `None` when it does not exist, or when the part of its
+    /// length known before its last `atan2` reaches `below` (radii).
+    fn word(&self, k: usize, below: f64) -> Option<([f64; 3], [i8; 3])> {
+        let Frame {
+            d,
+            a,
+            b,
+            sa,
+            ca,
+            sb,
+            cb,
+            cab,
+        } = *self;
+        match k {
+            0 | 1 => {
+                let p2 = self.same_side_p2(k == 0);
+                if p2 < 0.0 || p2.sqrt() >= below {
+                    return None;
+                }
+                Some(if k == 0 {
+                    let tmp = (cb - ca).atan2(d + sa - sb);
+                    ([wrap_pos(tmp - a), p2.sqrt(), wrap_pos(b - tmp)], [1, 0, 1])
+                } else {
+                    let tmp = (ca - cb).atan2(d - sa + sb);
+                    (
+                        [wrap_pos(a - tmp), p2.sqrt(), wrap_pos(tmp - b)],
+                        [-1, 0, -1],
+                    )
+                })
+            }
+            2 | 3 => {
+                let p2 = if k == 2 {
+                    -2.0 + d * d + 2.0 * cab + 2.0 * d * (sa + sb)
+                } else {
+                    d * d - 2.0 + 2.0 * cab - 2.0 * d * (sa + sb)
+                };
+                if p2 < 0.0 || p2.sqrt() >= below {
+                    return None;
+                }
+                let p = p2.sqrt();
+                // `tmp` = atan2(y, x) − atan2(∓2, p): one `atan2` of the
+                // rotated vector.
+                Some(if k == 2 {
+                    let (y, x) = (-ca - cb, d + sa + sb);
+                    let tmp = (y * p + 2.0 * x).atan2(x * p - 2.0 * y);
+                    ([wrap_pos(tmp - a), p, wrap_pos(tmp - b)], [1, 0, -1])
+                } else {
+                    let (y, x) = (ca + cb, d - sa - sb);
+                    let tmp = (y * p - 2.0 * x).atan2(x * p + 2.0 * y);
+                    ([wrap_pos(a - tmp), p, wrap_pos(b - tmp)], [-1, 0, 1])
+                })
+            }
+            _ => {
+                // The middle arc alone turns by more than π.
+                if below <= PI {
+                    return None;
+                }
+                let s = if k == 4 { sa - sb } else { sb - sa };
+                let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * s) / 8.0;
+                if c.abs() > 1.0 {
+                    return None;
+                }
+                let p = wrap_pos(TAU - c.acos());
+                if p >= below {
+                    return None;
+                }
+                Some(if k == 4 {
+                    let t = wrap_pos(a - (ca - cb).atan2(d - sa + sb) + p / 2.0);
+                    ([t, p, wrap_pos(a - b - t + p)], [-1, 1, -1])
+                } else {
+                    let t = wrap_pos(-a - (ca - cb).atan2(d + sa - sb) + p / 2.0);
+                    ([t, p, wrap_pos(b - a - t + p)], [1, -1, 1])
+                })
             }
         }
-        // Plus-minus-plus.
-        let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * (sb - sa)) / 8.0;
-        if c.abs() <= 1.0 {
-            let p = wrap_pos(TAU - c.acos());
-            if p < best.0 {
-                let t = wrap_pos(-a - (ca - cb).atan2(d + sa - sb) + p / 2.0);
-                take(&mut best, t, p, wrap_pos(b - a - t + p), [1, -1, 1]);
-            }
-        }
     }
-    let (len, v, kinds) = best;
-    let len = len * radius;
-    if !len.is_finite() {
-        return all_candidates(from, to, radius);
-    }
+}
+
+/// The maneuver of a word's parameters and kinds for `radius`.
+fn maneuver(v: [f64; 3], kinds: [i8; 3], radius: f64) -> Maneuver {
     let piece = |k: i8, v: f64| match k {
         0 => Piece::Line(v * radius),
         k => Piece::Arc(k as f64 * v),
     };
-    let m = Maneuver {
+    Maneuver {
         radius,
         pieces: [
             piece(kinds[0], v[0]),
             piece(kinds[1], v[1]),
             piece(kinds[2], v[2]),
         ],
-        length: len,
-    };
-    let tol = 1e-6 * (1.0 + d) * radius;
+        length: (v[0] + v[1] + v[2]) * radius,
+    }
+}
+
+/// Whether `m` from `from` ends at `to` within the tolerance of
+/// [`shortest`] (`d` the distance in radii).
+fn reaches(m: &Maneuver, from: Pose, to: Pose, d: f64) -> bool {
+    let tol = 1e-6 * (1.0 + d) * m.radius;
     let e = m.end(from);
-    if (e.x - to.x).abs() <= tol
+    (e.x - to.x).abs() <= tol
         && (e.y - to.y).abs() <= tol
         && wrap_signed(e.heading - to.heading).abs() <= 1e-6
-    {
+}
+
+/// The shortest curve from `from` to `to` made of arcs of radius `radius`
+/// (> 0) and lines, or `None` when no candidate reaches `to` (numerically:
+/// every candidate is checked by integrating it, within 10⁻⁶ cells and
+/// radians). Candidates: the four arc-line-arc words and the two
+/// arc-arc-arc words. O(1): the words' lengths first, a word skipped when
+/// a part of its length known before its last `atan2` already reaches the
+/// best, the winner alone built and integrated; only when it does not
+/// reach `to` (near a formula's singularity), or when the two circles of
+/// a same-side word coincide, is every candidate built and tried in order.
+pub fn shortest(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
+    if !(radius > 0.0 && radius.is_finite() && from.is_finite() && to.is_finite()) {
+        return None;
+    }
+    let f = Frame::new(from, to, radius);
+    if f.same_side_p2(true).abs() < 1e-12 || f.same_side_p2(false).abs() < 1e-12 {
+        return all_candidates(from, to, radius);
+    }
+    let mut best: Option<([f64; 3], [i8; 3])> = None;
+    let mut best_len = f64::INFINITY;
+    for k in 0..6 {
+        if let Some((v, kinds)) = f.word(k, best_len) {
+            let len = v[0] + v[1] + v[2];
+            if len < best_len {
+                (best, best_len) = (Some((v, kinds)), len);
+            }
+        }
+    }
+    let (v, kinds) = best?;
+    let m = maneuver(v, kinds, radius);
+    if m.length.is_finite() && reaches(&m, from, to, f.d) {
         return Some(m);
     }
     all_candidates(from, to, radius)
 }
 
-/// [`shortest`] the long way: every candidate built, sorted by length and
+/// [`shortest`] the long way: every candidate built (with the single arc
+/// of a same-side word whose circles coincide), sorted by length and
 /// integrated in turn until one reaches `to`.
 fn all_candidates(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
-    if !(radius > 0.0 && radius.is_finite() && from.is_finite() && to.is_finite()) {
-        return None;
-    }
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    let d = (dx * dx + dy * dy).sqrt() / radius;
-    let phi = if d > 0.0 { dy.atan2(dx) } else { 0.0 };
-    let a = wrap_pos(from.heading - phi);
-    let b = wrap_pos(to.heading - phi);
-    let (sa, ca, sb, cb) = (a.sin(), a.cos(), b.sin(), b.cos());
-    let cab = (a - b).cos();
-    // Candidates by length; the shortest that integrates to `to` wins.
+    let f = Frame::new(from, to, radius);
     let mut cands: [Option<Maneuver>; 8] = [None; 8];
     let mut n = 0;
-    let mut consider = |t: f64, p: f64, q: f64, kinds: [i8; 3]| {
-        // kinds: +1 arc with increasing heading, -1 decreasing, 0 line.
-        let piece = |k: i8, v: f64| match k {
-            0 => Piece::Line(v * radius),
-            k => Piece::Arc(k as f64 * v),
-        };
-        let len = (t + p + q) * radius;
-        if !len.is_finite() || n >= cands.len() {
-            return;
+    for (plus, kinds) in [(true, [1, 0, 1]), (false, [-1, 0, -1])] {
+        if f.same_side_p2(plus).abs() < 1e-12 {
+            let t = if plus { f.b - f.a } else { f.a - f.b };
+            cands[n] = Some(maneuver([wrap_pos(t), 0.0, 0.0], kinds, radius));
+            n += 1;
         }
-        cands[n] = Some(Maneuver {
-            radius,
-            pieces: [piece(kinds[0], t), piece(kinds[1], p), piece(kinds[2], q)],
-            length: len,
-        });
-        n += 1;
-    };
-    // Plus-straight-plus (when the two circles coincide, one arc).
-    let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sa - sb);
-    if p2.abs() < 1e-12 {
-        consider(wrap_pos(b - a), 0.0, 0.0, [1, 0, 1]);
     }
-    if p2 >= 0.0 {
-        let tmp = (cb - ca).atan2(d + sa - sb);
-        consider(wrap_pos(tmp - a), p2.sqrt(), wrap_pos(b - tmp), [1, 0, 1]);
-    }
-    // Minus-straight-minus.
-    let p2 = 2.0 + d * d - 2.0 * cab + 2.0 * d * (sb - sa);
-    if p2.abs() < 1e-12 {
-        consider(wrap_pos(a - b), 0.0, 0.0, [-1, 0, -1]);
-    }
-    if p2 >= 0.0 {
-        let tmp = (ca - cb).atan2(d - sa + sb);
-        consider(wrap_pos(a - tmp), p2.sqrt(), wrap_pos(tmp - b), [-1, 0, -1]);
-    }
-    // Plus-straight-minus.
-    let p2 = -2.0 + d * d + 2.0 * cab + 2.0 * d * (sa + sb);
-    if p2 >= 0.0 {
-        let p = p2.sqrt();
-        let tmp = (-ca - cb).atan2(d + sa + sb) - (-2.0f64).atan2(p);
-        consider(wrap_pos(tmp - a), p, wrap_pos(tmp - b), [1, 0, -1]);
-    }
-    // Minus-straight-plus.
-    let p2 = d * d - 2.0 + 2.0 * cab - 2.0 * d * (sa + sb);
-    if p2 >= 0.0 {
-        let p = p2.sqrt();
-        let tmp = (ca + cb).atan2(d - sa - sb) - 2.0f64.atan2(p);
-        consider(wrap_pos(a - tmp), p, wrap_pos(b - tmp), [-1, 0, 1]);
-    }
-    // Minus-plus-minus.
-    let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * (sa - sb)) / 8.0;
-    if c.abs() <= 1.0 {
-        let p = wrap_pos(TAU - c.acos());
-        let t = wrap_pos(a - (ca - cb).atan2(d - sa + sb) + p / 2.0);
-        consider(t, p, wrap_pos(a - b - t + p), [-1, 1, -1]);
-    }
-    // Plus-minus-plus.
-    let c = (6.0 - d * d + 2.0 * cab + 2.0 * d * (sb - sa)) / 8.0;
-    if c.abs() <= 1.0 {
-        let p = wrap_pos(TAU - c.acos());
-        let t = wrap_pos(-a - (ca - cb).atan2(d + sa - sb) + p / 2.0);
-        consider(t, p, wrap_pos(b - a - t + p), [1, -1, 1]);
+    for k in 0..6 {
+        if let Some((v, kinds)) = f.word(k, f64::INFINITY) {
+            let m = maneuver(v, kinds, radius);
+            if m.length.is_finite() {
+                cands[n] = Some(m);
+                n += 1;
+            }
+        }
     }
     let cands = &mut cands[..n];
-    let tol = 1e-6 * (1.0 + d) * radius;
-    let reaches = |m: &Maneuver| {
-        let e = m.end(from);
-        (e.x - to.x).abs() <= tol
-            && (e.y - to.y).abs() <= tol
-            && wrap_signed(e.heading - to.heading).abs() <= 1e-6
-    };
+    // Stable: among equal lengths the first word wins.
     cands.sort_by(|a, b| {
         let (a, b) = (
             a.map_or(f64::INFINITY, |m| m.length),
@@ -415,12 +402,26 @@ fn all_candidates(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
         );
         a.total_cmp(&b)
     });
-    cands.iter().flatten().copied().find(|m| reaches(m))
+    cands
+        .iter()
+        .flatten()
+        .copied()
+        .find(|m| reaches(m, from, to, f.d))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Numbers in `[0, 1)` from a seeded linear congruential generator.
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
 
     /// Every pair of poses on a small lattice gets a curve, and it ends
     /// where asked (checked inside `shortest` by integration; here also
@@ -460,13 +461,7 @@ mod tests {
     /// one way shows up here.
     #[test]
     fn reversal_symmetry() {
-        let mut seed = 12345u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = uniform(12345);
         for _ in 0..2000 {
             let a = Pose::new(unit() * 8.0, unit() * 8.0, unit() * TAU);
             let b = Pose::new(unit() * 8.0, unit() * 8.0, unit() * TAU);
@@ -487,13 +482,7 @@ mod tests {
     /// every candidate, on random poses and on the search's lattice.
     #[test]
     fn the_fast_path_picks_the_candidates_shortest() {
-        let mut seed = 4242u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = uniform(4242);
         let mut poses = Vec::new();
         for i in 0..20_000 {
             let spread = [0.5, 3.0, 12.0][i % 3];
@@ -530,13 +519,7 @@ mod tests {
     /// with the same heading needs half a turn each way and back).
     #[test]
     fn the_lower_bound_is_below_the_shortest_length() {
-        let mut seed = 777u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = uniform(777);
         let mut tighter = 0;
         for i in 0..20_000 {
             let spread = if i % 2 == 0 { 3.0 } else { 12.0 };
@@ -563,13 +546,7 @@ mod tests {
     /// `end` is `advance` piece by piece, to the bit.
     #[test]
     fn end_is_advance_piece_by_piece() {
-        let mut seed = 99u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = uniform(99);
         for _ in 0..5_000 {
             let a = Pose::new(unit() * 9.0, unit() * 9.0, unit() * TAU - PI);
             let b = Pose::new(unit() * 9.0, unit() * 9.0, unit() * TAU - PI);
