@@ -413,6 +413,23 @@ fn all_candidates(from: Pose, to: Pose, radius: f64) -> Option<Maneuver> {
 mod tests {
     use super::*;
 
+    /// Pose pairs of the search's lattice: from a cell centre to every cell
+    /// centre within 3 cells, 16 headings at each end.
+    fn lattice_pairs() -> impl Iterator<Item = (Pose, Pose)> {
+        (0..16).flat_map(|h0| {
+            (0..16).flat_map(move |h1| {
+                (-3..=3).flat_map(move |dx| {
+                    (-3..=3).map(move |dy| {
+                        let from = Pose::new(0.5, 0.5, h0 as f64 * TAU / 16.0);
+                        let to =
+                            Pose::new(0.5 + dx as f64, 0.5 + dy as f64, h1 as f64 * TAU / 16.0);
+                        (from, to)
+                    })
+                })
+            })
+        })
+    }
+
     /// Numbers in `[0, 1)` from a seeded linear congruential generator.
     fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
         move || {
@@ -429,28 +446,19 @@ mod tests {
     #[test]
     fn every_pose_pair_is_reached() {
         let mut n = 0;
-        for h0 in 0..16 {
-            for h1 in 0..16 {
-                for dx in -3..=3 {
-                    for dy in -3..=3 {
-                        let from = Pose::new(0.5, 0.5, h0 as f64 * TAU / 16.0);
-                        let to =
-                            Pose::new(0.5 + dx as f64, 0.5 + dy as f64, h1 as f64 * TAU / 16.0);
-                        let m = shortest(from, to, 2.0).expect("a curve");
-                        let sum: f64 = m
-                            .pieces
-                            .iter()
-                            .map(|p| match *p {
-                                Piece::Line(l) => l,
-                                Piece::Arc(a) => a.abs() * 2.0,
-                            })
-                            .sum();
-                        assert!((sum - m.length).abs() < 1e-9);
-                        assert!(m.length + 1e-9 >= ((dx * dx + dy * dy) as f64).sqrt());
-                        n += 1;
-                    }
-                }
-            }
+        for (from, to) in lattice_pairs() {
+            let m = shortest(from, to, 2.0).expect("a curve");
+            let sum: f64 = m
+                .pieces
+                .iter()
+                .map(|p| match *p {
+                    Piece::Line(l) => l,
+                    Piece::Arc(a) => a.abs() * 2.0,
+                })
+                .sum();
+            assert!((sum - m.length).abs() < 1e-9);
+            assert!(m.length + 1e-9 >= ((to.x - from.x).powi(2) + (to.y - from.y).powi(2)).sqrt());
+            n += 1;
         }
         assert_eq!(n, 16 * 16 * 49);
     }
@@ -490,18 +498,7 @@ mod tests {
             let b = Pose::new(unit() * spread, unit() * spread, unit() * TAU - PI);
             poses.push((a, b, 0.5 + unit() * 3.0));
         }
-        for h0 in 0..16 {
-            for h1 in 0..16 {
-                for dx in -3..=3 {
-                    for dy in -3..=3 {
-                        let from = Pose::new(0.5, 0.5, h0 as f64 * TAU / 16.0);
-                        let to =
-                            Pose::new(0.5 + dx as f64, 0.5 + dy as f64, h1 as f64 * TAU / 16.0);
-                        poses.push((from, to, 2.0));
-                    }
-                }
-            }
-        }
+        poses.extend(lattice_pairs().map(|(from, to)| (from, to, 2.0)));
         for (a, b, r) in poses {
             let fast = shortest(a, b, r).expect("a curve");
             let all = all_candidates(a, b, r).expect("a curve");
