@@ -728,7 +728,10 @@ impl VehicleCurver {
     /// no curve either, only later: it explores the start's side, up to
     /// [`GLOBAL_BUDGET`] expansions, where the goal's side is a small
     /// pocket (a goal in a dead end too narrow to turn in: random512-25,
-    /// R = 2, r = 0.4, 42 of the 104 rows without a curve). Costs at most
+    /// R = 2, r = 0.4, 42 of the 104 rows without a curve). The wide-path
+    /// stage, whose curves are not confined to the search's primitives, is
+    /// skipped too: a heuristic (no row of the 26 Moving AI maps lost its
+    /// curve to it, `benches/PROFILES.md` P72). Costs at most
     /// [`POCKET_BUDGET`] expansions (about 0.2 ms).
     fn goal_in_pocket(
         &mut self,

@@ -638,6 +638,8 @@ impl Turn {
         self.legal(grid, rho, r)
     }
 
+    /// Whether the corner rounded with radius `rho` is clear by `r` (a
+    /// reversal takes no arc; `rho` 0 leaves the corner sharp).
     pub(crate) fn legal(&self, grid: &Grid, rho: f64, r: f64) -> bool {
         if rho > 0.0 && !self.tan_half.is_finite() {
             return false;
