@@ -60,7 +60,7 @@ mod steering;
 pub use dubins::{shortest, Maneuver, Piece, Pose};
 pub use pieces::{check_curve, sample_curve, to_degrees, Sample, Track, Violation};
 pub use regionpath_smoothing::CurveSegment;
-pub use search::{Area, DirectionalSearch, Goal, Limits, Outcome, Start, DENSE_LIMIT};
+pub use search::{Area, DirectionalSearch, Escape, Goal, Limits, Outcome, Start, DENSE_LIMIT};
 pub use steering::{
     max_length, Neighbourhood, Reverse, Steering, VehicleSpec, MAX_EXTENT, TABLE_MARGIN,
 };

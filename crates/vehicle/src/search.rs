@@ -144,6 +144,59 @@ pub enum Outcome {
     },
 }
 
+/// The box of an escape search ([`DirectionalSearch::escape`]), in area
+/// coordinates, inclusive, and the column or row just beyond each side
+/// (left, top, right, bottom) that leads out of it (`i64::MAX` for a side
+/// on the map's edge).
+#[derive(Clone, Copy, Debug)]
+struct EscapeBox {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+    ways: [i64; 4],
+}
+
+impl EscapeBox {
+    /// Cells (Chebyshev) from `(cx, cy)` to the nearest column or row
+    /// beyond a side that leads out; 0 when no side does.
+    fn cells_out(&self, cx: usize, cy: usize) -> f64 {
+        let (x, y) = (cx as i64, cy as i64);
+        let [l, t, r, b] = self.ways;
+        let d = [
+            (l != i64::MAX).then(|| x - l),
+            (t != i64::MAX).then(|| y - t),
+            (r != i64::MAX).then(|| r - x),
+            (b != i64::MAX).then(|| b - y),
+        ];
+        d.into_iter()
+            .flatten()
+            .min()
+            .map_or(0.0, |d| d.max(0) as f64)
+    }
+}
+
+/// How [`DirectionalSearch::escape`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Escape {
+    /// A node beyond the distance was expanded, or the goal reached.
+    Escaped {
+        /// Nodes expanded.
+        expansions: u32,
+    },
+    /// Every chain of primitives from the start stays within the
+    /// distance (the search ran out of nodes inside it).
+    Enclosed {
+        /// Nodes expanded.
+        expansions: u32,
+    },
+    /// The node budget ran out first: neither is known.
+    BudgetExhausted {
+        /// Nodes expanded.
+        expansions: u32,
+    },
+}
+
 impl Outcome {
     /// The same outcome with `more` expansions counted (those of an
     /// earlier run of the same query).
@@ -331,6 +384,11 @@ pub struct DirectionalSearch {
     /// searches; and their bucket queue.
     guide: Vec<u32>,
     guide_buckets: Vec<Vec<u32>>,
+    /// Set by [`DirectionalSearch::escape`] for its search: the box the
+    /// expanded nodes must stay in.
+    escape_box: Option<EscapeBox>,
+    /// Whether the last escape search expanded a node outside its box.
+    escaped: bool,
 }
 
 /// Default of [`DirectionalSearch::set_dense_limit`]: areas of up to this
@@ -367,6 +425,8 @@ impl DirectionalSearch {
             exact_curves: Vec::new(),
             guide: Vec::new(),
             guide_buckets: Vec::new(),
+            escape_box: None,
+            escaped: false,
         }
     }
 
@@ -455,6 +515,129 @@ impl DirectionalSearch {
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
         self.find_any(view.grid(), Some(view), true, start, goal, limits, out)
+    }
+
+    /// Whether any chain of primitives leaves the start's neighbourhood:
+    /// a search from `start` that stops as soon as it expands a node
+    /// farther than `distance` cells (Chebyshev) from the start cell, or
+    /// reaches `goal` ([`Escape::Escaped`]); its heuristic is 1.5 × the
+    /// cells left to the nearest side of that box that is not the map's
+    /// edge (no cheapest chain is sought: any way out will do). When it
+    /// runs out of nodes first ([`Escape::Enclosed`]), every chain of
+    /// primitives from the start stays within the box on the whole map,
+    /// and the goal is not among them: the search's area is the box plus
+    /// the tables' reach (clipped to the map), so no node it expanded had
+    /// a child or a swept cell cut off by the area, only by blocked cells
+    /// and the map's outline (a start in a pocket too narrow to turn in).
+    /// `distance` counts as at least the neighbourhood's reach. Errors as
+    /// [`DirectionalSearch::find`] for the start; the goal must be finite
+    /// and on the map (anywhere on it). Unguided, no terrain costs.
+    /// Cost: at most `max_expansions` expansions (0: no limit) over an
+    /// area of at most (2 · (`distance` + extent + 1) + 1)² cells; no
+    /// allocation once warm.
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Point};
+    /// use regionpath_vehicle::*;
+    /// use std::sync::Arc;
+    ///
+    /// // A one-cell corridor along row 2 whose ends turn at right angles:
+    /// // too tight for a turning radius of 2.
+    /// let grid = Grid::from_rows(&[
+    ///     "@@@@@@@@@@@@.",
+    ///     "@.@@@@@@@@@@.",
+    ///     "@..........@.",
+    ///     "@@@@@@@@@@.@.",
+    ///     "@@@@@@@@@@...",
+    /// ])?;
+    /// let steering = Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4))?);
+    /// let mut search = DirectionalSearch::new(steering);
+    /// let (start, goal) = (Point::new(5, 2), Point::new(12, 0));
+    /// let escape = search.escape(&grid, Start::Cell(start), Goal::Cell(goal), 6, 0)?;
+    /// assert!(matches!(escape, Escape::Enclosed { .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn escape(
+        &mut self,
+        grid: &Grid,
+        start: Start,
+        goal: Goal,
+        distance: u32,
+        max_expansions: u32,
+    ) -> Result<Escape, VehicleError> {
+        let (sx, sy) = match start {
+            Start::Cell(p) => (p.x as i64, p.y as i64),
+            Start::Pose(p) => {
+                if !p.is_finite() {
+                    return Err(VehicleError::NonFinite);
+                }
+                (p.x.floor() as i64, p.y.floor() as i64)
+            }
+        };
+        let (gx, gy) = match goal {
+            Goal::Cell(p) => (p.x as i64, p.y as i64),
+            Goal::Pose(p) => {
+                if !p.is_finite() {
+                    return Err(VehicleError::NonFinite);
+                }
+                (p.x.floor() as i64, p.y.floor() as i64)
+            }
+        };
+        let (w, h) = (grid.width() as i64, grid.height() as i64);
+        for (what, x, y) in [("start", sx, sy), ("goal", gx, gy)] {
+            if x < 0 || y < 0 || x >= w || y >= h {
+                return Err(VehicleError::OutsideArea { what });
+            }
+        }
+        let d = distance.max(self.steering.spec().neighbourhood.reach() as u32) as i64;
+        let guard = self
+            .steering
+            .extent()
+            .max(self.steering.spec().neighbourhood.reach()) as i64
+            + 1;
+        // The box the nodes must stay in, and the area: the box plus the
+        // guard, both clipped to the map (whose outline blocks for real).
+        let (bx0, by0) = ((sx - d).max(0), (sy - d).max(0));
+        let (bx1, by1) = ((sx + d).min(w - 1), (sy + d).min(h - 1));
+        let (ax0, ay0) = ((sx - d - guard).max(0), (sy - d - guard).max(0));
+        let (ax1, ay1) = ((sx + d + guard).min(w - 1), (sy + d + guard).min(h - 1));
+        let area = Area {
+            x: ax0 as u32,
+            y: ay0 as u32,
+            width: (ax1 - ax0 + 1) as u32,
+            height: (ay1 - ay0 + 1) as u32,
+        };
+        let limits = Limits {
+            area: Some(area),
+            max_expansions,
+            weight: 1.5,
+        };
+        // A side on the map's edge is no way out.
+        let side = |open: bool, cells: i64| if open { cells } else { i64::MAX };
+        self.escape_box = Some(EscapeBox {
+            x0: (bx0 - ax0) as usize,
+            y0: (by0 - ay0) as usize,
+            x1: (bx1 - ax0) as usize,
+            y1: (by1 - ay0) as usize,
+            ways: [
+                side(sx - d > 0, bx0 - ax0 - 1),
+                side(sy - d > 0, by0 - ay0 - 1),
+                side(sx + d < w - 1, bx1 - ax0 + 1),
+                side(sy + d < h - 1, by1 - ay0 + 1),
+            ],
+        });
+        self.escaped = false;
+        let mut none = Track::new();
+        let outcome = self.find_loaded(grid, None, false, start, goal, &limits, &mut none);
+        self.escape_box = None;
+        Ok(match outcome? {
+            Outcome::Found { expansions, .. } => Escape::Escaped { expansions },
+            Outcome::BudgetExhausted { expansions } if self.escaped => {
+                Escape::Escaped { expansions }
+            }
+            Outcome::BudgetExhausted { expansions } => Escape::BudgetExhausted { expansions },
+            Outcome::NoPath { expansions } => Escape::Enclosed { expansions },
+        })
     }
 
     /// The four searches: priced by `costs` (the view of `grid`) or not,
@@ -612,7 +795,12 @@ impl DirectionalSearch {
                 p
             }
         };
+        let escape_box = self.escape_box;
         for (what, (x, y)) in [("start", start_xy), ("goal", (goal_pose.x, goal_pose.y))] {
+            if what == "goal" && escape_box.is_some() {
+                // A heuristic target only.
+                continue;
+            }
             let (cx, cy) = (x.floor() as i64, y.floor() as i64);
             if !area.contains(cx, cy) {
                 return Err(VehicleError::OutsideArea { what });
@@ -701,6 +889,10 @@ impl DirectionalSearch {
         // Whether a cell (area coordinates) may lie on a curve to the goal.
         let joined = |cx: usize, cy: usize| !guided || guide[cy * w + cx] != UNREACHED;
         let heur = |cx: usize, cy: usize| {
+            if let Some(b) = escape_box {
+                // Escaping: the cells to the nearest way out of the box.
+                return weight * b.cells_out(cx, cy);
+            }
             let (x, y) = (
                 (area.x as usize + cx) as f64 + 0.5,
                 (area.y as usize + cy) as f64 + 0.5,
@@ -931,6 +1123,12 @@ impl DirectionalSearch {
             let hd = (e.node as usize / dirs) as u32 % hn;
             let c = e.node as usize / dirs / hn as usize;
             let (cx, cy) = (c % w, c / w);
+            if let Some(b) = escape_box {
+                if cx < b.x0 || cy < b.y0 || cx > b.x1 || cy > b.y1 {
+                    self.escaped = true;
+                    return Ok(Outcome::BudgetExhausted { expansions });
+                }
+            }
             let (ax, ay) = ((area.x as usize + cx) as i64, (area.y as usize + cy) as i64);
             if let Goal::Cell(_) = goal {
                 if (ax, ay) == goal_cell {
@@ -1050,6 +1248,14 @@ impl DirectionalSearch {
                     }
                 }
             }
+        }
+        if escape_box.is_some() {
+            // The goal reached: the caller needs no curve.
+            return Ok(Outcome::Found {
+                length: 0.0,
+                cost: found_cost,
+                expansions,
+            });
         }
         // Reconstruct: the chain of (node, edge) from the start.
         self.chain.clear();

@@ -351,6 +351,30 @@ impl Brute {
         heading: Option<u32>,
         goal: Point,
     ) -> Option<f64> {
+        self.dijkstra(grid, start, heading, Some(goal), &mut Vec::new())
+    }
+
+    /// The cells any chain of primitives from the start cell (facing
+    /// `heading`, or anywhere) reaches with some heading: row-major, one
+    /// flag per cell of `grid`.
+    pub fn reached(&self, grid: &Grid, start: Point, heading: Option<u32>) -> Vec<bool> {
+        let mut reached = Vec::new();
+        self.dijkstra(grid, start, heading, None, &mut reached);
+        reached
+    }
+
+    /// The Dijkstra of [`Brute::solve`], to `goal` or (`None`) over every
+    /// node it reaches; `reached` gets one flag per cell of `grid`.
+    fn dijkstra(
+        &self,
+        grid: &Grid,
+        start: Point,
+        heading: Option<u32>,
+        goal: Option<Point>,
+        reached: &mut Vec<bool>,
+    ) -> Option<f64> {
+        reached.clear();
+        reached.resize(grid.width() as usize * grid.height() as usize, false);
         let hn = self.headings as usize;
         let dirs = if self.reverse.is_some() { 2 } else { 1 };
         let (penalty, gear) = self.reverse.unwrap_or((1.0, 0.0));
@@ -376,7 +400,8 @@ impl Brute {
             if c > dist[idx(x, y, hd, d)] {
                 continue;
             }
-            if (x, y) == (goal.x as i64, goal.y as i64) {
+            reached[(y * w + x) as usize] = true;
+            if goal.is_some_and(|g| (x, y) == (g.x as i64, g.y as i64)) {
                 return Some(c);
             }
             for (h1, dx, dy, nd, len, cells) in &self.prims[hd as usize] {

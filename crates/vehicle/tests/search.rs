@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{brute_force, check_sampled};
+use common::{brute_force, check_sampled, Brute};
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::CurvedPath;
 use regionpath_testkit::maps::{obstacles, rooms};
@@ -515,4 +515,145 @@ fn the_guide_leads_round_a_pocket() {
     check_sampled(&grid, &c, 2.0, 0.4);
     let (p1, _) = c.sample(c.length());
     assert!((p1.x - 80.5).abs() < 1e-3 && (p1.y - 32.5).abs() < 1e-3);
+}
+
+/// [`DirectionalSearch::escape`] against the brute force over the whole
+/// map: on random maps dense enough to hold pockets (the map's edges
+/// among their walls), whenever the escape search finds the start
+/// enclosed within `d` cells, no chain of the brute force's primitives
+/// (stricter than the tables, so never reaching farther) from the start
+/// reaches a cell farther than `d` (Chebyshev) anywhere on the map, nor
+/// the goal. Both answers occur.
+#[test]
+fn an_enclosed_start_is_enclosed_on_the_whole_map() {
+    let (big_r, r, hn) = (2.0, 0.4, 16);
+    let brute = Brute::new(big_r, r, hn, 2, None);
+    let mut s = search(big_r, r, hn, Neighbourhood::D24);
+    let mut rng = XorShift64Star::new(35);
+    let (mut enclosed, mut escaped) = (0, 0);
+    for _ in 0..60 {
+        let size = 24u32;
+        let grid = obstacles(size, size, 22, &mut |n| rng.below(n));
+        let free: Vec<Point> = (0..size * size)
+            .map(|i| Point::new(i % size, i / size))
+            .filter(|&p| grid.is_passable(p))
+            .collect();
+        if free.len() < 2 {
+            continue;
+        }
+        let a = free[rng.below(free.len() as u64) as usize];
+        let b = free[rng.below(free.len() as u64) as usize];
+        let d = 2 + rng.below(6) as u32;
+        match s
+            .escape(&grid, Start::Cell(a), Goal::Cell(b), d, 0)
+            .unwrap()
+        {
+            Escape::Enclosed { .. } => {
+                enclosed += 1;
+                let reached = brute.reached(&grid, a, None);
+                for (i, _) in reached.iter().enumerate().filter(|(_, &r)| r) {
+                    let c = Point::new(i as u32 % size, i as u32 / size);
+                    let far = c.x.abs_diff(a.x).max(c.y.abs_diff(a.y));
+                    assert!(
+                        far <= d,
+                        "{a:?} enclosed within {d}, yet the brute force reaches {c:?}"
+                    );
+                    assert!(c != b || a == b, "{a:?} enclosed, yet {b:?} is reached");
+                }
+            }
+            Escape::Escaped { .. } => escaped += 1,
+            Escape::BudgetExhausted { .. } => panic!("no budget was set"),
+        }
+    }
+    assert!(
+        enclosed >= 5 && escaped >= 5,
+        "enclosed {enclosed}, escaped {escaped}"
+    );
+}
+
+/// An open start escapes at once: on an empty map the escape search
+/// towards a goal 40 cells away stops at its first node beyond 10 cells,
+/// after a few dozen expansions (the weighted heuristic leads it
+/// straight out); with a budget of 3 it reports neither answer. A start
+/// in a one-cell corridor whose ends turn at right angles (too tight for
+/// R = 2) is enclosed, by a pose facing along it too. Bad input is a typed
+/// error.
+#[test]
+fn escape_answers_open_and_closed_starts() {
+    let mut s = search(2.0, 0.4, 16, Neighbourhood::D24);
+    let open = Grid::new(60, 60, true).unwrap();
+    let (a, b) = (Point::new(10, 30), Point::new(50, 30));
+    match s
+        .escape(&open, Start::Cell(a), Goal::Cell(b), 10, 0)
+        .unwrap()
+    {
+        Escape::Escaped { expansions } => assert!(expansions < 100, "{expansions}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        s.escape(&open, Start::Cell(a), Goal::Cell(b), 10, 3)
+            .unwrap(),
+        Escape::BudgetExhausted { expansions: 4 }
+    );
+    // A corridor along row 5 from x = 3 to x = 12, leaving by one-cell
+    // corridors up at x = 3 and down at x = 12.
+    let corridor = Grid::from_rows(
+        &(0..20)
+            .map(|y| {
+                (0..30)
+                    .map(|x| {
+                        let open = (y == 5 && (3..=12).contains(&x))
+                            || (x == 3 && y <= 5)
+                            || (x == 12 && y >= 5)
+                            || (y == 19 && x >= 12);
+                        if open {
+                            '.'
+                        } else {
+                            '@'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let start = Point::new(7, 5);
+    let goal = Point::new(29, 19);
+    for from in [
+        Start::Cell(start),
+        Start::Pose(Pose::new(7.5, 5.5, 0.0)),
+        Start::Pose(Pose::new(7.5, 5.5, PI)),
+    ] {
+        match s.escape(&corridor, from, Goal::Cell(goal), 8, 0).unwrap() {
+            Escape::Enclosed { expansions } => assert!(expansions > 0),
+            other => panic!("{from:?}: {other:?}"),
+        }
+    }
+    let brute = Brute::new(2.0, 0.4, 16, 2, None);
+    assert_eq!(brute.solve(&corridor, start, None, goal), None);
+    // Bad input.
+    assert!(matches!(
+        s.escape(&open, Start::Cell(a), Goal::Cell(Point::new(60, 0)), 10, 0),
+        Err(VehicleError::OutsideArea { what: "goal" })
+    ));
+    assert!(matches!(
+        s.escape(
+            &open,
+            Start::Pose(Pose::new(f64::NAN, 1.0, 0.0)),
+            Goal::Cell(b),
+            10,
+            0
+        ),
+        Err(VehicleError::NonFinite)
+    ));
+    assert!(matches!(
+        s.escape(
+            &corridor,
+            Start::Cell(Point::new(0, 0)),
+            Goal::Cell(goal),
+            10,
+            0
+        ),
+        Err(VehicleError::Blocked { what: "start" })
+    ));
 }
