@@ -101,7 +101,8 @@ impl Planner {
     /// A planner with the given settings, checked here once
     /// ([`Config::validate`]): a bad value is [`Error::Config`]. In the
     /// vehicle mode (see [`Path::curve`]) this also builds the directional
-    /// search's tables (a few milliseconds, about 1 MB for 16 headings);
+    /// search's tables, for the unit and for a point-sized one (the pocket
+    /// checks'): a few milliseconds, about 1 MB each for 16 headings;
     /// the first query for a unit of a movement profile of size above 1
     /// builds the tables for its shrunk radius (see [`Path::curve`]) and
     /// keeps them for later queries.

@@ -3,14 +3,14 @@
 
 use crate::{Config, Error};
 use regionpath_grid::{Grid, Point, ProfileGrid};
-use regionpath_search::{Status, Window, WindowedAStar};
+use regionpath_search::{Status, Window, WindowedJps};
 use regionpath_smoothing::{
     curve_into, ease_corners, CurveError, CurveScratch, CurveSegment, CurvedPath, EaseScratch,
     SmoothOptions, Smoother, TurnOptions, TurnPolicy, Vec2,
 };
 use regionpath_vehicle::{
-    check_curve, Area, DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Pose, Reverse,
-    Start, Steering, Track, VehicleSpec,
+    check_curve, Area, DirectionalSearch, Escape, Goal, Limits, Neighbourhood, Outcome, Pose,
+    Reverse, Start, Steering, Track, VehicleSpec,
 };
 use std::f64::consts::{PI, TAU};
 use std::sync::Arc;
@@ -47,6 +47,13 @@ const DETOUR_MARGIN_CELLS: f64 = 16.0;
 /// in a pocket before the search over the whole path's box
 /// (`VehicleCurver::goal_in_pocket`).
 const POCKET_BUDGET: u32 = 2_000;
+/// Node budget of the searches that find a start or goal in a small
+/// pocket before easing and repairing (`VehicleCurver::end_in_pocket`).
+const END_POCKET_BUDGET: u32 = 2_000;
+/// Unit radius of the end-pocket checks' primitives: a point, whose
+/// primitives pass wherever the unit's do, and through some gaps a curve
+/// of continuous headings threads but the unit's primitives do not.
+const POCKET_UNIT_RADIUS: f32 = 0.0;
 /// Node budget of a detour search.
 const DETOUR_BUDGET: u32 = 20_000;
 
@@ -55,8 +62,8 @@ fn detour_margin(big_r: f64) -> u32 {
     (DETOUR_MARGIN_RADII * big_r + DETOUR_MARGIN_CELLS).ceil() as u32
 }
 
-/// Largest area the wide-path stage searches, in cells (its A* keeps
-/// about 16 bytes of scratch per cell: at most 64 MB).
+/// Largest area the wide-path stage searches, in cells (its jump point
+/// search keeps about 16 bytes of scratch per cell: at most 64 MB).
 const WIDE_MAX_CELLS: u64 = 1 << 22;
 
 /// The margin of the wide-path stage's box around the path on maps larger
@@ -73,7 +80,7 @@ fn wide_open(big_r: f64) -> u32 {
 
 /// Fills `mask` with one bit per cell of `area` of `grid`, row-major
 /// (`(y − area.y) · area.width + (x − area.x)`, as
-/// [`WindowedAStar::find_path_masked_into`] reads it): set for the cells
+/// [`WindowedJps::find_path_masked_into`] reads it): set for the cells
 /// whose eight neighbours are all passable (cells off the map count as
 /// blocked), and for every passable cell within `open` (Chebyshev) of one
 /// of `ends`. `row` is scratch. O(area cells / 64) word operations; no
@@ -222,8 +229,9 @@ pub enum CurveStage {
 /// The vehicle mode on its own: turns a cell path and its smoothed
 /// waypoints into a legal curve for a vehicle (what [`crate::Planner`] does
 /// in the vehicle mode, for paths from any planner). Holds the directional
-/// search (its tables built once, in [`VehicleCurver::new`]; it allocates
-/// nothing once warm), the curves being rounded and the splice buffers, all
+/// search and a point-sized unit's for the pocket checks (their tables
+/// built once, in [`VehicleCurver::new`]: a few milliseconds, about 1 MB
+/// each for 16 headings; they allocate nothing once warm), the curves being rounded and the splice buffers, all
 /// reused: [`VehicleCurver::curve_into`] allocates nothing once warm (only
 /// a curve the final check refuses formats its error message);
 /// [`VehicleCurver::curve`] allocates just the returned curve.
@@ -236,6 +244,9 @@ pub struct VehicleCurver {
     /// Searches built for other unit radii (units of other sizes, see
     /// [`VehicleCurver::curve_profiled_into`]), kept for later queries.
     spare: Vec<(f32, DirectionalSearch)>,
+    /// The search of the end-pocket checks
+    /// (`VehicleCurver::end_in_pocket`): a point-sized unit's primitives.
+    pocket_search: DirectionalSearch,
     /// The waypoints moved into a profile's position space.
     shifted: Vec<Vec2>,
     bad: Vec<(f64, f64)>,
@@ -266,7 +277,7 @@ pub struct VehicleCurver {
 /// first pass's stay untouched for the search over the whole box).
 #[derive(Default)]
 struct WidePath {
-    astar: WindowedAStar,
+    jps: WindowedJps,
     /// The area's cells a wide path may enter ([`wide_mask`]).
     mask: Vec<u64>,
     row: Vec<u64>,
@@ -282,7 +293,7 @@ struct WidePath {
 impl std::fmt::Debug for WidePath {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WidePath")
-            .field("astar_scratch_bytes", &self.astar.scratch_bytes())
+            .field("jps_scratch_bytes", &self.jps.scratch_bytes())
             .field("cells", &self.cells.len())
             .field("nested", &self.nested)
             .finish_non_exhaustive()
@@ -301,11 +312,17 @@ impl VehicleCurver {
         {
             return Ok(None);
         }
-        let steering = steering_for(config, config.get_unit_radius())?;
+        let steering = Arc::new(steering_for(config, config.get_unit_radius())?);
+        let point = if config.get_unit_radius() == POCKET_UNIT_RADIUS {
+            Arc::clone(&steering)
+        } else {
+            Arc::new(steering_for(config, POCKET_UNIT_RADIUS)?)
+        };
         Ok(Some(VehicleCurver {
-            search: DirectionalSearch::new(Arc::new(steering)),
+            search: DirectionalSearch::new(steering),
             search_radius: config.get_unit_radius(),
             spare: Vec::new(),
+            pocket_search: DirectionalSearch::new(point),
             shifted: Vec::new(),
             bad: Vec::new(),
             bad_eased: Vec::new(),
@@ -330,7 +347,10 @@ impl VehicleCurver {
     /// cell path `cells`: the waypoints' corners rounded with the turning
     /// radius where that is legal, the corners where it is not first moved
     /// off the walls ([`ease_corners`]; the eased curve kept when fewer of
-    /// its stretches are illegal); each stretch around a turn that is not
+    /// its stretches are illegal), unless a turn that is not legal lies
+    /// within 2R + 2 of an end that no chain of the search's primitives
+    /// (for a point-sized unit) leaves by more than 4R + 6 cells: then the
+    /// query fails at once (`VehicleCurver::end_in_pocket`); each stretch around a turn that is not
     /// (or around a start or goal heading the curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
@@ -344,8 +364,8 @@ impl VehicleCurver {
     /// a directional search from the goal backwards over the whole path's
     /// box plus 8R + 16 cells runs out of nodes within 2 000 expansions (a
     /// goal in a pocket too narrow to turn in); else the cell path is
-    /// planned again with room to turn (an A* from the first cell to the
-    /// last entering only cells whose eight neighbours are all passable,
+    /// planned again with room to turn (a jump point search from the
+    /// first cell to the last entering only cells whose eight neighbours are all passable,
     /// but within 2R + 2 cells of either end; over the whole map up to 2²²
     /// cells, else the path's box plus 4 · (8R + 16) cells), smoothed for
     /// the unit radius, and its curve rounded and repaired the same way
@@ -570,6 +590,22 @@ impl VehicleCurver {
         };
         curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
         collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
+        let start_goal = (
+            match start_heading {
+                Some(h) => Start::Pose(Pose::new(first.x as f64 + 0.5, first.y as f64 + 0.5, h)),
+                None => Start::Cell(first),
+            },
+            match goal_heading {
+                Some(h) => Goal::Pose(Pose::new(last.x as f64 + 0.5, last.y as f64 + 0.5, h)),
+                None => Goal::Cell(last),
+            },
+        );
+        if !self.wide_path.nested && self.end_in_pocket(grid, start_goal, loose)? {
+            self.stage = CurveStage::Failed;
+            return Err(Error::NoLegalCurve {
+                expansions: self.expansions,
+            });
+        }
         // Whether `loose` is the eased curve (the one before easing then in
         // `self.plain`, its bad stretches in `self.bad_plain`).
         let mut eased = false;
@@ -610,16 +646,6 @@ impl VehicleCurver {
             loose.clone_from(&self.plain);
             self.bad.clone_from(&self.bad_plain);
         }
-        let start_goal = (
-            match start_heading {
-                Some(h) => Start::Pose(Pose::new(first.x as f64 + 0.5, first.y as f64 + 0.5, h)),
-                None => Start::Cell(first),
-            },
-            match goal_heading {
-                Some(h) => Goal::Pose(Pose::new(last.x as f64 + 0.5, last.y as f64 + 0.5, h)),
-                None => Goal::Cell(last),
-            },
-        );
         if !single {
             let (near, far) = (2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0);
             // First each stretch near its turn, widened alone where that
@@ -719,6 +745,107 @@ impl VehicleCurver {
         }
     }
 
+    /// Whether the start or the goal of `start_goal` lies in a small
+    /// pocket: when the rounded curve `loose` has a stretch that is not
+    /// legal within 2R + 2 of an end, [`DirectionalSearch::escape`] runs
+    /// from that end (from the goal backwards: its heading turned round,
+    /// as primitives driven backwards are primitives turned round) towards
+    /// the other, within 4R + 6 cells and [`END_POCKET_BUDGET`]
+    /// expansions, with a point-sized unit's primitives
+    /// ([`POCKET_UNIT_RADIUS`]): once from the end cell facing anywhere,
+    /// once from `loose`'s own pose there (a heading between the
+    /// search's). `true` when both find the end enclosed: then no chain of
+    /// the unit's primitives leaves that end's pocket either, so every
+    /// repair from it fails, and so does the search over the whole box;
+    /// the easing, the repairs and the later stages are skipped. A
+    /// heuristic for the rounded curves (not the primitives', as for the
+    /// wide-path stage skipped by `VehicleCurver::goal_in_pocket`): with
+    /// the unit's own primitives the check took the curve of one row of
+    /// the 17,430 on the 26 Moving AI maps (a curve weaving up a narrow
+    /// passage at headings between the search's); with a point's it takes
+    /// none (`benches/PROFILES.md` P73). Why: a start in a corridor too
+    /// narrow to turn in (maze512-1, R = 2, r = 0.4) otherwise pays for
+    /// easing and repairing the whole path before failing. Costs a few
+    /// expansions where the end is open (the search stops at its first
+    /// node 4R + 6 cells out), the pocket's nodes where it is not.
+    fn end_in_pocket(
+        &mut self,
+        grid: &Grid,
+        (start, goal): (Start, Goal),
+        loose: &CurvedPath,
+    ) -> Result<bool, Error> {
+        let total = loose.length() as f64;
+        let big_r = self.config.get_turning_radius() as f64;
+        let near = 2.0 * big_r + 2.0;
+        let distance = (4.0 * big_r + 6.0).ceil() as u32;
+        let first_bad = self.bad.iter().map(|b| b.0).fold(f64::INFINITY, f64::min);
+        let last_bad = self
+            .bad
+            .iter()
+            .map(|b| b.1)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let turned = |p: Pose| Pose::new(p.x, p.y, p.heading + PI);
+        let back = (
+            match goal {
+                Goal::Cell(c) => Start::Cell(c),
+                Goal::Pose(p) => Start::Pose(turned(p)),
+            },
+            match start {
+                Start::Cell(c) => Goal::Cell(c),
+                Start::Pose(p) => Goal::Pose(turned(p)),
+            },
+        );
+        // The rounded curve's own poses at its ends (its goal pose turned
+        // round): where its heading is not one of the search's.
+        let pose_at = |s: f32, turn: f64| {
+            let (p, h) = loose.sample(s);
+            Pose::new(p.x as f64, p.y as f64, h as f64 + turn)
+        };
+        let along = (
+            match start {
+                Start::Cell(_) => Some(Start::Pose(pose_at(0.0, 0.0))),
+                Start::Pose(_) => None,
+            },
+            match goal {
+                Goal::Cell(_) => Some(Start::Pose(pose_at(loose.length(), PI))),
+                Goal::Pose(_) => None,
+            },
+        );
+        for (check, (from, to), curve) in [
+            (first_bad <= near, (start, goal), along.0),
+            (last_bad >= total - near, back, along.1),
+        ] {
+            if !check {
+                continue;
+            }
+            let mut enclosed = true;
+            for from in [Some(from), curve].into_iter().flatten() {
+                if !enclosed {
+                    break;
+                }
+                let escape = self
+                    .pocket_search
+                    .escape(grid, from, to, distance, END_POCKET_BUDGET)
+                    .map_err(|e| Error::Inconsistent {
+                        reason: e.to_string(),
+                    })?;
+                match escape {
+                    Escape::Enclosed { expansions } => {
+                        self.expansions += expansions as u64;
+                    }
+                    Escape::Escaped { expansions } | Escape::BudgetExhausted { expansions } => {
+                        self.expansions += expansions as u64;
+                        enclosed = false;
+                    }
+                }
+            }
+            if enclosed {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Whether no lattice curve leaves the goal of `start_goal` backwards
     /// within `area`: a directional search from the goal turned round
     /// (its heading, if any, plus π) to the start turned round, within
@@ -793,7 +920,9 @@ impl VehicleCurver {
     /// has room for every turn (Berlin_0_1024, R = 2, r = 0.4, every 4th
     /// row: this stage curves all 44 rows that the search over the whole
     /// box left without a curve; `benches/PROFILES.md` P70). Costs a
-    /// masked A* over the searched area (the whole map up to
+    /// masked jump point search ([`WindowedJps`], a few times faster
+    /// than the A* on open city maps; its stricter corner rule inside the
+    /// mask is no loss here) over the searched area (the whole map up to
     /// [`WIDE_MAX_CELLS`] cells, else the path's box plus
     /// [`wide_margin`], skipped when that is larger too), about 16 bytes
     /// of scratch per area cell and a bit per cell for the mask, kept,
@@ -839,7 +968,7 @@ impl VehicleCurver {
             height: area.height,
         };
         let found = wide
-            .astar
+            .jps
             .find_path_masked_into(grid, window, first, last, &wide.mask, &mut wide.cells)
             .is_ok_and(|s| s.status == Status::Found);
         let opts = SmoothOptions::with_radius(r);

@@ -556,6 +556,62 @@ fn a_goal_in_a_pocket_fails_early() {
     }
 }
 
+/// A 90 × 60 map: a field east of x = 30, and a one-cell corridor along
+/// row 5 from x = 2 to x = 12 that bends south there and reaches the
+/// field along row 20.
+fn corridor_pocket() -> Grid {
+    open_where(90, 60, |x, y| {
+        x >= 30
+            || (y == 5 && (2..=12).contains(&x))
+            || (x == 12 && (5..=20).contains(&y))
+            || (y == 20 && x >= 12)
+    })
+}
+
+/// A start (or, the other way round, a goal) three cells from a one-cell
+/// bend too tight for the radius: the point path exists, no legal curve
+/// does (an exhaustive directional search over the whole map finds
+/// none), and the vehicle mode says so after the pocket check at that
+/// end, within a few hundred expansions. Without it the query would go
+/// on to ease and repair the path, to the wide-path stage and to the
+/// search from the goal backwards over the field (2 000 expansions).
+#[test]
+fn an_end_in_a_corridor_too_narrow_to_turn_fails_at_once() {
+    use regionpath::vehicle::{
+        DirectionalSearch, Goal, Limits, Outcome, Start, Steering, Track, VehicleSpec,
+    };
+    let grid = corridor_pocket();
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let (a, b) = (Point::new(9, 5), Point::new(60, 40));
+    let steering = Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap();
+    let mut exhaustive = DirectionalSearch::new(std::sync::Arc::new(steering));
+    for (from, to) in [(a, b), (b, a)] {
+        let outcome = exhaustive
+            .find(
+                &grid,
+                Start::Cell(from),
+                Goal::Cell(to),
+                &Limits::default(),
+                &mut Track::new(),
+            )
+            .unwrap();
+        assert!(
+            matches!(outcome, Outcome::NoPath { .. }),
+            "a curve from {from:?} to {to:?}: {outcome:?}"
+        );
+        let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+        match p.find_path(&hier, &grid, from, to) {
+            Err(Error::NoLegalCurve { expansions }) => {
+                assert!(
+                    expansions < 500,
+                    "{from:?} to {to:?}: {expansions} expansions"
+                )
+            }
+            other => panic!("{from:?} to {to:?}: {other:?}"),
+        }
+    }
+}
+
 /// A thin wall hanging from the top of a room, start and goal on either
 /// side of it: the smoothed path turns round the wall's end through two
 /// right-angled corners too close together for the radius (and, smoothed
