@@ -361,8 +361,8 @@ impl VehicleCurver {
     /// the stretches repaired before it
     /// kept); when that fails too, every stretch is searched again reaching
     /// 4R + 6; when a stretch still cannot be repaired, the query fails if
-    /// a directional search from the goal backwards over the whole path's
-    /// box plus 8R + 16 cells runs out of nodes within 2 000 expansions (a
+    /// no chain of primitives leaves the goal backwards by more than
+    /// 8R + 16 cells ([`DirectionalSearch::escape`], 2 000 expansions: a
     /// goal in a pocket too narrow to turn in); else the cell path is
     /// planned again with room to turn (a jump point search from the
     /// first cell to the last entering only cells whose eight neighbours are all passable,
@@ -682,9 +682,7 @@ impl VehicleCurver {
             cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
             margin,
         );
-        if area.width as u64 * area.height as u64 <= GLOBAL_MAX_CELLS
-            && self.goal_in_pocket(grid, start_goal, area)?
-        {
+        if self.goal_in_pocket(grid, start_goal)? {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
                 expansions: self.expansions,
@@ -846,26 +844,24 @@ impl VehicleCurver {
         Ok(false)
     }
 
-    /// Whether no lattice curve leaves the goal of `start_goal` backwards
-    /// within `area`: a directional search from the goal turned round
-    /// (its heading, if any, plus π) to the start turned round, within
-    /// [`POCKET_BUDGET`] expansions, runs out of nodes. The primitives
-    /// driven backwards are primitives turned round (their swept cells
-    /// the same), so the search over `area` from the start would then find
-    /// no curve either, only later: it explores the start's side, up to
-    /// [`GLOBAL_BUDGET`] expansions, where the goal's side is a small
-    /// pocket (a goal in a dead end too narrow to turn in: random512-25,
-    /// R = 2, r = 0.4, 42 of the 104 rows without a curve). The wide-path
-    /// stage, whose curves are not confined to the search's primitives, is
-    /// skipped too: a heuristic (no row of the 26 Moving AI maps lost its
-    /// curve to it, `benches/PROFILES.md` P72). Costs at most
-    /// [`POCKET_BUDGET`] expansions (about 0.2 ms).
-    fn goal_in_pocket(
-        &mut self,
-        grid: &Grid,
-        (start, goal): (Start, Goal),
-        area: Area,
-    ) -> Result<bool, Error> {
+    /// Whether no chain of the unit's primitives leaves the goal of
+    /// `start_goal` backwards: a [`DirectionalSearch::escape`] from the goal
+    /// turned round (its heading, if any, plus π) towards the start, within
+    /// 8R + 16 cells ([`detour_margin`]) and [`POCKET_BUDGET`] expansions,
+    /// finds it enclosed. The primitives driven backwards are primitives
+    /// turned round (their swept cells the same), so no search from the
+    /// start reaches the goal then, anywhere: the search over the whole
+    /// box would explore the start's side, up to [`GLOBAL_BUDGET`]
+    /// expansions, where the goal's side is a small pocket (a goal in a
+    /// dead end too narrow to turn in: random512-25, R = 2, r = 0.4). The
+    /// wide-path stage, whose curves are not confined to the search's
+    /// primitives, is skipped too: a heuristic (no row of the 26 Moving AI
+    /// maps lost its curve to it, `benches/PROFILES.md` P72, P73). Costs a
+    /// few dozen expansions where the goal is open (the search stops at its
+    /// first node 8R + 16 cells out; a search over the path's box that had
+    /// to run out of nodes spent all 2,000 there), at most
+    /// [`POCKET_BUDGET`].
+    fn goal_in_pocket(&mut self, grid: &Grid, (start, goal): (Start, Goal)) -> Result<bool, Error> {
         let turned = |p: Pose| Pose::new(p.x, p.y, p.heading + PI);
         let back = (
             match goal {
@@ -877,28 +873,19 @@ impl VehicleCurver {
                 Start::Pose(p) => Goal::Pose(turned(p)),
             },
         );
-        let limits = Limits {
-            area: Some(area),
-            max_expansions: POCKET_BUDGET,
-            weight: GLOBAL_WEIGHT,
-        };
-        self.pieces.clear();
-        let outcome = directional(
-            &mut self.search,
-            grid,
-            None,
-            true,
-            back,
-            &limits,
-            &mut self.pieces,
-        )?;
-        self.pieces.clear();
-        Ok(match outcome {
-            Outcome::NoPath { expansions } => {
+        let big_r = self.config.get_turning_radius() as f64;
+        let escape = self
+            .search
+            .escape(grid, back.0, back.1, detour_margin(big_r), POCKET_BUDGET)
+            .map_err(|e| Error::Inconsistent {
+                reason: e.to_string(),
+            })?;
+        Ok(match escape {
+            Escape::Enclosed { expansions } => {
                 self.expansions += expansions as u64;
                 true
             }
-            Outcome::Found { expansions, .. } | Outcome::BudgetExhausted { expansions } => {
+            Escape::Escaped { expansions } | Escape::BudgetExhausted { expansions } => {
                 self.expansions += expansions as u64;
                 false
             }

@@ -572,9 +572,9 @@ fn corridor_pocket() -> Grid {
 /// bend too tight for the radius: the point path exists, no legal curve
 /// does (an exhaustive directional search over the whole map finds
 /// none), and the vehicle mode says so after the pocket check at that
-/// end, within a few hundred expansions. Without it the query would go
-/// on to ease and repair the path, to the wide-path stage and to the
-/// search from the goal backwards over the field (2 000 expansions).
+/// end, within a few hundred expansions. Without that check the query
+/// goes on to ease and repair the path and to the later stages (over
+/// 4,000 expansions here).
 #[test]
 fn an_end_in_a_corridor_too_narrow_to_turn_fails_at_once() {
     use regionpath::vehicle::{
