@@ -533,8 +533,10 @@ impl DirectionalSearch {
     /// [`DirectionalSearch::find`] for the start; the goal must be finite
     /// and on the map (anywhere on it). Unguided, no terrain costs.
     /// Cost: at most `max_expansions` expansions (0: no limit) over an
-    /// area of at most (2 · (`distance` + extent + 1) + 1)² cells; no
-    /// allocation once warm.
+    /// area of at most (2 · (`distance` + extent + 1) + 1)² cells, its
+    /// nodes always in the paged store (an escape touches few of them, so
+    /// its memory follows those; see
+    /// [`DirectionalSearch::set_dense_limit`]); no allocation once warm.
     ///
     /// ```
     /// use regionpath_grid::{Grid, Point};
@@ -627,9 +629,12 @@ impl DirectionalSearch {
             ],
         });
         self.escaped = false;
+        // The nodes in pages: an escape touches few of the box's.
+        let dense_limit = std::mem::replace(&mut self.dense_limit, 0);
         let mut none = Track::new();
         let outcome = self.find_loaded(grid, None, false, start, goal, &limits, &mut none);
         self.escape_box = None;
+        self.dense_limit = dense_limit;
         Ok(match outcome? {
             Outcome::Found { expansions, .. } => Escape::Escaped { expansions },
             Outcome::BudgetExhausted { expansions } if self.escaped => {

@@ -146,3 +146,44 @@ fn warm_guided_searches_allocate_nothing() {
     assert_eq!(guided, 3);
     assert_eq!(usage.allocations, 0);
 }
+
+/// The same for the escape search: an open start (escaped) and a start in
+/// a one-cell corridor with a right-angled bend (enclosed), their paged
+/// nodes kept.
+#[test]
+fn warm_escapes_allocate_nothing() {
+    let rows: Vec<String> = (0..20)
+        .map(|y| {
+            (0..30)
+                .map(|x| {
+                    let corridor = (y == 5 && (1..=8).contains(&x))
+                        || (x == 8 && (5..=15).contains(&y))
+                        || (y == 15 && x >= 8);
+                    if x >= 12 || corridor {
+                        '.'
+                    } else {
+                        '@'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let mut search =
+        DirectionalSearch::new(Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap()));
+    let goal = Goal::Cell(Point::new(28, 15));
+    let starts = [
+        Start::Cell(Point::new(20, 10)),
+        Start::Cell(Point::new(3, 5)),
+    ];
+    let mut run = || {
+        starts.map(|s| {
+            let e = search.escape(&grid, s, goal, 8, 0).unwrap();
+            matches!(e, Escape::Enclosed { .. })
+        })
+    };
+    assert_eq!(run(), [false, true]);
+    let (enclosed, usage) = measure_thread(&mut run);
+    assert_eq!(enclosed, [false, true]);
+    assert_eq!(usage.allocations, 0);
+}
