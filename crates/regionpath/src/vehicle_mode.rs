@@ -782,17 +782,7 @@ impl VehicleCurver {
             .iter()
             .map(|b| b.1)
             .fold(f64::NEG_INFINITY, f64::max);
-        let turned = |p: Pose| Pose::new(p.x, p.y, p.heading + PI);
-        let back = (
-            match goal {
-                Goal::Cell(c) => Start::Cell(c),
-                Goal::Pose(p) => Start::Pose(turned(p)),
-            },
-            match start {
-                Start::Cell(c) => Goal::Cell(c),
-                Start::Pose(p) => Goal::Pose(turned(p)),
-            },
-        );
+        let back = backwards((start, goal));
         // The rounded curve's own poses at its ends (its goal pose turned
         // round): where its heading is not one of the search's.
         let pose_at = |s: f32, turn: f64| {
@@ -862,17 +852,7 @@ impl VehicleCurver {
     /// to run out of nodes spent all 2,000 there), at most
     /// [`POCKET_BUDGET`].
     fn goal_in_pocket(&mut self, grid: &Grid, (start, goal): (Start, Goal)) -> Result<bool, Error> {
-        let turned = |p: Pose| Pose::new(p.x, p.y, p.heading + PI);
-        let back = (
-            match goal {
-                Goal::Cell(c) => Start::Cell(c),
-                Goal::Pose(p) => Start::Pose(turned(p)),
-            },
-            match start {
-                Start::Cell(c) => Goal::Cell(c),
-                Start::Pose(p) => Goal::Pose(turned(p)),
-            },
-        );
+        let back = backwards((start, goal));
         let big_r = self.config.get_turning_radius() as f64;
         let escape = self
             .search
@@ -1198,6 +1178,24 @@ impl VehicleCurver {
             }),
         }
     }
+}
+
+/// The query from `start` to `goal` driven backwards: from the goal to the
+/// start, each pose turned round (a heading plus π). Primitives driven
+/// backwards are primitives turned round, so a chain of primitives
+/// answers one exactly when one answers the other.
+fn backwards((start, goal): (Start, Goal)) -> (Start, Goal) {
+    let turned = |p: Pose| Pose::new(p.x, p.y, p.heading + PI);
+    (
+        match goal {
+            Goal::Cell(c) => Start::Cell(c),
+            Goal::Pose(p) => Start::Pose(turned(p)),
+        },
+        match start {
+            Start::Cell(c) => Goal::Cell(c),
+            Start::Pose(p) => Goal::Pose(turned(p)),
+        },
+    )
 }
 
 /// One directional search on `grid`: priced by the terrain of `costs`

@@ -6,6 +6,7 @@
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::CurvedPath;
 use regionpath_testkit::clearance::{point_clearance, point_square_dist};
+use regionpath_testkit::rng::Rng64;
 use regionpath_vehicle::{shortest, Maneuver, Piece, Pose};
 use std::collections::BinaryHeap;
 use std::f64::consts::{PI, TAU};
@@ -421,4 +422,20 @@ impl Brute {
         }
         None
     }
+}
+
+/// Two passable cells of `grid` drawn at random (possibly the same), or
+/// `None` when fewer than two are passable.
+pub fn random_pair(grid: &Grid, rng: &mut impl Rng64) -> Option<(Point, Point)> {
+    let (w, h) = (grid.width(), grid.height());
+    let free: Vec<Point> = (0..w * h)
+        .map(|i| Point::new(i % w, i / w))
+        .filter(|&p| grid.is_passable(p))
+        .collect();
+    if free.len() < 2 {
+        return None;
+    }
+    let a = free[rng.below(free.len() as u64) as usize];
+    let b = free[rng.below(free.len() as u64) as usize];
+    Some((a, b))
 }

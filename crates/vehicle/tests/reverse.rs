@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check_driven, check_sampled, Brute};
+use common::{check_driven, check_sampled, random_pair, Brute};
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::CurvedPath;
 use regionpath_testkit::maps::obstacles;
@@ -224,15 +224,9 @@ fn agrees_with_brute_force_on_random_maps() {
         let mut trials = 0;
         while trials < 60 {
             let grid = obstacles(size, size, percent, &mut |n| rng.below(n));
-            let free: Vec<Point> = (0..size * size)
-                .map(|i| Point::new(i % size, i / size))
-                .filter(|&p| grid.is_passable(p))
-                .collect();
-            if free.len() < 2 {
+            let Some((a, b)) = random_pair(&grid, &mut rng) else {
                 continue;
-            }
-            let a = free[rng.below(free.len() as u64) as usize];
-            let b = free[rng.below(free.len() as u64) as usize];
+            };
             if a == b {
                 continue;
             }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{brute_force, check_sampled, Brute};
+use common::{brute_force, check_sampled, random_pair, Brute};
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::CurvedPath;
 use regionpath_testkit::maps::{obstacles, rooms};
@@ -255,15 +255,9 @@ fn complete_with_dense_limit(dense_limit: usize) {
         s.set_dense_limit(dense_limit);
         for _ in 0..12 {
             let grid = obstacles(size, size, percent, &mut |n| rng.below(n));
-            let free: Vec<Point> = (0..size * size)
-                .map(|i| Point::new(i % size, i / size))
-                .filter(|&p| grid.is_passable(p))
-                .collect();
-            if free.len() < 2 {
+            let Some((a, b)) = random_pair(&grid, &mut rng) else {
                 continue;
-            }
-            let a = free[rng.below(free.len() as u64) as usize];
-            let b = free[rng.below(free.len() as u64) as usize];
+            };
             if a == b {
                 continue;
             }
@@ -448,15 +442,9 @@ fn guided_search_is_complete_against_brute_force() {
             } else {
                 obstacles(size, size, 16, &mut |n| rng.below(n))
             };
-            let free: Vec<Point> = (0..size * size)
-                .map(|i| Point::new(i % size, i / size))
-                .filter(|&p| grid.is_passable(p))
-                .collect();
-            if free.len() < 2 {
+            let Some((a, b)) = random_pair(&grid, &mut rng) else {
                 continue;
-            }
-            let a = free[rng.below(free.len() as u64) as usize];
-            let b = free[rng.below(free.len() as u64) as usize];
+            };
             if a == b {
                 continue;
             }
@@ -534,15 +522,9 @@ fn an_enclosed_start_is_enclosed_on_the_whole_map() {
     for _ in 0..60 {
         let size = 24u32;
         let grid = obstacles(size, size, 22, &mut |n| rng.below(n));
-        let free: Vec<Point> = (0..size * size)
-            .map(|i| Point::new(i % size, i / size))
-            .filter(|&p| grid.is_passable(p))
-            .collect();
-        if free.len() < 2 {
+        let Some((a, b)) = random_pair(&grid, &mut rng) else {
             continue;
-        }
-        let a = free[rng.below(free.len() as u64) as usize];
-        let b = free[rng.below(free.len() as u64) as usize];
+        };
         let d = 2 + rng.below(6) as u32;
         match s
             .escape(&grid, Start::Cell(a), Goal::Cell(b), d, 0)
