@@ -231,8 +231,9 @@ pub enum CurveStage {
 /// in the vehicle mode, for paths from any planner). Holds the directional
 /// search and a point-sized unit's for the pocket checks (their tables
 /// built once, in [`VehicleCurver::new`]: a few milliseconds, about 1 MB
-/// each for 16 headings; they allocate nothing once warm), the curves being rounded and the splice buffers, all
-/// reused: [`VehicleCurver::curve_into`] allocates nothing once warm (only
+/// each for 16 headings; they allocate nothing once warm), the curves
+/// being rounded and the splice buffers, all reused:
+/// [`VehicleCurver::curve_into`] allocates nothing once warm (only
 /// a curve the final check refuses formats its error message);
 /// [`VehicleCurver::curve`] allocates just the returned curve.
 #[derive(Debug)]
@@ -350,8 +351,9 @@ impl VehicleCurver {
     /// its stretches are illegal), unless a turn that is not legal lies
     /// within 2R + 2 of an end that no chain of the search's primitives
     /// (for a point-sized unit) leaves by more than 4R + 6 cells: then the
-    /// query fails at once (`VehicleCurver::end_in_pocket`); each stretch around a turn that is not
-    /// (or around a start or goal heading the curve does not have) replaced
+    /// query fails at once (`VehicleCurver::end_in_pocket`); each stretch
+    /// around a turn that is not (or around a start or goal heading the
+    /// curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
     /// plus 2R + 3 cells; a stretch whose search fails is searched once
@@ -365,8 +367,8 @@ impl VehicleCurver {
     /// 8R + 16 cells ([`DirectionalSearch::escape`], 2 000 expansions: a
     /// goal in a pocket too narrow to turn in); else the cell path is
     /// planned again with room to turn (a jump point search from the
-    /// first cell to the last entering only cells whose eight neighbours are all passable,
-    /// but within 2R + 2 cells of either end; over the whole map up to 2²²
+    /// first cell to the last entering only cells whose eight neighbours
+    /// are all passable, but within 2R + 2 cells of either end; over the whole map up to 2²²
     /// cells, else the path's box plus 4 · (8R + 16) cells), smoothed for
     /// the unit radius, and its curve rounded and repaired the same way
     /// ([`CurveStage::WidePath`]); and when that fails too, one guided
@@ -880,8 +882,9 @@ impl VehicleCurver {
     /// `r`, and runs the rounding and the local repairs on it (not this
     /// stage, nor the search over the whole box). `true` with the curve
     /// in `out`; `false` when no such path exists or its pass gives no
-    /// curve (`out` then holds an unspecified path). Why: a shortest cell path squeezes through gaps
-    /// and round corners where the turning circle does not fit, and the
+    /// curve (`out` then holds an unspecified path). Why: a shortest cell
+    /// path squeezes through gaps and round corners where the turning
+    /// circle does not fit, and the
     /// legal curve then leaves the path's neighbourhood (round a city
     /// block); a path along corridors at least three cells wide usually
     /// has room for every turn (Berlin_0_1024, R = 2, r = 0.4, every 4th
