@@ -678,12 +678,6 @@ impl VehicleCurver {
                 expansions: self.expansions,
             });
         }
-        let margin = detour_margin(big_r as f64);
-        let area = Area::around(
-            grid,
-            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
-            margin,
-        );
         if self.goal_in_pocket(grid, start_goal)? {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
@@ -704,6 +698,11 @@ impl VehicleCurver {
         // curve may have to leave the path's neighbourhood to find room to
         // turn), guided by the grid distance to the goal.
         self.pieces.clear();
+        let area = Area::around(
+            grid,
+            cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+            detour_margin(big_r as f64),
+        );
         if area.width as u64 * area.height as u64 > GLOBAL_MAX_CELLS {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {

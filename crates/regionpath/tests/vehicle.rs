@@ -6,7 +6,7 @@
 use regionpath::{Config, Error, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy};
 use regionpath::{CurveStage, CurvedPath, Path, VehicleCurver};
 use regionpath_testkit::clearance::point_clearance;
-use regionpath_testkit::maps::{obstacles, rooms};
+use regionpath_testkit::maps::{obstacles, open_where, rooms};
 use regionpath_testkit::rng::{Rng64, XorShift64Star};
 use std::f64::consts::TAU;
 
@@ -181,18 +181,6 @@ fn dead_end(room: bool) -> Grid {
     open_where(32, 11, |x, y| {
         (y == 5 && (1..21).contains(&x)) || (room && (21..31).contains(&x))
     })
-}
-
-/// A `width` × `height` map whose cell (x, y) is open where `open` says.
-fn open_where(width: u32, height: u32, open: impl Fn(u32, u32) -> bool) -> Grid {
-    let rows: Vec<String> = (0..height)
-        .map(|y| {
-            (0..width)
-                .map(|x| if open(x, y) { '.' } else { '@' })
-                .collect()
-        })
-        .collect();
-    Grid::from_rows(&rows).unwrap()
 }
 
 /// The direction of travel from positions alone (0.02-cell chords)

@@ -90,6 +90,21 @@ pub fn knock_through(g: &mut Grid, count: u32, below: &mut impl FnMut(u64) -> u6
     }
 }
 
+/// A `width × height` grid whose cell `(x, y)` is passable exactly when
+/// `open(x, y)`: small hand-drawn test maps as a formula.
+pub fn open_where(width: u32, height: u32, open: impl Fn(u32, u32) -> bool) -> Grid {
+    let mut grid = Grid::new(width, height, false).expect("a non-empty size");
+    for y in 0..height {
+        for x in 0..width {
+            if open(x, y) {
+                grid.set_passable(Point::new(x, y), true)
+                    .expect("in bounds");
+            }
+        }
+    }
+    grid
+}
+
 /// A random open cell: up to 1000 tries of two draws each (`below(w)`,
 /// `below(h)`), the first passable one, or `None`.
 pub fn random_open(grid: &Grid, below: &mut impl FnMut(u64) -> u64) -> Option<Point> {

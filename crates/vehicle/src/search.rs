@@ -567,23 +567,21 @@ impl DirectionalSearch {
         distance: u32,
         max_expansions: u32,
     ) -> Result<Escape, VehicleError> {
+        // The cell of a pose, which must be finite.
+        let pose_cell = |p: Pose| {
+            if p.is_finite() {
+                Ok((p.x.floor() as i64, p.y.floor() as i64))
+            } else {
+                Err(VehicleError::NonFinite)
+            }
+        };
         let (sx, sy) = match start {
             Start::Cell(p) => (p.x as i64, p.y as i64),
-            Start::Pose(p) => {
-                if !p.is_finite() {
-                    return Err(VehicleError::NonFinite);
-                }
-                (p.x.floor() as i64, p.y.floor() as i64)
-            }
+            Start::Pose(p) => pose_cell(p)?,
         };
         let (gx, gy) = match goal {
             Goal::Cell(p) => (p.x as i64, p.y as i64),
-            Goal::Pose(p) => {
-                if !p.is_finite() {
-                    return Err(VehicleError::NonFinite);
-                }
-                (p.x.floor() as i64, p.y.floor() as i64)
-            }
+            Goal::Pose(p) => pose_cell(p)?,
         };
         let (w, h) = (grid.width() as i64, grid.height() as i64);
         for (what, x, y) in [("start", sx, sy), ("goal", gx, gy)] {

@@ -6,6 +6,7 @@ mod common;
 
 use regionpath_grid::{Grid, Point, Profile, ProfileGrid};
 use regionpath_testkit::alloc::{measure_thread, CountingAlloc};
+use regionpath_testkit::maps::open_where;
 use regionpath_vehicle::*;
 use std::sync::Arc;
 
@@ -152,23 +153,12 @@ fn warm_guided_searches_allocate_nothing() {
 /// nodes kept.
 #[test]
 fn warm_escapes_allocate_nothing() {
-    let rows: Vec<String> = (0..20)
-        .map(|y| {
-            (0..30)
-                .map(|x| {
-                    let corridor = (y == 5 && (1..=8).contains(&x))
-                        || (x == 8 && (5..=15).contains(&y))
-                        || (y == 15 && x >= 8);
-                    if x >= 12 || corridor {
-                        '.'
-                    } else {
-                        '@'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
+    let grid = open_where(30, 20, |x, y| {
+        x >= 12
+            || (y == 5 && (1..=8).contains(&x))
+            || (x == 8 && (5..=15).contains(&y))
+            || (y == 15 && x >= 8)
+    });
     let mut search =
         DirectionalSearch::new(Arc::new(Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap()));
     let goal = Goal::Cell(Point::new(28, 15));

@@ -7,7 +7,7 @@ mod common;
 use common::{brute_force, check_sampled, random_pair, Brute};
 use regionpath_grid::{Grid, Point};
 use regionpath_smoothing::CurvedPath;
-use regionpath_testkit::maps::{obstacles, rooms};
+use regionpath_testkit::maps::{obstacles, open_where, rooms};
 use regionpath_testkit::rng::{Rng64, XorShift64Star};
 use regionpath_vehicle::*;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
@@ -579,26 +579,12 @@ fn escape_answers_open_and_closed_starts() {
     );
     // A corridor along row 5 from x = 3 to x = 12, leaving by one-cell
     // corridors up at x = 3 and down at x = 12.
-    let corridor = Grid::from_rows(
-        &(0..20)
-            .map(|y| {
-                (0..30)
-                    .map(|x| {
-                        let open = (y == 5 && (3..=12).contains(&x))
-                            || (x == 3 && y <= 5)
-                            || (x == 12 && y >= 5)
-                            || (y == 19 && x >= 12);
-                        if open {
-                            '.'
-                        } else {
-                            '@'
-                        }
-                    })
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>(),
-    )
-    .unwrap();
+    let corridor = open_where(30, 20, |x, y| {
+        (y == 5 && (3..=12).contains(&x))
+            || (x == 3 && y <= 5)
+            || (x == 12 && y >= 5)
+            || (y == 19 && x >= 12)
+    });
     let start = Point::new(7, 5);
     let goal = Point::new(29, 19);
     for from in [
