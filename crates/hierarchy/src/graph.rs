@@ -164,11 +164,18 @@ impl Link {
             .map(|d| d as u8)
             .unwrap_or(0);
         Link {
-            cost: round_non_negative((cost.max(0.0) * LINK_COST_SCALE).min(u16::MAX as f32)) as u16,
+            cost: Link::cost_units_of(cost),
             from: pack(from),
             step,
             len_m1: (len.clamp(1, 256) - 1) as u8,
         }
+    }
+
+    /// `cost` cells in a link's stored units (1/64 cell, rounded to the
+    /// nearest; clamped to `0..=u16::MAX`): what [`Link::new`] stores.
+    #[inline]
+    pub(crate) fn cost_units_of(cost: f32) -> u16 {
+        round_non_negative((cost.max(0.0) * LINK_COST_SCALE).min(u16::MAX as f32)) as u16
     }
 
     /// [`Link::cost`] in its stored units (1/64 cell).
@@ -236,8 +243,14 @@ impl Link {
 
     /// The same edge seen from the other end.
     pub fn reversed(&self) -> Link {
-        Link::new(self.cost(), self.to(), self.from(), self.len())
-            .with_more_crossings(!self.is_only_crossing())
+        // The same cost units and run; the step turned round (a region
+        // graph's build or load reverses every link: no float round trip).
+        Link {
+            cost: self.cost,
+            from: pack(self.to()),
+            step: Dir::ALL[self.step as usize & 7].reverse() as u8 | (self.step & MORE_CROSSINGS),
+            len_m1: self.len_m1,
+        }
     }
 
     /// The crossing runs as `(exit on this side, entry on the other)`.

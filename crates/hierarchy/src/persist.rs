@@ -965,7 +965,7 @@ mod summary_tests {
                 _ => crate::testing::random_grid(70, 20 + round, 20, &mut below),
             };
             let config = HierarchyConfig::new()
-                .sector_size(4 + round % 13)
+                .sector_size(4 + (round * 7) % 37)
                 .fit_memory(false)
                 .portals(portals)
                 .parallel(false);

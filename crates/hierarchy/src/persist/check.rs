@@ -67,6 +67,12 @@ fn passable_in(grid: &Grid, s: u32, rect: Rect) -> (u64, Option<Rect>, u64) {
     let mut digest = crate::sector::digest_seed(s);
     let mut count = 0u64;
     let (mut cols, mut y0, mut y1) = ([0u64; 4], u32::MAX, 0);
+    // Rows of at most 32 cells are counted several to a word (`packed`,
+    // `fill` bits of it used): one popcount per 64 cells, a library-free
+    // bit count being most of this pass on x86-64 without `popcnt`
+    // (P74).
+    let (mut packed, mut fill) = (0u64, 0u32);
+    let narrow = rect.x1 - rect.x0 <= 32;
     for y in rect.y0..rect.y1 {
         let base = grid.padded_index(Point::new(rect.x0, y));
         let mut any = 0u64;
@@ -76,7 +82,16 @@ fn passable_in(grid: &Grid, s: u32, rect: Rect) -> (u64, Option<Rect>, u64) {
             if n < 64 {
                 bits &= (1u64 << n) - 1;
             }
-            count += u64::from(bits.count_ones());
+            if narrow {
+                if fill + n > 64 {
+                    count += u64::from(packed.count_ones());
+                    (packed, fill) = (0, 0);
+                }
+                packed |= bits << fill;
+                fill += n;
+            } else {
+                count += u64::from(bits.count_ones());
+            }
             digest = crate::sector::digest_step(digest, bits);
             cols[c] |= bits;
             any |= bits;
@@ -86,6 +101,7 @@ fn passable_in(grid: &Grid, s: u32, rect: Rect) -> (u64, Option<Rect>, u64) {
             y1 = y + 1;
         }
     }
+    count += u64::from(packed.count_ones());
     if count == 0 {
         return (0, None, digest);
     }
@@ -313,19 +329,21 @@ pub(super) fn edges(
                 "a corner crossing is not one legal diagonal step",
             ));
         }
-        // 64 cells a word (both ends are in the grid, checked above).
+        // Both ends are in the grid (checked above). A row 64 cells a word;
+        // a column a cell at a time from the row-major bits, which the
+        // edges' sector order walks nearly in sequence (the column-major
+        // copy would take a page per border: P74).
         let open = |run: crate::graph::Run| {
-            (0..run.len).step_by(64).all(|k| {
-                let n = (run.len - k).min(64);
-                let want = u64::MAX >> (64 - n);
-                let bits = if run.vertical {
-                    let p = Point::new(run.start.x, run.start.y + k);
-                    grid.padded_column_bits(grid.padded_column_index(p))
-                } else {
-                    grid.row_bits(run.start.x + k, run.start.y, n)
-                };
-                bits & want == want
-            })
+            if run.vertical {
+                let i = grid.padded_index(run.start);
+                (0..run.len as usize).all(|k| grid.passable_padded(i + k * grid.stride()))
+            } else {
+                (0..run.len).step_by(64).all(|k| {
+                    let n = (run.len - k).min(64);
+                    let want = u64::MAX >> (64 - n);
+                    grid.row_bits(run.start.x + k, run.start.y, n) & want == want
+                })
+            }
         };
         if !open(cross) || !open(along) {
             return Err(bad(part, "crossing run has a blocked cell"));
@@ -345,7 +363,7 @@ pub(super) fn edges(
         let w = octile(ra.representative(), cross.mid())
             + step
             + octile(along.mid(), rb.representative());
-        if !weighted && Link::new(w as f32, from, to, link.len()).cost() != link.cost() {
+        if !weighted && Link::cost_units_of(w as f32) != link.cost_units() {
             return Err(bad(
                 part,
                 "cost differs from its representatives and crossing",
