@@ -141,8 +141,12 @@ pub enum Error {
     /// The smoothed path has a segment the unit cannot pass with
     /// [`crate::Config::unit_radius`] (a passage narrower than the unit,
     /// see [`crate::Path::narrow_segments`]), so no curve for a
-    /// [`crate::Config::turning_radius`] can follow it. Plan with a smaller
-    /// unit radius, or without a turning radius to get the waypoints.
+    /// [`crate::Config::turning_radius`] can follow it; with
+    /// [`crate::TurnPolicy::Strict`], the stages that plan away from the
+    /// path (the cell path again along wide corridors, the search over the
+    /// path's box) found no legal curve either. Plan with a profile of the
+    /// unit's size (its cell path then fits the unit), a smaller unit
+    /// radius, or without a turning radius to get the waypoints.
     #[error("the unit does not fit through the passage at waypoint segment {segment} (unit radius too large), so no curve can follow the path")]
     UnitTooWide {
         /// Index of the first waypoint of the first such segment.

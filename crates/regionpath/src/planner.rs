@@ -29,7 +29,8 @@ pub struct Path {
     /// unit does not fit (a passage, or a start or goal cell, closer to a
     /// wall than the radius; touching counts). Always 0 without smoothing
     /// or with radius 0. With a turning radius such a path is refused
-    /// ([`crate::Error::UnitTooWide`]).
+    /// ([`crate::Error::UnitTooWide`]), unless the vehicle mode
+    /// ([`crate::TurnPolicy::Strict`]) finds a curve by a wider way.
     pub narrow_segments: usize,
     /// Euclidean length of `waypoints` (0 when not smoothed).
     pub smoothed_length: f64,

@@ -386,9 +386,11 @@ impl VehicleCurver {
     ///
     /// `cells` must be a path on `grid` (its ends are the curve's) and
     /// `waypoints` a polyline from the first cell's centre to the last's
-    /// whose segments are clear for the unit radius (as the smoother makes
-    /// them); a blocked segment is [`Error::UnitTooWide`], no legal curve
-    /// [`Error::NoLegalCurve`].
+    /// (as the smoother makes them). A segment the unit does not fit (a
+    /// unit wider than the cells the path was planned for) skips the
+    /// rounding and the repairs: the stages away from the path decide, and
+    /// when they find nothing the error is [`Error::UnitTooWide`]. No legal
+    /// curve otherwise is [`Error::NoLegalCurve`].
     ///
     /// With [`Config::reverse`] the directional searches may drive
     /// primitives backwards at the configured penalty (plus
@@ -590,8 +592,6 @@ impl VehicleCurver {
             // search for the largest radius it could take.
             policy: TurnPolicy::Sharpen,
         };
-        curve_into(grid, waypoints, &opts, &mut self.scratch, loose)?;
-        collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
         let start_goal = (
             match start_heading {
                 Some(h) => Start::Pose(Pose::new(first.x as f64 + 0.5, first.y as f64 + 0.5, h)),
@@ -602,6 +602,26 @@ impl VehicleCurver {
                 None => Goal::Cell(last),
             },
         );
+        match curve_into(grid, waypoints, &opts, &mut self.scratch, loose) {
+            Ok(()) => {}
+            // The path squeezes through a passage narrower than the unit
+            // (a unit wider than the cells the hierarchy planned for): no
+            // curve follows it, but one may go round by a wider way. The
+            // stages that plan away from the path decide; when they find
+            // nothing the passage is still the reason given.
+            Err(CurveError::SegmentBlocked { segment }) => {
+                if self.wide_path.nested {
+                    self.stage = CurveStage::Failed;
+                    return Err(Error::UnitTooWide { segment });
+                }
+                return match self.away_from_path(grid, costs, cells, start_goal, r, None, out) {
+                    Err(Error::NoLegalCurve { .. }) => Err(Error::UnitTooWide { segment }),
+                    other => other,
+                };
+            }
+            Err(e) => return Err(e.into()),
+        }
+        collect_bad(loose, big_r, start_heading, goal_heading, &mut self.bad);
         if !self.wide_path.nested && self.end_in_pocket(grid, start_goal, loose)? {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
@@ -678,6 +698,26 @@ impl VehicleCurver {
                 expansions: self.expansions,
             });
         }
+        self.away_from_path(grid, costs, cells, start_goal, r, Some(loose), out)
+    }
+
+    /// The stages of [`VehicleCurver::curve_into`] that leave the cell
+    /// path: the goal-pocket check, the cell path planned again with room
+    /// to turn, then one search over the whole path's box. `loose`: the
+    /// rounded curve, when there is one (a search that needs no piece
+    /// returns it).
+    #[allow(clippy::too_many_arguments)]
+    fn away_from_path(
+        &mut self,
+        grid: &Grid,
+        costs: Option<&ProfileGrid>,
+        cells: &[Point],
+        start_goal: (Start, Goal),
+        r: f32,
+        loose: Option<&CurvedPath>,
+        out: &mut CurvedPath,
+    ) -> Result<(), Error> {
+        let big_r = self.config.get_turning_radius();
         if self.goal_in_pocket(grid, start_goal)? {
             self.stage = CurveStage::Failed;
             return Err(Error::NoLegalCurve {
@@ -728,6 +768,12 @@ impl VehicleCurver {
                 self.expansions += expansions as u64;
                 self.stage = CurveStage::WholeBox;
                 if self.pieces.is_empty() {
+                    let Some(loose) = loose else {
+                        self.stage = CurveStage::Failed;
+                        return Err(Error::NoLegalCurve {
+                            expansions: self.expansions,
+                        });
+                    };
                     out.clone_from(loose);
                     return self.checked(grid, out, big_r, r);
                 }

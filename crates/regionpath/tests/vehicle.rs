@@ -498,6 +498,40 @@ fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
     far_gap_curves(90..92, CurveStage::WholeBox);
 }
 
+/// A ship (R = 4, unit radius 1) planned on a hierarchy for one-cell
+/// units, on `testkit::maps::narrow_and_wide_gap`: the cell path takes the
+/// one-cell gap, which the unit cannot pass. The curve goes round through the wide gap (legal by the
+/// independent check, crossing the wall there); with no wide gap the
+/// error still names the passage (`UnitTooWide`).
+#[test]
+fn a_unit_wider_than_the_path_goes_round_by_a_wider_way() {
+    let (a, b) = (Point::new(12, 20), Point::new(78, 20));
+    for wide in [true, false] {
+        let grid = regionpath_testkit::maps::narrow_and_wide_gap(wide);
+        let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+        let mut p = Planner::new(vehicle(4.0, 1.0)).unwrap();
+        if !wide {
+            assert!(matches!(
+                p.find_path(&hier, &grid, a, b),
+                Err(Error::UnitTooWide { .. })
+            ));
+            continue;
+        }
+        let path = p.find_path(&hier, &grid, a, b).unwrap();
+        assert!(
+            path.cells.contains(&Point::new(40, 20)),
+            "the cell path takes the gap"
+        );
+        let c = path.curve.expect("a curve");
+        check(&grid, &c, 4.0, 1.0, a, b);
+        let crossing = (0..=20_000)
+            .map(|i| c.sample(c.length() * i as f32 / 20_000.0).0)
+            .filter(|q| (40.0..42.0).contains(&q.x))
+            .all(|q| (55.0..70.0).contains(&q.y));
+        assert!(crossing, "the curve crosses the wall through the wide gap");
+    }
+}
+
 /// A 130 × 160 field with a one-cell corridor leaving it east at row 80
 /// and bending south after 15 cells: the goal lies past the bend, where
 /// a radius-2 vehicle cannot turn.

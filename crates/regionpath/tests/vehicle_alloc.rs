@@ -205,10 +205,20 @@ fn warm_priced_vehicle_queries_allocate_nothing() {
 /// curver (growing its scratch); returns the curver, the path and the
 /// curve.
 fn curve_once(grid: &Grid, start: Point, goal: Point) -> (VehicleCurver, Path, CurvedPath) {
+    curve_once_with(&vehicle(), grid, start, goal)
+}
+
+/// [`curve_once`] with the vehicle of `config`.
+fn curve_once_with(
+    config: &Config,
+    grid: &Grid,
+    start: Point,
+    goal: Point,
+) -> (VehicleCurver, Path, CurvedPath) {
     let h = Hierarchy::build(grid, &HierarchyConfig::default()).unwrap();
-    let mut p = Planner::new(vehicle()).unwrap();
+    let mut p = Planner::new(*config).unwrap();
     let path = p.find_path(&h, grid, start, goal).unwrap();
-    let mut curver = VehicleCurver::new(&vehicle()).unwrap().unwrap();
+    let mut curver = VehicleCurver::new(config).unwrap().unwrap();
     let mut out = CurvedPath::default();
     curver
         .curve_into(grid, &path.cells, &path.waypoints, &mut out)
@@ -282,4 +292,18 @@ fn warm_paged_whole_box_searches_allocate_nothing() {
 #[test]
 fn warm_wide_paths_allocate_nothing() {
     far_gap_warm(90..98, CurveStage::WidePath);
+}
+
+/// A unit wider than the cell path's passage (radius 1, R = 4, on
+/// `testkit::maps::narrow_and_wide_gap(true)`): the stages away from the
+/// path find the curve through the wide gap, and a warm repeat allocates
+/// nothing and gives the same curve.
+#[test]
+fn warm_curves_round_a_passage_narrower_than_the_unit_allocate_nothing() {
+    let grid = regionpath_testkit::maps::narrow_and_wide_gap(true);
+    let ship = vehicle().unit_radius(1.0).turning_radius(4.0);
+    let (mut curver, path, out) =
+        curve_once_with(&ship, &grid, Point::new(12, 20), Point::new(78, 20));
+    assert_ne!(curver.stage(), CurveStage::Failed);
+    assert_warm_repeat_allocates_nothing(&mut curver, &grid, &path, out);
 }

@@ -483,9 +483,15 @@ impl Smoother {
             }
         }
         next.push(nodes[n - 1]);
+        // The result copied back rather than the buffers swapped: each
+        // keeps its role, so each grows only to the sizes it has held and
+        // a warm repeat of a query allocates nothing (swapped, the
+        // buffer that held the shorter input could receive the longer
+        // output the next time).
         nodes.clear();
-        self.nodes = next;
-        self.next = nodes;
+        nodes.extend_from_slice(&next);
+        self.nodes = nodes;
+        self.next = next;
     }
 
     /// The refinement of a point unit's waypoint `b` (a cell centre) between

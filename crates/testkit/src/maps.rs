@@ -371,6 +371,17 @@ fn wall_open(x: u32, y: u32, w: u32, gap: std::ops::Range<u32>) -> bool {
     !wall || gap.contains(&y) || dogleg
 }
 
+/// A 90 × 90 field cut by a wall at columns 40–41 with a one-cell gap at
+/// row 20 and, when `wide`, a second gap of rows 55–69. The vehicle tests
+/// route a unit of radius 1 from (12, 20) to (78, 20): the cell path (for
+/// one-cell units) takes the one-cell gap, which the unit cannot pass; a
+/// legal curve goes round through the wide gap.
+pub fn narrow_and_wide_gap(wide: bool) -> Grid {
+    open_where(90, 90, |x, y| {
+        !(40..42).contains(&x) || y == 20 || (wide && (55..70).contains(&y))
+    })
+}
+
 /// A 560 × 560 map, mostly blocked: a room in the top left corner (rows
 /// 0–109, columns 0–119) split by a wall at columns 30–34 with two ways
 /// through, a one-cell dogleg near row 5 (as in [`dogleg_wall`]: no
