@@ -17,7 +17,10 @@ use std::sync::Arc;
 
 /// Largest turning radius the directional repair serves (its tables reach
 /// at most 31 cells); above it the vehicle mode curves the smoothed path
-/// only, failing on a blocked turn.
+/// only, failing on a blocked turn. Its searches turn in every direction
+/// up to a radius of 4 (Directional-48 above 2.5); between 4 and this
+/// bound their primitives turn only as loops over the length bound, so
+/// repairs there seldom succeed.
 pub const MAX_REPAIR_RADIUS: f32 = 8.0;
 
 /// Node budget of one local repair search.
@@ -1269,17 +1272,36 @@ fn directional(
     })
 }
 
+/// Largest turning radius the Directional-24 neighbourhood serves. Its
+/// children lie at most two cells away; past this radius the shortest
+/// curve to one at another heading is a loop over the length bound, so
+/// the search drives straight lines only (16 headings, an open map: from
+/// 2.75 on, goals beside the start's heading go unreached). Above it the
+/// vehicle mode uses Directional-48 (three cells), which turns up to a
+/// radius of 4 (P76).
+const D24_MAX_RADIUS: f32 = 2.5;
+
+/// The neighbourhood of the directional searches for turning radius
+/// `big_r`: the smallest that still turns ([`D24_MAX_RADIUS`]).
+fn neighbourhood_for(big_r: f32) -> Neighbourhood {
+    if big_r <= D24_MAX_RADIUS {
+        Neighbourhood::D24
+    } else {
+        Neighbourhood::D48
+    }
+}
+
 /// The directional search's primitives and hit-check tables for the
 /// vehicle of `config` (a turning radius in `(0, MAX_REPAIR_RADIUS]`) with
 /// unit radius `unit_radius`: a few milliseconds, about 1 MB for 16
-/// headings.
+/// headings (about twice both with Directional-48).
 fn steering_for(config: &Config, unit_radius: f32) -> Result<Steering, Error> {
     let big_r = config.get_turning_radius();
     let spec = VehicleSpec {
         turning_radius: big_r as f64,
         unit_radius: unit_radius as f64,
         headings: config.get_headings(),
-        neighbourhood: Neighbourhood::D24,
+        neighbourhood: neighbourhood_for(big_r),
         max_turn_steps: None,
         reverse: config.get_reverse().map(|penalty| Reverse {
             penalty: penalty as f64,

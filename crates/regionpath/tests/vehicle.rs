@@ -93,6 +93,106 @@ fn every_curve_is_legal_on_random_maps() {
     );
 }
 
+/// A 56 × 56 field cut by a wall down column `x` with a one-cell gap at
+/// row `narrow` and a gap of eight rows from `wide`, plus a few single
+/// blocked cells (one in `sparse`).
+fn walled_field(x: u32, narrow: u32, wide: u32, sparse: u64, rng: &mut XorShift64Star) -> Grid {
+    let mut grid = open_where(56, 56, |cx, cy| {
+        cx != x || cy == narrow || (wide..wide + 8).contains(&cy)
+    });
+    for y in 0..56 {
+        for cx in 0..56 {
+            if rng.below(sparse) == 0 {
+                grid.set_passable(Point::new(cx, y), false).unwrap();
+            }
+        }
+    }
+    grid
+}
+
+/// A ship (R = 4, r = 1) on hierarchies for one-cell units, over fields
+/// cut by a wall with a one-cell gap and an eight-row gap
+/// ([`walled_field`]), from the left of the wall to the right near the
+/// one-cell gap's row (so the cell path often takes it): wherever a
+/// directional search over the whole map without a budget (complete
+/// against the brute force in the vehicle crate's tests) finds a curve,
+/// the planner returns one; every curve it returns is legal by the
+/// independent check.
+#[test]
+fn a_ship_gets_a_curve_wherever_the_whole_map_has_one() {
+    use regionpath::vehicle::{
+        DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Start, Steering, Track,
+        VehicleSpec,
+    };
+    let mut rng = XorShift64Star::new(2035);
+    // The planner's searches for R = 4: 16 headings, Directional-48.
+    let spec = VehicleSpec {
+        neighbourhood: Neighbourhood::D48,
+        ..VehicleSpec::new(4.0, 1.0)
+    };
+    let steering = std::sync::Arc::new(Steering::new(spec).unwrap());
+    let mut whole = DirectionalSearch::new(steering);
+    let mut track = Track::new();
+    let (mut found, mut narrow_found, mut none) = (0, 0, 0);
+    for _ in 0..8 {
+        let x = 20 + rng.below(16) as u32;
+        let narrow = 4 + rng.below(20) as u32;
+        let wide = 34 + rng.below(14) as u32;
+        let grid = walled_field(x, narrow, wide, 400, &mut rng);
+        let h = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+        let mut p = Planner::new(vehicle(4.0, 1.0)).unwrap();
+        let mut point = Planner::new(Config::new().smooth(true).unit_radius(1.0)).unwrap();
+        for _ in 0..6 {
+            let a = Point::new(2 + rng.below(x as u64 - 8) as u32, 1 + rng.below(54) as u32);
+            let b = Point::new(
+                x + 6 + rng.below(u64::from(48 - x)) as u32,
+                (narrow + rng.below(7) as u32).saturating_sub(3),
+            );
+            if !grid.is_passable(a) || !grid.is_passable(b) {
+                continue;
+            }
+            let exists = matches!(
+                whole
+                    .find(
+                        &grid,
+                        Start::Cell(a),
+                        Goal::Cell(b),
+                        &Limits::default(),
+                        &mut track
+                    )
+                    .unwrap(),
+                Outcome::Found { .. }
+            );
+            // Whether the cell path passes where the ship does not fit.
+            let narrow_path = point
+                .find_path(&h, &grid, a, b)
+                .is_ok_and(|q| q.narrow_segments > 0);
+            match p.find_path(&h, &grid, a, b) {
+                // The rounded curve's headings need not be the search's
+                // 16: a curve may exist where the search has none.
+                Ok(Path { curve: Some(c), .. }) => {
+                    check(&grid, &c, 4.0, 1.0, a, b);
+                    found += 1;
+                    narrow_found += usize::from(narrow_path);
+                }
+                Ok(_) => panic!("the vehicle mode always returns a curve"),
+                Err(Error::UnitTooWide { .. }) | Err(Error::NoLegalCurve { .. }) => {
+                    assert!(
+                        !exists,
+                        "no curve from {a:?} to {b:?}, which the whole map has"
+                    );
+                    none += 1;
+                }
+                Err(e) => panic!("unexpected error {e}"),
+            }
+        }
+    }
+    assert!(
+        narrow_found >= 5 && none >= 1,
+        "{found} found ({narrow_found} round a narrow passage), {none} without a curve"
+    );
+}
+
 /// Start and goal headings are kept exactly (well within half a step).
 #[test]
 fn start_and_goal_headings() {

@@ -224,6 +224,44 @@ fn road_grid() {
     assert_eq!(found, pairs, "every crossing pair is connected");
 }
 
+/// Which neighbourhood turns for which radius (the vehicle mode picks the
+/// smallest that does): on an open 64 × 64 map, from the centre, the
+/// search with 16 headings reaches goals in eight directions twenty cells
+/// out, each curve legal by the sampled check; Directional-24 does up to
+/// R = 2.5, Directional-48 up to R = 4. Past those radii the shortest
+/// curve between nearby cells at different headings is a loop over the
+/// length bound: Directional-24 at R = 3 misses some of these goals.
+#[test]
+fn each_neighbourhood_turns_up_to_its_radius() {
+    let grid = open_where(64, 64, |_, _| true);
+    let centre = Point::new(32, 32);
+    let goals: Vec<Point> = (0..8)
+        .map(|k| {
+            let a = k as f64 * TAU / 8.0 + 0.3;
+            Point::new(
+                (32.0 + 20.0 * a.cos()).round() as u32,
+                (32.0 + 20.0 * a.sin()).round() as u32,
+            )
+        })
+        .collect();
+    let reached = |big_r: f64, hood: Neighbourhood| {
+        let mut s = search(big_r, 1.0, 16, hood);
+        goals
+            .iter()
+            .filter(|&&g| run(&mut s, &grid, Start::Cell(centre), Goal::Cell(g)).is_some())
+            .count()
+    };
+    for (big_r, hood) in [
+        (2.0, Neighbourhood::D24),
+        (2.5, Neighbourhood::D24),
+        (3.0, Neighbourhood::D48),
+        (4.0, Neighbourhood::D48),
+    ] {
+        assert_eq!(reached(big_r, hood), goals.len(), "R = {big_r}, {hood:?}");
+    }
+    assert!(reached(3.0, Neighbourhood::D24) < goals.len());
+}
+
 /// Completeness: on small random maps, wherever the brute-force search
 /// over the same primitives finds a path, the directional search finds
 /// one, no longer (the brute force's sampled legality is stricter than the
