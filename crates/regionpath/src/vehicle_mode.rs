@@ -1294,7 +1294,8 @@ fn neighbourhood_for(big_r: f32) -> Neighbourhood {
 /// The directional search's primitives and hit-check tables for the
 /// vehicle of `config` (a turning radius in `(0, MAX_REPAIR_RADIUS]`) with
 /// unit radius `unit_radius`: a few milliseconds, about 1 MB for 16
-/// headings (about twice both with Directional-48).
+/// headings with Directional-24 (Directional-48 has twice the candidate
+/// children per heading).
 fn steering_for(config: &Config, unit_radius: f32) -> Result<Steering, Error> {
     let big_r = config.get_turning_radius();
     let spec = VehicleSpec {
