@@ -600,9 +600,10 @@ fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
 
 /// A ship (R = 4, unit radius 1) planned on a hierarchy for one-cell
 /// units, on `testkit::maps::narrow_and_wide_gap`: the cell path takes the
-/// one-cell gap, which the unit cannot pass. The curve goes round through the wide gap (legal by the
-/// independent check, crossing the wall there); with no wide gap the
-/// error still names the passage (`UnitTooWide`).
+/// one-cell gap, which the unit cannot pass. The curve goes round through
+/// the wide gap (legal by the independent check, crossing the wall
+/// there); with no wide gap the error still names the passage
+/// (`UnitTooWide`).
 #[test]
 fn a_unit_wider_than_the_path_goes_round_by_a_wider_way() {
     let (a, b) = (Point::new(12, 20), Point::new(78, 20));
