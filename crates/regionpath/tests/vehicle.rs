@@ -3,6 +3,9 @@
 //! clear (test kit distances) and never turns tighter than the radius;
 //! headings at the ends; a turn the fast path cannot take is repaired.
 
+use regionpath::vehicle::{
+    DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Start, Steering, Track, VehicleSpec,
+};
 use regionpath::{Config, Error, Grid, Hierarchy, HierarchyConfig, Planner, Point, TurnPolicy};
 use regionpath::{CurveStage, CurvedPath, Path, VehicleCurver};
 use regionpath_testkit::clearance::point_clearance;
@@ -16,6 +19,26 @@ fn vehicle(big_r: f32, r: f32) -> Config {
         .unit_radius(r)
         .turning_radius(big_r)
         .turn_policy(TurnPolicy::Strict)
+}
+
+/// A directional search for `spec` (the oracle of the whole-map checks).
+fn exhaustive(spec: VehicleSpec) -> DirectionalSearch {
+    DirectionalSearch::new(std::sync::Arc::new(Steering::new(spec).unwrap()))
+}
+
+/// `search` from cell `a` to cell `b` over the whole map without a
+/// budget: whether any chain of its primitives joins them (complete
+/// against the brute force in the vehicle crate's tests).
+fn whole_map(search: &mut DirectionalSearch, grid: &Grid, a: Point, b: Point) -> Outcome {
+    search
+        .find(
+            grid,
+            Start::Cell(a),
+            Goal::Cell(b),
+            &Limits::default(),
+            &mut Track::new(),
+        )
+        .unwrap()
 }
 
 fn gap(a: f64, b: f64) -> f64 {
@@ -120,19 +143,12 @@ fn walled_field(x: u32, narrow: u32, wide: u32, sparse: u64, rng: &mut XorShift6
 /// independent check.
 #[test]
 fn a_ship_gets_a_curve_wherever_the_whole_map_has_one() {
-    use regionpath::vehicle::{
-        DirectionalSearch, Goal, Limits, Neighbourhood, Outcome, Start, Steering, Track,
-        VehicleSpec,
-    };
     let mut rng = XorShift64Star::new(2035);
     // The planner's searches for R = 4: 16 headings, Directional-48.
-    let spec = VehicleSpec {
+    let mut whole = exhaustive(VehicleSpec {
         neighbourhood: Neighbourhood::D48,
         ..VehicleSpec::new(4.0, 1.0)
-    };
-    let steering = std::sync::Arc::new(Steering::new(spec).unwrap());
-    let mut whole = DirectionalSearch::new(steering);
-    let mut track = Track::new();
+    });
     let (mut found, mut narrow_found, mut none) = (0, 0, 0);
     for _ in 0..8 {
         let x = 20 + rng.below(16) as u32;
@@ -151,18 +167,7 @@ fn a_ship_gets_a_curve_wherever_the_whole_map_has_one() {
             if !grid.is_passable(a) || !grid.is_passable(b) {
                 continue;
             }
-            let exists = matches!(
-                whole
-                    .find(
-                        &grid,
-                        Start::Cell(a),
-                        Goal::Cell(b),
-                        &Limits::default(),
-                        &mut track
-                    )
-                    .unwrap(),
-                Outcome::Found { .. }
-            );
+            let exists = matches!(whole_map(&mut whole, &grid, a, b), Outcome::Found { .. });
             // Whether the cell path passes where the ship does not fit.
             let narrow_path = point
                 .find_path(&h, &grid, a, b)
@@ -649,23 +654,10 @@ fn bent_pocket() -> Grid {
 /// expansions the search over the whole box would spend on the field.
 #[test]
 fn a_goal_in_a_pocket_fails_early() {
-    use regionpath::vehicle::{
-        DirectionalSearch, Goal, Limits, Outcome, Start, Steering, Track, VehicleSpec,
-    };
     let grid = bent_pocket();
     let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let (a, b) = (Point::new(10, 80), Point::new(145, 88));
-    let steering = Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap();
-    let mut exhaustive = DirectionalSearch::new(std::sync::Arc::new(steering));
-    let outcome = exhaustive
-        .find(
-            &grid,
-            Start::Cell(a),
-            Goal::Cell(b),
-            &Limits::default(),
-            &mut Track::new(),
-        )
-        .unwrap();
+    let outcome = whole_map(&mut exhaustive(VehicleSpec::new(2.0, 0.4)), &grid, a, b);
     let Outcome::NoPath { expansions: all } = outcome else {
         panic!("a curve into the pocket: {outcome:?}");
     };
@@ -700,24 +692,12 @@ fn corridor_pocket() -> Grid {
 /// 4,000 expansions here).
 #[test]
 fn an_end_in_a_corridor_too_narrow_to_turn_fails_at_once() {
-    use regionpath::vehicle::{
-        DirectionalSearch, Goal, Limits, Outcome, Start, Steering, Track, VehicleSpec,
-    };
     let grid = corridor_pocket();
     let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
     let (a, b) = (Point::new(9, 5), Point::new(60, 40));
-    let steering = Steering::new(VehicleSpec::new(2.0, 0.4)).unwrap();
-    let mut exhaustive = DirectionalSearch::new(std::sync::Arc::new(steering));
+    let mut search = exhaustive(VehicleSpec::new(2.0, 0.4));
     for (from, to) in [(a, b), (b, a)] {
-        let outcome = exhaustive
-            .find(
-                &grid,
-                Start::Cell(from),
-                Goal::Cell(to),
-                &Limits::default(),
-                &mut Track::new(),
-            )
-            .unwrap();
+        let outcome = whole_map(&mut search, &grid, from, to);
         assert!(
             matches!(outcome, Outcome::NoPath { .. }),
             "a curve from {from:?} to {to:?}: {outcome:?}"
