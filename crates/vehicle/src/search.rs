@@ -197,30 +197,6 @@ pub enum Escape {
     },
 }
 
-impl Outcome {
-    /// The same outcome with `more` expansions counted (those of an
-    /// earlier run of the same query).
-    fn plus_expansions(self, more: u32) -> Outcome {
-        match self {
-            Outcome::Found {
-                length,
-                cost,
-                expansions,
-            } => Outcome::Found {
-                length,
-                cost,
-                expansions: expansions.saturating_add(more),
-            },
-            Outcome::NoPath { expansions } => Outcome::NoPath {
-                expansions: expansions.saturating_add(more),
-            },
-            Outcome::BudgetExhausted { expansions } => Outcome::BudgetExhausted {
-                expansions: expansions.saturating_add(more),
-            },
-        }
-    }
-}
-
 const NONE: u32 = u32::MAX;
 const START: u32 = u32::MAX - 1;
 const GOAL: u32 = u32::MAX - 2;
@@ -382,8 +358,7 @@ pub struct DirectionalSearch {
     /// Grid distances to the goal per area cell (fifths of a cell,
     /// [`UNREACHED`] where no grid path leads), loaded only by the guided
     /// searches; and their bucket queue.
-    guide: Vec<u32>,
-    guide_buckets: Vec<Vec<u32>>,
+    guide: Guide,
     /// Set by [`DirectionalSearch::escape`] for its search: the box the
     /// expanded nodes must stay in.
     escape_box: Option<EscapeBox>,
@@ -401,10 +376,6 @@ const UNREACHED: u32 = u32::MAX;
 /// diagonal step 7 (1.4, a little under √2).
 const GUIDE_STRAIGHT: u32 = 5;
 const GUIDE_DIAGONAL: u32 = 7;
-/// Expansions of the unguided search a guided one starts with: a search
-/// that ends this soon (found, or no curve) is not worth the guide's pass
-/// over the area.
-const GUIDE_AFTER: u32 = 2_000;
 /// Units of the guide per cell.
 const GUIDE_UNIT: f64 = 5.0;
 
@@ -423,8 +394,7 @@ impl DirectionalSearch {
             cost_stride: 0,
             breaks: Vec::new(),
             exact_curves: Vec::new(),
-            guide: Vec::new(),
-            guide_buckets: Vec::new(),
+            guide: Guide::default(),
             escape_box: None,
             escaped: false,
         }
@@ -464,7 +434,7 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
-        self.find_any(grid, None, false, start, goal, limits, out)
+        self.find_loaded(grid, None, false, start, goal, limits, out)
     }
 
     /// [`DirectionalSearch::find`] guided by the grid: the heuristic of a
@@ -483,14 +453,14 @@ impl DirectionalSearch {
     /// bound of the curve's length (a diagonal run of the grid path
     /// overestimates a straight line by up to 8 %), so the curve is not
     /// promised to be the cheapest chain, nor within the weight of it.
-    /// How: first [`DirectionalSearch::find`] with at most 2,000
-    /// expansions (a search that ends that soon, found or not, is
-    /// returned: not worth the guide); past that, the guided search with
-    /// the full budget (the expansions reported are both searches').
-    /// Cost: then the area's cells once more (a Dijkstra over them with a
-    /// bucket queue, O(cells)), 4 bytes of scratch per area cell, kept;
-    /// and usually far fewer expansions than [`DirectionalSearch::find`]
-    /// where walls stand between start and goal. No allocation once warm.
+    /// How: the grid distances come from an A* from the goal towards the
+    /// start, resumed whenever the search asks for a cell it has not
+    /// closed (a reverse resumable A*), so they cover the cells around the
+    /// search's way, not the whole area.
+    /// Cost: per search, the area's cells once to reset 4 bytes and a bit
+    /// each (kept), then O(1) per cell the guide closes; usually far fewer
+    /// expansions than [`DirectionalSearch::find`] where walls stand
+    /// between start and goal. No allocation once warm.
     pub fn find_guided(
         &mut self,
         grid: &Grid,
@@ -499,7 +469,7 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
-        self.find_any(grid, None, true, start, goal, limits, out)
+        self.find_loaded(grid, None, true, start, goal, limits, out)
     }
 
     /// [`DirectionalSearch::find_weighted`] guided by the grid as
@@ -514,7 +484,7 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
-        self.find_any(view.grid(), Some(view), true, start, goal, limits, out)
+        self.find_loaded(view.grid(), Some(view), true, start, goal, limits, out)
     }
 
     /// Whether any chain of primitives leaves the start's neighbourhood:
@@ -643,41 +613,6 @@ impl DirectionalSearch {
         })
     }
 
-    /// The four searches: priced by `costs` (the view of `grid`) or not,
-    /// guided by the grid distance or not.
-    #[allow(clippy::too_many_arguments)]
-    fn find_any(
-        &mut self,
-        grid: &Grid,
-        costs: Option<&ProfileGrid>,
-        guided: bool,
-        start: Start,
-        goal: Goal,
-        limits: &Limits,
-        out: &mut Track,
-    ) -> Result<Outcome, VehicleError> {
-        if !guided {
-            return self.find_loaded(grid, costs, false, start, goal, limits, out);
-        }
-        // A search that ends within GUIDE_AFTER expansions needs no guide.
-        let probe = Limits {
-            max_expansions: match limits.max_expansions {
-                0 => GUIDE_AFTER,
-                m => m.min(GUIDE_AFTER),
-            },
-            ..*limits
-        };
-        match self.find_loaded(grid, costs, false, start, goal, &probe, out)? {
-            Outcome::BudgetExhausted { expansions }
-                if probe.max_expansions < limits.max_expansions || limits.max_expansions == 0 =>
-            {
-                let outcome = self.find_loaded(grid, costs, true, start, goal, limits, out)?;
-                Ok(outcome.plus_expansions(expansions))
-            }
-            outcome => Ok(outcome),
-        }
-    }
-
     /// [`DirectionalSearch::find`] on `view.grid()` (the usable positions
     /// of a movement profile) with every piece priced by the terrain it
     /// runs over: a piece costs ∫ cost(cell under its centreline) ds, the
@@ -715,11 +650,12 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
-        self.find_any(view.grid(), Some(view), false, start, goal, limits, out)
+        self.find_loaded(view.grid(), Some(view), false, start, goal, limits, out)
     }
 
-    /// One search of [`DirectionalSearch::find_any`], its scratch taken out
-    /// of `self` for the search loop.
+    /// One search, priced by `costs` (the view of `grid`) or not, guided
+    /// by the grid distance or not, its scratch taken out of `self` for
+    /// the search loop.
     #[allow(clippy::too_many_arguments)]
     fn find_loaded(
         &mut self,
@@ -768,7 +704,7 @@ impl DirectionalSearch {
         costs: Option<&ProfileGrid>,
         breaks: &mut Vec<f64>,
         guided: bool,
-        guide: &mut Vec<u32>,
+        guide: &mut Guide,
         start: Start,
         goal: Goal,
         limits: &Limits,
@@ -877,21 +813,27 @@ impl DirectionalSearch {
         };
         let hscale = weight * cmin;
         if guided {
-            let goal_cell = (goal_pose.x.floor() as i64, goal_pose.y.floor() as i64);
-            let (blocked, words) = (&self.blocked, self.row_words);
-            grid_distances(
-                blocked,
-                words,
-                &area,
-                goal_cell,
-                guide,
-                &mut self.guide_buckets,
+            let cell = |x: f64, y: f64| {
+                (
+                    x.floor() as i64 - area.x as i64,
+                    y.floor() as i64 - area.y as i64,
+                )
+            };
+            let (gcx, gcy) = cell(goal_pose.x, goal_pose.y);
+            // The start is inside the area (checked above).
+            let (scx, scy) = cell(start_xy.0, start_xy.1);
+            guide.reset(
+                &self.blocked,
+                self.row_words,
+                (w, h),
+                (gcx, gcy),
+                (scx as usize, scy as usize),
             );
         }
-        let guide: &[u32] = guide;
         // Whether a cell (area coordinates) may lie on a curve to the goal.
-        let joined = |cx: usize, cy: usize| !guided || guide[cy * w + cx] != UNREACHED;
-        let heur = |cx: usize, cy: usize| {
+        let joined =
+            |guide: &mut Guide, cx: usize, cy: usize| !guided || guide.at(cx, cy) != UNREACHED;
+        let heur = |guide: &mut Guide, cx: usize, cy: usize| {
             if let Some(b) = escape_box {
                 // Escaping: the cells to the nearest way out of the box.
                 return weight * b.cells_out(cx, cy);
@@ -902,7 +844,7 @@ impl DirectionalSearch {
             );
             let e = ((x - gx).powi(2) + (y - gy).powi(2)).sqrt();
             if guided {
-                hscale * e.max(guide[cy * w + cx] as f64 / GUIDE_UNIT)
+                hscale * e.max(guide.at(cx, cy) as f64 / GUIDE_UNIT)
             } else {
                 hscale * e
             }
@@ -965,13 +907,13 @@ impl DirectionalSearch {
                         });
                     }
                 }
-                if !joined(cx, cy) {
+                if !joined(guide, cx, cy) {
                     return Ok(Outcome::NoPath { expansions: 0 });
                 }
                 for hd in 0..hn {
                     for d in 0..dirs {
                         let n = node_of(cx, cy, hd, d);
-                        self.open(n, 0.0, heur(cx, cy), START, NONE);
+                        self.open(n, 0.0, heur(guide, cx, cy), START, NONE);
                     }
                 }
             }
@@ -993,7 +935,7 @@ impl DirectionalSearch {
                             continue;
                         }
                         let (cx, cy) = ((x - area.x as i64) as usize, (y - area.y as i64) as usize);
-                        if !joined(cx, cy) {
+                        if !joined(guide, cx, cy) {
                             continue;
                         }
                         // `length_lower_bound` with the chord's bearing
@@ -1009,7 +951,7 @@ impl DirectionalSearch {
                                 self.push(
                                     n,
                                     lower * cmin * factor(d),
-                                    heur(cx, cy),
+                                    heur(guide, cx, cy),
                                     START,
                                     UNPRICED,
                                 );
@@ -1194,7 +1136,7 @@ impl DirectionalSearch {
                         continue;
                     }
                     let (nx, ny) = (nx as usize, ny as usize);
-                    if !joined(nx, ny) {
+                    if !joined(guide, nx, ny) {
                         continue;
                     }
                     let to_hd = if d == 1 {
@@ -1231,7 +1173,7 @@ impl DirectionalSearch {
                     if seen == self.nodes.stamp && g >= self.nodes.best(m) {
                         continue;
                     }
-                    self.open(m, g, heur(nx, ny), e.node, this);
+                    self.open(m, g, heur(guide, nx, ny), e.node, this);
                 }
             }
             if let Goal::Pose(gp) = goal {
@@ -1383,61 +1325,140 @@ impl DirectionalSearch {
     }
 }
 
-/// The grid distance (fifths of a cell: 5 a straight step, 7 a diagonal
-/// one) from each cell of `area` to `goal` (grid coordinates) into `dist`
-/// (row-major over the area, [`UNREACHED`] where no path leads): 8 moves
-/// over passable cells inside the area, a diagonal step only when both
-/// cells beside it are passable (a disc of positive radius crossing the
-/// corner would touch them). Passability is read from the area's obstacle
-/// bitmap `blocked` as [`DirectionalSearch::prepare`] loads it (rows of
-/// `row_words` words, padded by [`MAX_EXTENT`] blocked cells on every
-/// side, so the cells beside the area read as blocked). A Dijkstra with a
-/// ring of 8 buckets (every step is shorter than 8): O(cells),
-/// allocation-free once `dist` and the buckets have served an area as
-/// large.
-fn grid_distances(
-    blocked: &[u64],
+/// Grid distances to the goal inside a search's area, found on demand:
+/// fifths of a cell (5 a straight step, 7 a diagonal one), 8 moves over
+/// passable cells inside the area, a diagonal step only when both cells
+/// beside it are passable (a disc of positive radius crossing the corner
+/// would touch them); [`UNREACHED`] where no path leads.
+///
+/// How: an A* from the goal towards the start cell, by the octile
+/// distance to the start in the same units (consistent), resumed each
+/// time a cell it has not closed is asked for (a reverse resumable A*):
+/// a closed cell's distance is exact. A directional search asks for the
+/// cells around its way, so the guide covers the band the A* closes on
+/// its way to the start plus the cells asked for, not the whole area.
+/// Open list: a ring of 16 buckets by f (a step raises f by at most 14).
+/// Passability is read from a copy of the area's obstacle bitmap as
+/// [`DirectionalSearch::prepare`] loads it (rows of `row_words` words,
+/// padded by [`MAX_EXTENT`] blocked cells on every side, so the cells
+/// beside the area read as blocked). Cost: O(area cells) to reset (4
+/// bytes a cell), then O(1) per cell closed, one load and a test per cell
+/// asked for once closed;
+/// allocation-free once it has served an area as large.
+#[derive(Debug, Default)]
+struct Guide {
+    bits: Vec<u64>,
     row_words: usize,
-    area: &Area,
-    goal: (i64, i64),
-    dist: &mut Vec<u32>,
-    buckets: &mut Vec<Vec<u32>>,
-) {
-    let (w, h) = (area.width as usize, area.height as usize);
-    dist.clear();
-    dist.resize(w * h, UNREACHED);
-    buckets.resize_with(8, Vec::new);
-    buckets.iter_mut().for_each(Vec::clear);
-    let pad = MAX_EXTENT as usize;
-    // Whether the cell at padded bitmap column `px`, row `py` is passable.
-    let free = |px: usize, py: usize| (blocked[py * row_words + px / 64] >> (px % 64)) & 1 == 0;
-    let (gx, gy) = (goal.0 - area.x as i64, goal.1 - area.y as i64);
-    if gx < 0 || gy < 0 || gx >= w as i64 || gy >= h as i64 {
-        return;
+    w: usize,
+    /// Per cell: the exact distance once closed; with [`GUIDE_OPEN`] set
+    /// while open (the best distance so far) or unreached ([`UNREACHED`]).
+    dist: Vec<u32>,
+    buckets: Vec<Vec<u32>>,
+    /// The start cell (area coordinates): the A*'s target.
+    to: (usize, usize),
+    /// The smallest f of the open cells.
+    f: u32,
+    pending: usize,
+}
+
+/// Buckets of the guide's ring (a power of two above the largest rise of
+/// f in one step, 14).
+const GUIDE_RING: usize = 16;
+/// The bit of a guide distance that is not final yet (its cell open or
+/// unreached), so that a closed cell's distance is one load and one test.
+const GUIDE_OPEN: u32 = 1 << 31;
+
+impl Guide {
+    /// Starts the guide of an area of `w` × `h` cells whose obstacle
+    /// bitmap is `blocked` (see [`Guide`]): distances to `goal`, the A*
+    /// aimed at `start` (both area coordinates; a goal outside the area or
+    /// blocked leaves every cell unreached).
+    fn reset(
+        &mut self,
+        blocked: &[u64],
+        row_words: usize,
+        (w, h): (usize, usize),
+        goal: (i64, i64),
+        start: (usize, usize),
+    ) {
+        self.bits.clear();
+        self.bits.extend_from_slice(blocked);
+        self.row_words = row_words;
+        self.w = w;
+        self.dist.clear();
+        self.dist.resize(w * h, UNREACHED);
+        self.buckets.resize_with(GUIDE_RING, Vec::new);
+        self.buckets.iter_mut().for_each(Vec::clear);
+        self.to = start;
+        self.f = 0;
+        self.pending = 0;
+        let (gx, gy) = goal;
+        if gx < 0 || gy < 0 || gx >= w as i64 || gy >= h as i64 {
+            return;
+        }
+        let first = gy as usize * w + gx as usize;
+        if !self.free(first % w, first / w) {
+            return;
+        }
+        self.dist[first] = GUIDE_OPEN;
+        self.f = self.octile(first);
+        self.buckets[self.f as usize % GUIDE_RING].push(first as u32);
+        self.pending = 1;
     }
-    let (gx, gy) = (gx as usize, gy as usize);
-    if !free(gx + pad, gy + pad) {
-        return;
+
+    /// Whether area cell (`x`, `y`) is passable (one cell beyond the area
+    /// on each side reads the padding: blocked).
+    #[inline]
+    fn free(&self, x: usize, y: usize) -> bool {
+        let (px, py) = (x + MAX_EXTENT as usize, y + MAX_EXTENT as usize);
+        (self.bits[py * self.row_words + px / 64] >> (px % 64)) & 1 == 0
     }
-    let first = gy * w + gx;
-    dist[first] = 0;
-    buckets[0].push(first as u32);
-    let mut pending = 1usize;
-    let mut d = 0u32;
-    let wi = w as isize;
-    while pending > 0 {
-        let b = (d % 8) as usize;
-        // Every step lands in another bucket (5 ≤ step < 8).
-        while let Some(i) = buckets[b].pop() {
-            pending -= 1;
+
+    /// The octile distance from cell index `i` to the start, in guide units.
+    #[inline]
+    fn octile(&self, i: usize) -> u32 {
+        let (x, y) = (i % self.w, i / self.w);
+        let dx = x.abs_diff(self.to.0) as u32;
+        let dy = y.abs_diff(self.to.1) as u32;
+        GUIDE_STRAIGHT * dx.max(dy) + (GUIDE_DIAGONAL - GUIDE_STRAIGHT) * dx.min(dy)
+    }
+
+    /// The grid distance from area cell (`x`, `y`) to the goal (exact),
+    /// resuming the A* until it closes the cell; [`UNREACHED`] when it
+    /// runs out of cells first.
+    #[inline]
+    fn at(&mut self, x: usize, y: usize) -> u32 {
+        let i = y * self.w + x;
+        let d = self.dist[i];
+        if d & GUIDE_OPEN == 0 {
+            return d;
+        }
+        self.resume(i)
+    }
+
+    fn resume(&mut self, target: usize) -> u32 {
+        let w = self.w;
+        let wi = w as isize;
+        while self.pending > 0 {
+            let Some(i) = self.buckets[self.f as usize % GUIDE_RING].pop() else {
+                self.f += 1;
+                continue;
+            };
+            self.pending -= 1;
             let i = i as usize;
-            if dist[i] != d {
+            if self.dist[i] & GUIDE_OPEN == 0 {
                 continue;
             }
-            let (px, py) = (i % w + pad, i / w + pad);
+            self.dist[i] &= !GUIDE_OPEN;
+            let d = self.dist[i];
+            let (x, y) = (i % w, i / w);
             // The four sides first: a diagonal step needs both beside it.
-            let (east, west) = (free(px + 1, py), free(px - 1, py));
-            let (south, north) = (free(px, py + 1), free(px, py - 1));
+            // The padding reads as blocked, so x − 1 and y − 1 wrap only
+            // where the cell beside is read as blocked first.
+            let east = self.free(x + 1, y);
+            let west = x > 0 && self.free(x - 1, y);
+            let south = self.free(x, y + 1);
+            let north = y > 0 && self.free(x, y - 1);
             let straight = d + GUIDE_STRAIGHT;
             let diagonal = d + GUIDE_DIAGONAL;
             for (step, open, nd) in [
@@ -1445,23 +1466,31 @@ fn grid_distances(
                 (-1, west, straight),
                 (wi, south, straight),
                 (-wi, north, straight),
-                (wi + 1, east && south && free(px + 1, py + 1), diagonal),
-                (1 - wi, east && north && free(px + 1, py - 1), diagonal),
-                (wi - 1, west && south && free(px - 1, py + 1), diagonal),
-                (-wi - 1, west && north && free(px - 1, py - 1), diagonal),
+                (wi + 1, east && south && self.free(x + 1, y + 1), diagonal),
+                (1 - wi, east && north && self.free(x + 1, y - 1), diagonal),
+                (wi - 1, west && south && self.free(x - 1, y + 1), diagonal),
+                (-wi - 1, west && north && self.free(x - 1, y - 1), diagonal),
             ] {
                 if !open {
                     continue;
                 }
                 let j = (i as isize + step) as usize;
-                if nd < dist[j] {
-                    dist[j] = nd;
-                    buckets[(nd % 8) as usize].push(j as u32);
-                    pending += 1;
+                // A closed cell's distance is final (the octile distance
+                // is consistent); an open or unreached one compares
+                // without its bit.
+                let old = self.dist[j];
+                if old & GUIDE_OPEN != 0 && nd < old & !GUIDE_OPEN {
+                    self.dist[j] = nd | GUIDE_OPEN;
+                    let f = nd + self.octile(j);
+                    self.buckets[f as usize % GUIDE_RING].push(j as u32);
+                    self.pending += 1;
                 }
             }
+            if i == target {
+                return d;
+            }
         }
-        d += 1;
+        UNREACHED
     }
 }
 
@@ -1494,6 +1523,98 @@ mod tests {
                 assert_eq!(ordered(a).cmp(&ordered(b)), a.total_cmp(&b), "{a} {b}");
             }
         }
+    }
+
+    /// The guide's distances, asked for in a scrambled order, are a
+    /// plain Dijkstra's over the area (8 moves, steps 5 and 7, no corner
+    /// cut, cells outside the area blocked), on random grids and areas
+    /// that touch the map's edge or not.
+    #[test]
+    fn the_guide_matches_a_dijkstra_over_the_area() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let steering = Arc::new(Steering::new(crate::VehicleSpec::new(2.0, 0.4)).unwrap());
+        let mut search = DirectionalSearch::new(steering);
+        let mut guide = Guide::default();
+        let mut unreached = 0;
+        for round in 0..40 {
+            let (gw, gh) = (20 + next(60) as u32, 20 + next(60) as u32);
+            let density = [10, 25, 40][round % 3];
+            let rows: Vec<String> = (0..gh)
+                .map(|_| {
+                    (0..gw)
+                        .map(|_| if next(100) < density { '@' } else { '.' })
+                        .collect()
+                })
+                .collect();
+            let grid = Grid::from_rows(&rows).unwrap();
+            let (ax, ay) = (next(gw as u64 / 3) as u32, next(gh as u64 / 3) as u32);
+            let area = Area {
+                x: ax,
+                y: ay,
+                width: gw - ax - next(gw as u64 / 3) as u32,
+                height: gh - ay - next(gh as u64 / 3) as u32,
+            };
+            let (w, h) = (area.width as usize, area.height as usize);
+            search.prepare(&grid, &area, w * h * 16);
+            let goal = (next(w as u64) as i64, next(h as u64) as i64);
+            let start = (next(w as u64) as usize, next(h as u64) as usize);
+            guide.reset(&search.blocked, search.row_words, (w, h), goal, start);
+            // The oracle.
+            let open = |x: i64, y: i64| {
+                x >= 0
+                    && y >= 0
+                    && x < w as i64
+                    && y < h as i64
+                    && grid.is_passable_i(x + ax as i64, y + ay as i64)
+            };
+            let mut dist = vec![UNREACHED; w * h];
+            let mut heap = BinaryHeap::new();
+            if open(goal.0, goal.1) {
+                dist[goal.1 as usize * w + goal.0 as usize] = 0;
+                heap.push(std::cmp::Reverse((0u32, goal.0, goal.1)));
+            }
+            while let Some(std::cmp::Reverse((d, x, y))) = heap.pop() {
+                if d > dist[y as usize * w + x as usize] {
+                    continue;
+                }
+                for (dx, dy) in [
+                    (1, 0),
+                    (-1, 0),
+                    (0, 1),
+                    (0, -1),
+                    (1, 1),
+                    (1, -1),
+                    (-1, 1),
+                    (-1, -1),
+                ] {
+                    let diagonal = dx != 0 && dy != 0;
+                    if !open(x + dx, y + dy) || diagonal && !(open(x + dx, y) && open(x, y + dy)) {
+                        continue;
+                    }
+                    let nd = d + if diagonal { 7 } else { 5 };
+                    let j = (y + dy) as usize * w + (x + dx) as usize;
+                    if nd < dist[j] {
+                        dist[j] = nd;
+                        heap.push(std::cmp::Reverse((nd, x + dx, y + dy)));
+                    }
+                }
+            }
+            let mut order: Vec<usize> = (0..w * h).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, next(i as u64 + 1) as usize);
+            }
+            for i in order {
+                assert_eq!(guide.at(i % w, i / w), dist[i], "round {round}, cell {i}");
+            }
+            unreached += dist.iter().filter(|&&d| d == UNREACHED).count();
+        }
+        assert!(unreached > 0, "some cell of some area is cut off");
     }
 
     /// The heap pops the smaller `f`, then the larger `g`, then the
