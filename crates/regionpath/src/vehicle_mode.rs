@@ -59,6 +59,23 @@ const END_POCKET_BUDGET: u32 = 2_000;
 const POCKET_UNIT_RADIUS: f32 = 0.0;
 /// Node budget of a detour search.
 const DETOUR_BUDGET: u32 = 20_000;
+/// Node budget of the search over the whole path's box when it runs
+/// before the repairs ([`DENSE_SPACING_RADII`]), per cell of the path:
+/// at least [`DETOUR_BUDGET`], at most [`GLOBAL_BUDGET`]. Where it runs
+/// out (a curve the box's search does not reach, e.g. round a city block
+/// the wide path finds), the repairs and the wide path are cheaper than
+/// the rest of [`GLOBAL_BUDGET`].
+const DENSE_BUDGET_PER_CELL: u32 = 256;
+/// Mean spacing of illegal turns along a rounded curve, in turning
+/// radii, below which the search over the whole path's box runs before
+/// the local repairs. Repairs reach 2R + 2 to 8R + 16 cells beyond their
+/// turn, so closer turns make them overlap, fail and escalate; one search
+/// along the whole way then costs fewer expansions and finds a shorter
+/// curve. Below 12 radii (R = 2, every 8th row; `benches/PROFILES.md`
+/// P77): every row of random512-25 and 203 of 239 of 8room (one-cell
+/// doors), 6 of 186 of random512-10, 5 of 726 of maze512-8 and none of
+/// Berlin_0_1024's, where the repairs are cheaper.
+const DENSE_SPACING_RADII: f64 = 12.0;
 
 /// The margin of a detour's box for turning radius `big_r` (cells).
 fn detour_margin(big_r: f64) -> u32 {
@@ -197,8 +214,7 @@ impl Search {
 /// is not searched. The search's per-cell scratch (the guide's grid
 /// distances, 4 bytes a cell) stays within 64 MB; its per-node scratch
 /// follows the nodes the 150 000 expansions touch (boxes of more than
-/// [`regionpath_vehicle::DENSE_LIMIT`] nodes use the paged node store), not
-/// the box.
+/// [`CURVER_DENSE_LIMIT`] nodes use the paged node store), not the box.
 const GLOBAL_MAX_CELLS: u64 = 1 << 24;
 
 /// Cost of a change of direction when reversing, in turning radii: a cusp
@@ -227,6 +243,17 @@ pub enum CurveStage {
     WholeBox,
     /// No legal curve was found ([`Error::NoLegalCurve`]).
     Failed,
+}
+
+/// What [`VehicleCurver::whole_box`] gave.
+enum BoxSearch {
+    /// A curve, and the final check's verdict on it.
+    Curve(Result<(), Error>),
+    /// No chain of primitives joins the ends within the box (or the box
+    /// is too large to search).
+    NoChain,
+    /// The budget ran out first.
+    OutOfBudget,
 }
 
 /// The vehicle mode on its own: turns a cell path and its smoothed
@@ -323,7 +350,7 @@ impl VehicleCurver {
             Arc::new(steering_for(config, POCKET_UNIT_RADIUS)?)
         };
         Ok(Some(VehicleCurver {
-            search: DirectionalSearch::new(steering),
+            search: curver_search(steering),
             search_radius: config.get_unit_radius(),
             spare: Vec::new(),
             pocket_search: DirectionalSearch::new(point),
@@ -354,7 +381,13 @@ impl VehicleCurver {
     /// its stretches are illegal), unless a turn that is not legal lies
     /// within 2R + 2 of an end that no chain of the search's primitives
     /// (for a point-sized unit) leaves by more than 4R + 6 cells: then the
-    /// query fails at once (`VehicleCurver::end_in_pocket`); each stretch
+    /// query fails at once (`VehicleCurver::end_in_pocket`); when the
+    /// illegal stretches are denser than one per 12 turning radii of the
+    /// curve, the search over the whole path's box described last runs
+    /// first, with 256 expansions per cell of the path (20 000 to
+    /// 150 000), unless the goal
+    /// lies in a pocket (`VehicleCurver::goal_in_pocket`), and what
+    /// follows runs only when it finds no curve; each stretch
     /// around a turn that is not (or around a start or goal heading the
     /// curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
@@ -377,7 +410,7 @@ impl VehicleCurver {
     /// ([`CurveStage::WidePath`]); and when that fails too, one guided
     /// directional search over the whole path's box plus 8R + 16 cells (at
     /// most 2²⁴ cells, 150 000 expansions; its node scratch follows the
-    /// nodes touched above 4 · 10⁶ nodes). Turns short
+    /// nodes touched above 2²⁰ nodes). Turns short
     /// of the radius are found without searching for the largest radius
     /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
     /// repair keep at least a cell of any line they cut, so that no
@@ -533,7 +566,7 @@ impl VehicleCurver {
             .position(|(radius, _)| radius.to_bits() == r.to_bits())
         {
             Some(i) => self.spare.swap_remove(i).1,
-            None => DirectionalSearch::new(Arc::new(steering_for(&self.config, r)?)),
+            None => curver_search(Arc::new(steering_for(&self.config, r)?)),
         };
         let old = std::mem::replace(&mut self.search, search);
         self.spare.push((self.search_radius, old));
@@ -617,7 +650,15 @@ impl VehicleCurver {
                     self.stage = CurveStage::Failed;
                     return Err(Error::UnitTooWide { segment });
                 }
-                return match self.away_from_path(grid, costs, cells, start_goal, r, None, out) {
+                return match self.away_from_path(
+                    grid,
+                    costs,
+                    cells,
+                    start_goal,
+                    r,
+                    (None, false),
+                    out,
+                ) {
                     Err(Error::NoLegalCurve { .. }) => Err(Error::UnitTooWide { segment }),
                     other => other,
                 };
@@ -671,6 +712,28 @@ impl VehicleCurver {
             loose.clone_from(&self.plain);
             self.bad.clone_from(&self.bad_plain);
         }
+        // Illegal turns packed closer than DENSE_SPACING_RADII radii apart
+        // along the curve: their repairs would overlap and escalate, so
+        // one search over the whole path's box runs first, on a budget
+        // that follows the path's length (unless the goal lies in a pocket
+        // no chain of primitives leaves: then no search finds a curve).
+        // The repairs and the later stages still run when it finds
+        // nothing; the box's search again only when the budget stopped it.
+        let mut box_searched = false;
+        if !single
+            && !self.wide_path.nested
+            && (self.bad.len() as f64) * DENSE_SPACING_RADII * big_r as f64 > loose.length() as f64
+            && !self.goal_in_pocket(grid, start_goal)?
+        {
+            let budget = (cells.len() as u32)
+                .saturating_mul(DENSE_BUDGET_PER_CELL)
+                .clamp(DETOUR_BUDGET, GLOBAL_BUDGET);
+            match self.whole_box(grid, costs, cells, start_goal, r, Some(loose), budget, out)? {
+                BoxSearch::Curve(Ok(())) => return Ok(()),
+                BoxSearch::NoChain => box_searched = true,
+                BoxSearch::Curve(Err(_)) | BoxSearch::OutOfBudget => {}
+            }
+        }
         if !single {
             let (near, far) = (2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0);
             // First each stretch near its turn, widened alone where that
@@ -701,14 +764,24 @@ impl VehicleCurver {
                 expansions: self.expansions,
             });
         }
-        self.away_from_path(grid, costs, cells, start_goal, r, Some(loose), out)
+        self.away_from_path(
+            grid,
+            costs,
+            cells,
+            start_goal,
+            r,
+            (Some(loose), box_searched),
+            out,
+        )
     }
 
     /// The stages of [`VehicleCurver::curve_into`] that leave the cell
     /// path: the goal-pocket check, the cell path planned again with room
-    /// to turn, then one search over the whole path's box. `loose`: the
-    /// rounded curve, when there is one (a search that needs no piece
-    /// returns it).
+    /// to turn (without terrain costs; [`CurveStage::WidePath`]), then
+    /// one search over the whole path's box ([`VehicleCurver::whole_box`]
+    /// with [`GLOBAL_BUDGET`]; skipped when `box_searched`: an earlier
+    /// search found no chain in that box). `loose`: the rounded curve,
+    /// when there is one (a search that needs no piece returns it).
     #[allow(clippy::too_many_arguments)]
     fn away_from_path(
         &mut self,
@@ -717,17 +790,18 @@ impl VehicleCurver {
         cells: &[Point],
         start_goal: (Start, Goal),
         r: f32,
-        loose: Option<&CurvedPath>,
+        (loose, box_searched): (Option<&CurvedPath>, bool),
         out: &mut CurvedPath,
     ) -> Result<(), Error> {
-        let big_r = self.config.get_turning_radius();
+        let failed = |me: &mut Self| {
+            me.stage = CurveStage::Failed;
+            Err(Error::NoLegalCurve {
+                expansions: me.expansions,
+            })
+        };
         if self.goal_in_pocket(grid, start_goal)? {
-            self.stage = CurveStage::Failed;
-            return Err(Error::NoLegalCurve {
-                expansions: self.expansions,
-            });
+            return failed(self);
         }
-        // The cell path again, with room to turn.
         if costs.is_none() {
             let spent = self.expansions;
             let found = self.curve_wide_path(grid, cells, r, out);
@@ -737,24 +811,50 @@ impl VehicleCurver {
                 return Ok(());
             }
         }
-        // One search over the whole path's box with a wide margin (the
-        // curve may have to leave the path's neighbourhood to find room to
-        // turn), guided by the grid distance to the goal.
+        if box_searched {
+            return failed(self);
+        }
+        let budget = GLOBAL_BUDGET;
+        match self.whole_box(grid, costs, cells, start_goal, r, loose, budget, out)? {
+            BoxSearch::Curve(checked) => checked,
+            BoxSearch::NoChain | BoxSearch::OutOfBudget => failed(self),
+        }
+    }
+
+    /// One directional search over the whole path's box with a wide margin
+    /// (the curve may have to leave the path's neighbourhood to find room
+    /// to turn: [`detour_margin`]), guided by the grid distance to the
+    /// goal, at most `budget` expansions over at most [`GLOBAL_MAX_CELLS`]
+    /// cells (a larger box is not searched: [`BoxSearch::NoChain`]). On a
+    /// curve the stage is [`CurveStage::WholeBox`], else
+    /// [`CurveStage::Failed`]. `loose`: the rounded curve, returned when
+    /// the search needs no piece.
+    #[allow(clippy::too_many_arguments)]
+    fn whole_box(
+        &mut self,
+        grid: &Grid,
+        costs: Option<&ProfileGrid>,
+        cells: &[Point],
+        start_goal: (Start, Goal),
+        r: f32,
+        loose: Option<&CurvedPath>,
+        budget: u32,
+        out: &mut CurvedPath,
+    ) -> Result<BoxSearch, Error> {
+        let big_r = self.config.get_turning_radius();
         self.pieces.clear();
+        self.stage = CurveStage::Failed;
         let area = Area::around(
             grid,
             cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
             detour_margin(big_r as f64),
         );
         if area.width as u64 * area.height as u64 > GLOBAL_MAX_CELLS {
-            self.stage = CurveStage::Failed;
-            return Err(Error::NoLegalCurve {
-                expansions: self.expansions,
-            });
+            return Ok(BoxSearch::NoChain);
         }
         let limits = Limits {
             area: Some(area),
-            max_expansions: GLOBAL_BUDGET,
+            max_expansions: budget,
             weight: GLOBAL_WEIGHT,
         };
         let outcome = directional(
@@ -769,26 +869,24 @@ impl VehicleCurver {
         match outcome {
             Outcome::Found { expansions, .. } => {
                 self.expansions += expansions as u64;
-                self.stage = CurveStage::WholeBox;
                 if self.pieces.is_empty() {
                     let Some(loose) = loose else {
-                        self.stage = CurveStage::Failed;
-                        return Err(Error::NoLegalCurve {
-                            expansions: self.expansions,
-                        });
+                        return Ok(BoxSearch::NoChain);
                     };
                     out.clone_from(loose);
-                    return self.checked(grid, out, big_r, r);
+                } else {
+                    self.pieces.write_curve(out)?;
                 }
-                self.pieces.write_curve(out)?;
-                self.checked(grid, out, big_r, r)
+                self.stage = CurveStage::WholeBox;
+                Ok(BoxSearch::Curve(self.checked(grid, out, big_r, r)))
             }
-            Outcome::NoPath { expansions } | Outcome::BudgetExhausted { expansions } => {
+            Outcome::NoPath { expansions } => {
                 self.expansions += expansions as u64;
-                self.stage = CurveStage::Failed;
-                Err(Error::NoLegalCurve {
-                    expansions: self.expansions,
-                })
+                Ok(BoxSearch::NoChain)
+            }
+            Outcome::BudgetExhausted { expansions } => {
+                self.expansions += expansions as u64;
+                Ok(BoxSearch::OutOfBudget)
             }
         }
     }
@@ -1270,6 +1368,23 @@ fn directional(
     .map_err(|e| Error::Inconsistent {
         reason: e.to_string(),
     })
+}
+
+/// Nodes above which the curver's searches keep their per-node scratch
+/// in pages (see [`DirectionalSearch::set_dense_limit`]): 2²⁰ (about
+/// 20 MB dense) instead of the search's 4 · 10⁶ (80 MB). A search over a
+/// large box touches few of its nodes; dense, the first such search
+/// writes the whole store (page faults and all). Measured the same speed
+/// either way per query, and that first search 40 M instructions cheaper
+/// (P77).
+const CURVER_DENSE_LIMIT: usize = 1 << 20;
+
+/// A directional search for the curver over `steering`
+/// ([`CURVER_DENSE_LIMIT`]).
+fn curver_search(steering: Arc<Steering>) -> DirectionalSearch {
+    let mut search = DirectionalSearch::new(steering);
+    search.set_dense_limit(CURVER_DENSE_LIMIT);
+    search
 }
 
 /// Largest turning radius the Directional-24 neighbourhood serves. Its
