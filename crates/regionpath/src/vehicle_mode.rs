@@ -996,9 +996,10 @@ impl VehicleCurver {
     /// primitives, is skipped too: a heuristic (no row of the 26 Moving AI
     /// maps lost its curve to it, `benches/PROFILES.md` P72, P73). Costs a
     /// few dozen expansions where the goal is open (the search stops at its
-    /// first node 8R + 16 cells out; a search over the path's box that had
-    /// to run out of nodes spent all 2,000 there), at most
-    /// [`POCKET_BUDGET`].
+    /// first node 8R + 16 cells out), at most [`POCKET_BUDGET`]. Also asked
+    /// before the search over the whole box that runs ahead of the repairs
+    /// where illegal turns are dense (the repairs, not confined to the
+    /// primitives either, still run).
     fn goal_in_pocket(&mut self, grid: &Grid, (start, goal): (Start, Goal)) -> Result<bool, Error> {
         let back = backwards((start, goal));
         let big_r = self.config.get_turning_radius() as f64;

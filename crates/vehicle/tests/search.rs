@@ -461,16 +461,15 @@ fn run_guided(s: &mut DirectionalSearch, grid: &Grid, a: Point, b: Point) -> Opt
     }
 }
 
-/// The grid guide prunes no curve: on random obstacle maps large enough
-/// for the guide to be taken (searches of more than a few thousand
-/// expansions), wherever the brute-force search over the same primitives
+/// The grid guide prunes no curve: on random obstacle maps, wherever the
+/// brute-force search over the same primitives
 /// finds a path the guided search finds a legal one (its length is not
 /// promised). Car (R = 2, r = 0.4, 16 headings, D24) on rooms of 9 × 9
 /// cells with doors of one or two cells, and on scattered obstacles.
 #[test]
 fn guided_search_is_complete_against_brute_force() {
     let mut rng = XorShift64Star::new(3434);
-    let (mut both, mut neither, mut long) = (0, 0, 0);
+    let (mut both, mut neither) = (0, 0);
     let (big_r, r, hn, size) = (2.0, 0.4, 16, 40);
     let mut s = search(big_r, r, hn, Neighbourhood::D24);
     for m in 0..16 {
@@ -488,12 +487,7 @@ fn guided_search_is_complete_against_brute_force() {
             }
             let brute = brute_force(&grid, a, b, big_r, r, hn, 2);
             match (brute, run_guided(&mut s, &grid, a, b)) {
-                (Some(_), Some(expansions)) => {
-                    both += 1;
-                    // Past the unguided start (2,000 expansions), the
-                    // guide was taken.
-                    long += usize::from(expansions > 2_000);
-                }
+                (Some(_), Some(_)) => both += 1,
                 (Some(len), None) => {
                     panic!("brute force found {len} from {a:?} to {b:?}, guided search none")
                 }
@@ -502,8 +496,8 @@ fn guided_search_is_complete_against_brute_force() {
         }
     }
     assert!(
-        both >= 8 && long >= 3,
-        "too few solvable cases: {both}, {long} guided (unsolved {neither})"
+        both >= 8,
+        "too few solvable cases: {both} (unsolved {neither})"
     );
 }
 
