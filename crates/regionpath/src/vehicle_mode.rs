@@ -385,11 +385,10 @@ impl VehicleCurver {
     /// illegal stretches are denser than one per 12 turning radii of the
     /// curve, the search over the whole path's box described last runs
     /// first, with 256 expansions per cell of the path (20 000 to
-    /// 150 000), unless the goal
-    /// lies in a pocket (`VehicleCurver::goal_in_pocket`), and what
-    /// follows runs only when it finds no curve; each stretch
-    /// around a turn that is not (or around a start or goal heading the
-    /// curve does not have) replaced
+    /// 150 000), unless the goal lies in a pocket
+    /// (`VehicleCurver::goal_in_pocket`), and what follows runs only when
+    /// it finds no curve; each stretch around a turn that is not (or
+    /// around a start or goal heading the curve does not have) replaced
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
     /// plus 2R + 3 cells; a stretch whose search fails is searched once
