@@ -655,7 +655,7 @@ impl VehicleCurver {
                     cells,
                     start_goal,
                     r,
-                    (None, false),
+                    (None, false, None),
                     out,
                 ) {
                     Err(Error::NoLegalCurve { .. }) => Err(Error::UnitTooWide { segment }),
@@ -719,10 +719,12 @@ impl VehicleCurver {
         // The repairs and the later stages still run when it finds
         // nothing; the box's search again only when the budget stopped it.
         let mut box_searched = false;
+        // The goal-pocket check's answer, once asked.
+        let mut pocket = None;
         if !single
             && !self.wide_path.nested
             && (self.bad.len() as f64) * DENSE_SPACING_RADII * big_r as f64 > loose.length() as f64
-            && !self.goal_in_pocket(grid, start_goal)?
+            && !*pocket.insert(self.goal_in_pocket(grid, start_goal)?)
         {
             let budget = (cells.len() as u32)
                 .saturating_mul(DENSE_BUDGET_PER_CELL)
@@ -769,7 +771,7 @@ impl VehicleCurver {
             cells,
             start_goal,
             r,
-            (Some(loose), box_searched),
+            (Some(loose), box_searched, pocket),
             out,
         )
     }
@@ -780,7 +782,8 @@ impl VehicleCurver {
     /// one search over the whole path's box ([`VehicleCurver::whole_box`]
     /// with [`GLOBAL_BUDGET`]; skipped when `box_searched`: an earlier
     /// search found no chain in that box). `loose`: the rounded curve,
-    /// when there is one (a search that needs no piece returns it).
+    /// when there is one (a search that needs no piece returns it);
+    /// `pocket`: the goal-pocket check's answer when it was asked before.
     #[allow(clippy::too_many_arguments)]
     fn away_from_path(
         &mut self,
@@ -789,7 +792,7 @@ impl VehicleCurver {
         cells: &[Point],
         start_goal: (Start, Goal),
         r: f32,
-        (loose, box_searched): (Option<&CurvedPath>, bool),
+        (loose, box_searched, pocket): (Option<&CurvedPath>, bool, Option<bool>),
         out: &mut CurvedPath,
     ) -> Result<(), Error> {
         let failed = |me: &mut Self| {
@@ -798,7 +801,11 @@ impl VehicleCurver {
                 expansions: me.expansions,
             })
         };
-        if self.goal_in_pocket(grid, start_goal)? {
+        let in_pocket = match pocket {
+            Some(known) => known,
+            None => self.goal_in_pocket(grid, start_goal)?,
+        };
+        if in_pocket {
             return failed(self);
         }
         if costs.is_none() {
