@@ -820,8 +820,7 @@ impl VehicleCurver {
         if box_searched {
             return failed(self);
         }
-        let budget = GLOBAL_BUDGET;
-        match self.whole_box(grid, costs, cells, start_goal, r, loose, budget, out)? {
+        match self.whole_box(grid, costs, cells, start_goal, r, loose, GLOBAL_BUDGET, out)? {
             BoxSearch::Curve(checked) => checked,
             BoxSearch::NoChain | BoxSearch::OutOfBudget => failed(self),
         }
@@ -872,9 +871,12 @@ impl VehicleCurver {
             &limits,
             &mut self.pieces,
         )?;
+        let (Outcome::Found { expansions, .. }
+        | Outcome::NoPath { expansions }
+        | Outcome::BudgetExhausted { expansions }) = outcome;
+        self.expansions += expansions as u64;
         match outcome {
-            Outcome::Found { expansions, .. } => {
-                self.expansions += expansions as u64;
+            Outcome::Found { .. } => {
                 if self.pieces.is_empty() {
                     let Some(loose) = loose else {
                         return Ok(BoxSearch::NoChain);
@@ -886,14 +888,8 @@ impl VehicleCurver {
                 self.stage = CurveStage::WholeBox;
                 Ok(BoxSearch::Curve(self.checked(grid, out, big_r, r)))
             }
-            Outcome::NoPath { expansions } => {
-                self.expansions += expansions as u64;
-                Ok(BoxSearch::NoChain)
-            }
-            Outcome::BudgetExhausted { expansions } => {
-                self.expansions += expansions as u64;
-                Ok(BoxSearch::OutOfBudget)
-            }
+            Outcome::NoPath { .. } => Ok(BoxSearch::NoChain),
+            Outcome::BudgetExhausted { .. } => Ok(BoxSearch::OutOfBudget),
         }
     }
 

@@ -355,9 +355,8 @@ pub struct DirectionalSearch {
     breaks: Vec<f64>,
     /// The exact curves priced in this query ([`LAZY`] edges index them).
     exact_curves: Vec<Maneuver>,
-    /// Grid distances to the goal per area cell (fifths of a cell,
-    /// [`UNREACHED`] where no grid path leads), loaded only by the guided
-    /// searches; and their bucket queue.
+    /// Grid distances to the goal found on demand, reset only by the
+    /// guided searches.
     guide: Guide,
     /// Set by [`DirectionalSearch::escape`] for its search: the box the
     /// expanded nodes must stay in.
@@ -457,8 +456,8 @@ impl DirectionalSearch {
     /// start, resumed whenever the search asks for a cell it has not
     /// closed (a reverse resumable A*), so they cover the cells around the
     /// search's way, not the whole area.
-    /// Cost: per search, the area's cells once to reset 4 bytes and a bit
-    /// each (kept), then O(1) per cell the guide closes; usually far fewer
+    /// Cost: per search, the area's cells once to reset 4 bytes each
+    /// (kept), then O(1) per cell the guide closes; usually far fewer
     /// expansions than [`DirectionalSearch::find`] where walls stand
     /// between start and goal. No allocation once warm.
     pub fn find_guided(
@@ -1338,13 +1337,15 @@ impl DirectionalSearch {
 /// cells around its way, so the guide covers the band the A* closes on
 /// its way to the start plus the cells asked for, not the whole area.
 /// Open list: a ring of 16 buckets by f (a step raises f by at most 14).
-/// Passability is read from a copy of the area's obstacle bitmap as
+/// Passability is read from a copy of the area's obstacle bitmap (the
+/// search loop holds its own borrow of the original while it asks; the
+/// copy is one word per 64 cells) as
 /// [`DirectionalSearch::prepare`] loads it (rows of `row_words` words,
 /// padded by [`MAX_EXTENT`] blocked cells on every side, so the cells
 /// beside the area read as blocked). Cost: O(area cells) to reset (4
 /// bytes a cell), then O(1) per cell closed, one load and a test per cell
-/// asked for once closed;
-/// allocation-free once it has served an area as large.
+/// asked for once closed; allocation-free once it has served an area as
+/// large.
 #[derive(Debug, Default)]
 struct Guide {
     bits: Vec<u64>,
