@@ -244,7 +244,10 @@ pub enum GridError {
 /// border (a `(width + 2) × (height + 2)` bit array), so a search can test any
 /// neighbour of an in-bounds cell without a bounds check. A column-major
 /// copy (one more bit per cell) lets a search read a column 64 cells at a
-/// time as well ([`Grid::padded_column_bits`]). Terrain kinds (at most
+/// time as well ([`Grid::padded_column_bits`]); a profile's view whose
+/// costs differ is made without one (its searches are not jump point
+/// searches), and its column reads are gathered from the rows, with the
+/// same results ([`Grid::has_column_copy`]). Terrain kinds (at most
 /// [`MAX_TERRAIN_KINDS`], see [`Grid::terrain_kinds`]) are kept per cell
 /// only when the map uses more than one passable or more than one blocked
 /// kind (four bits per cell, a code into the grid's palette); otherwise
@@ -260,7 +263,8 @@ pub struct Grid {
     height: u32,
     stride: usize,
     bits: Vec<u64>,
-    /// `bits` column-major: bit `(x + 1) * (height + 2) + y + 1` is `(x, y)`.
+    /// `bits` column-major: bit `(x + 1) * (height + 2) + y + 1` is `(x, y)`;
+    /// empty when the grid keeps no column copy.
     cols: Vec<u64>,
     passable_cells: u64,
     base_passable: Terrain,
@@ -344,6 +348,9 @@ impl Grid {
     /// Derives the column-major copy from the rows, 64 × 64 cells at a
     /// time (while the grid is being made).
     fn rebuild_columns(&mut self) {
+        if self.cols.is_empty() {
+            return;
+        }
         let (pw, ph) = (self.stride, self.height as usize + 2);
         self.cols.iter_mut().for_each(|w| *w = 0);
         let mut block = [0u64; 64];
@@ -527,7 +534,43 @@ impl Grid {
     /// next column). Bits past the end of the array read as `0`.
     #[inline]
     pub fn padded_column_bits(&self, i: usize) -> u64 {
+        if self.cols.is_empty() {
+            return self.gathered_column_bits(i);
+        }
         Grid::bits_at(&self.cols, i)
+    }
+
+    /// Whether the grid keeps its column-major copy. Without it (see
+    /// [`ProfileGrid`](crate::ProfileGrid)) [`Grid::padded_column_bits`]
+    /// gathers its 64 bits one by one from the rows and
+    /// [`Grid::area_columns_padded`] transposes the rows 64 × 64 at a time:
+    /// the same bits, at a few times the cost.
+    pub fn has_column_copy(&self) -> bool {
+        !self.cols.is_empty()
+    }
+
+    /// [`Grid::padded_column_bits`] read from the row-major bits.
+    fn gathered_column_bits(&self, i: usize) -> u64 {
+        let cs = self.column_stride();
+        let total = cs * self.stride;
+        let mut v = 0u64;
+        for j in 0..64 {
+            let k = i + j;
+            if k >= total {
+                break;
+            }
+            let (col, row) = (k / cs, k % cs);
+            if self.passable_padded(row * self.stride + col) {
+                v |= 1 << j;
+            }
+        }
+        v
+    }
+
+    /// Drops the column-major copy ([`Grid::has_column_copy`]): one bit per
+    /// cell less, for a grid jump point search seldom reads.
+    pub(crate) fn drop_column_copy(&mut self) {
+        self.cols = Vec::new();
     }
 
     /// The 64 bits of a padded bit array (`words`: the row-major or the
@@ -563,8 +606,39 @@ impl Grid {
         words: usize,
         out: &mut [u64],
     ) {
+        if self.cols.is_empty() {
+            self.area_columns_from_rows(x0, y0, height, words, out);
+            return;
+        }
         let first = self.padded_column_index(Point::new(x0, y0)) - 1;
         Grid::area_lines(&self.cols, first, self.column_stride(), height, words, out);
+    }
+
+    /// [`Grid::area_columns_padded`] from the row-major bits, for a grid
+    /// without its column copy: 64 × 64 blocks of the area's rows, each
+    /// transposed. O(area / 64) word reads plus a transpose per block.
+    fn area_columns_from_rows(&self, x0: u32, y0: u32, height: u32, words: usize, out: &mut [u64]) {
+        let width = out.len() / words.max(1);
+        let mut block = [0u64; 64];
+        for cx in (0..width).step_by(64) {
+            let keep = crate::bits::low_bits(width - cx);
+            for wi in 0..words {
+                // Bit `b` of this word of a line is row `y0 + wi·64 + b − 1`.
+                for (b, slot) in block.iter_mut().enumerate() {
+                    let t = wi * 64 + b;
+                    *slot = if t >= 1 && t <= height as usize {
+                        let p = Point::new(x0 + cx as u32, y0 + t as u32 - 1);
+                        Grid::bits_at(&self.bits, self.padded_index(p)) & keep
+                    } else {
+                        0
+                    };
+                }
+                crate::bits::transpose64(&mut block);
+                for (c, &v) in block.iter().take((width - cx).min(64)).enumerate() {
+                    out[(cx + c) * words + wi] = v;
+                }
+            }
+        }
     }
 
     /// Lines of `len` cells (padded to `words` words, see
@@ -808,12 +882,17 @@ impl Grid {
         let was = self.passable_padded(i);
         let j = self.padded_column_index(p);
         let old = self.bits[i >> 6];
+        let cols = !self.cols.is_empty();
         if passable {
             self.bits[i >> 6] |= 1u64 << (i & 63);
-            self.cols[j >> 6] |= 1u64 << (j & 63);
+            if cols {
+                self.cols[j >> 6] |= 1u64 << (j & 63);
+            }
         } else {
             self.bits[i >> 6] &= !(1u64 << (i & 63));
-            self.cols[j >> 6] &= !(1u64 << (j & 63));
+            if cols {
+                self.cols[j >> 6] &= !(1u64 << (j & 63));
+            }
         }
         if let Some(sum) = self.digest_sum.get_mut() {
             let new = self.bits[i >> 6];
@@ -1041,10 +1120,14 @@ impl Grid {
     }
 
     /// A grid of the size of `self` whose cell `y * width + x` is passable
-    /// (`.`) when `open(y * width + x)`, else blocked (`@`); O(cells).
-    pub(crate) fn with_open_cells(&self, open: impl Fn(usize) -> bool) -> Grid {
+    /// (`.`) when `open(y * width + x)`, else blocked (`@`), with a column
+    /// copy when `columns` ([`Grid::has_column_copy`]); O(cells).
+    pub(crate) fn with_open_cells(&self, open: impl Fn(usize) -> bool, columns: bool) -> Grid {
         let (width, height) = (self.width, self.height);
         let mut g = Grid::new_checked(width, height, false);
+        if !columns {
+            g.drop_column_copy();
+        }
         for y in 0..height as usize {
             for x in 0..width as usize {
                 if open(y * width as usize + x) {
@@ -1543,13 +1626,31 @@ mod tests {
                 }
             }
         };
+        // Without the column copy the same reads are gathered from the
+        // rows: every bit of every column read as the copy gives it.
+        let same_without_copy = |g: &Grid| {
+            let mut bare = g.clone();
+            bare.drop_column_copy();
+            assert!(!bare.has_column_copy() && g.has_column_copy());
+            check(&bare);
+            let padded = g.column_stride() * g.stride();
+            for i in 0..padded {
+                assert_eq!(bare.padded_column_bits(i), g.padded_column_bits(i), "{i}");
+            }
+            bare
+        };
         check(&g);
+        let mut bare = same_without_copy(&g);
         for i in 0..200u32 {
             let p = Point::new((i * 37) % w, (i * 11) % h);
             g.set_passable(p, i % 3 != 0).unwrap();
+            bare.set_passable(p, i % 3 != 0).unwrap();
         }
         check(&g);
+        check(&bare);
+        same_without_copy(&g);
         check(&Grid::new(w, h, true).unwrap());
+        same_without_copy(&Grid::new(w, h, true).unwrap());
     }
 
     #[test]

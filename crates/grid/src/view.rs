@@ -25,8 +25,11 @@ use crate::profile::Profile;
 /// there are two or more classes, at the fewest bits per padded cell that
 /// hold them: 1 bit for two classes, 2 for up to four, 4 beyond.
 ///
-/// Built in O(cells · k) time; holds the position grid (2 bits per cell)
-/// plus 1, 2 or 4 bits per cell when not uniform. Why packed: a painted
+/// Built in O(cells · k) time; holds the position grid: 2 bits per cell
+/// when uniform (rows and columns, for jump point search), else 1 bit per
+/// cell (no column copy: searches under differing costs are A*; the few
+/// jump point searches over it, reachability checks, read columns from
+/// the rows) plus the classes at 1, 2 or 4 bits per cell. Why packed: a painted
 /// map usually has two to four classes per profile, and the view is most
 /// of a profiled hierarchy's bytes. A view does not follow later
 /// edits of its source: compare [`ProfileGrid::source_revision`] with the
@@ -172,7 +175,9 @@ impl ProfileGrid {
                 class_costs.push(c);
             }
         }
-        let positions = grid.with_open_cells(|i| pos[i] != NONE);
+        // Searches under differing costs are A*, not jump point search, the
+        // reader of the column copy.
+        let positions = grid.with_open_cells(|i| pos[i] != NONE, class_costs.len() <= 1);
         let mut classes = Vec::new();
         let class_bits: u8 = match class_costs.len() {
             0..=2 => 0,
@@ -275,11 +280,16 @@ impl ProfileGrid {
         }
     }
 
-    /// Bytes held on the heap: the position grid's bits (row- and
-    /// column-major) and the classes.
+    /// Bytes held on the heap: the position grid's bits (row-major, and
+    /// column-major where uniform) and the classes.
     pub fn bytes(&self) -> usize {
         let padded = self.positions.stride() * (self.positions.height() as usize + 2);
-        2 * (padded.div_ceil(64) + 1) * 8 + self.classes.capacity()
+        let planes = if self.positions.has_column_copy() {
+            2
+        } else {
+            1
+        };
+        planes * (padded.div_ceil(64) + 1) * 8 + self.classes.capacity()
     }
 }
 
@@ -413,6 +423,16 @@ mod tests {
             } else {
                 assert!(v.is_uniform());
             }
+            // The column copy only where jump point search runs (uniform
+            // costs), and the bytes count the planes held.
+            assert_eq!(v.grid().has_column_copy(), v.is_uniform(), "case {case}");
+            let plane = (v.grid().stride() * (h + 2)).div_ceil(64) * 8 + 8;
+            let planes = if v.is_uniform() { 2 } else { 1 };
+            assert_eq!(
+                v.bytes(),
+                planes * plane + v.classes.capacity(),
+                "case {case}"
+            );
         }
         assert_eq!(seen_bits, [true; 3], "every packing width exercised");
     }

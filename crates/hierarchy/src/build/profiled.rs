@@ -48,9 +48,10 @@ impl Hierarchy {
     /// ([`PortalMode`] is treated as `Never`). Costs
     /// [`ProfileGrid::new`] (O(cells · size)) plus a build over the
     /// positions, plus, where costs differ, O(cells log sector side) to price
-    /// the links and a second landmark pass. Holds the view (a quarter
-    /// of a byte per cell for the positions, plus 1, 2 or 4 bits per cell
-    /// for the cost classes where costs differ) besides the hierarchy.
+    /// the links and a second landmark pass. Holds the view besides the
+    /// hierarchy: a quarter of a byte per cell for the positions where
+    /// costs are uniform; where they differ an eighth (no column copy),
+    /// plus 1, 2 or 4 bits per cell for the cost classes.
     ///
     /// ```
     /// use regionpath_grid::{Grid, Point, Profile};
