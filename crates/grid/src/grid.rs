@@ -3,6 +3,7 @@
 use crate::bits::low_bits;
 use crate::coords::{Connectivity, Dir, Point};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A stamp that names one state of a grid's passability: taken fresh from a
@@ -250,10 +251,12 @@ pub enum GridError {
 /// same results ([`Grid::has_column_copy`]). Terrain kinds (at most
 /// [`MAX_TERRAIN_KINDS`], see [`Grid::terrain_kinds`]) are kept per cell
 /// only when the map uses more than one passable or more than one blocked
-/// kind (four bits per cell, a code into the grid's palette); otherwise
-/// every passable cell has one kind and every blocked cell another.
-/// "Passable" is the benchmark's rule ([`Terrain::is_passable`]); other
-/// movement profiles read the kinds (see [`crate::ProfileGrid`]).
+/// kind (four bits per cell, a code into the grid's palette, laid out like
+/// the passability bits; shared by clones and by the views of units of
+/// size 1 until an edit); otherwise every passable cell has one kind and
+/// every blocked cell another. "Passable" is the benchmark's rule
+/// ([`Terrain::is_passable`]); other movement profiles read the kinds (see
+/// [`crate::ProfileGrid`]).
 ///
 /// Two grids compare equal when they have the same size and every cell the
 /// same kind (the stamp and the storage layout do not count).
@@ -271,9 +274,12 @@ pub struct Grid {
     base_blocked: Terrain,
     /// The kinds cells may have; the layer's codes index it.
     palette: Palette,
-    /// Four bits per cell (unpadded, row-major), codes into `palette`,
-    /// present only for mixed maps.
-    terrain: Option<Vec<u8>>,
+    /// Four bits per padded cell (row-major, at [`Grid::padded_index`], low
+    /// nibble first; the border's codes mean nothing), codes into
+    /// `palette`, present only for mixed maps. Shared, not copied, with
+    /// clones and with the profile views that read it (an edit copies it
+    /// first while shared).
+    terrain: Option<Arc<Vec<u8>>>,
     revision: Revision,
     journal: Journal,
     /// The sum of [`word_digest`] over the bit words, once
@@ -756,10 +762,7 @@ impl Grid {
 
     fn terrain_unchecked(&self, p: Point) -> Terrain {
         match &self.terrain {
-            Some(t) => {
-                let i = p.y as usize * self.width as usize + p.x as usize;
-                self.palette.kinds[((t[i / 2] >> ((i % 2) * 4)) & 0xF) as usize]
-            }
+            Some(t) => self.palette.kinds[code_at(t, self.padded_index(p)) as usize],
             None => {
                 if self.passable_padded(self.padded_index(p)) {
                     self.base_passable
@@ -789,7 +792,10 @@ impl Grid {
     /// and, if it is still full, the edit fails with
     /// [`GridError::TooManyKinds`] and changes nothing. O(1) otherwise,
     /// except the first edit that mixes kinds, which stores the kinds of
-    /// every cell (half a byte per cell).
+    /// every cell (half a byte per cell), and the first edit after the
+    /// kinds were shared (with a clone, or a [`crate::ProfileGrid`] of a
+    /// unit of size 1), which copies them: the view keeps what it was made
+    /// from.
     pub fn set_terrain(&mut self, p: Point, t: Terrain) -> Result<(), GridError> {
         self.check_bounds(p)?;
         let code = match self.palette.code(t) {
@@ -804,10 +810,9 @@ impl Grid {
         if self.terrain.is_none() && t != base {
             self.materialize_terrain();
         }
+        let i = self.padded_index(p);
         if let Some(layer) = &mut self.terrain {
-            let i = p.y as usize * self.width as usize + p.x as usize;
-            let shift = (i % 2) * 4;
-            layer[i / 2] = (layer[i / 2] & !(0xF << shift)) | (code << shift);
+            put_code(Arc::make_mut(layer).as_mut_slice(), i, code);
         }
         self.set_bit(p, t.is_passable());
         Ok(())
@@ -822,11 +827,14 @@ impl Grid {
             return Ok(self.palette.len - 1);
         }
         let mut used = [false; MAX_TERRAIN_KINDS];
-        let at = p.y as usize * self.width as usize + p.x as usize;
+        let at = self.padded_index(p);
         match &self.terrain {
             Some(layer) => {
-                for i in (0..self.cell_count() as usize).filter(|&i| i != at) {
-                    used[((layer[i / 2] >> ((i % 2) * 4)) & 0xF) as usize] = true;
+                for y in 0..self.height {
+                    let row = self.padded_index(Point::new(0, y));
+                    for i in (row..row + self.width as usize).filter(|&i| i != at) {
+                        used[code_at(layer, i) as usize] = true;
+                    }
                 }
             }
             None => {
@@ -855,7 +863,7 @@ impl Grid {
         }
         kept.push(t);
         if let Some(layer) = &mut self.terrain {
-            for b in layer.iter_mut() {
+            for b in Arc::make_mut(layer).iter_mut() {
                 *b = recode[(*b & 0xF) as usize] | (recode[(*b >> 4) as usize] << 4);
             }
         }
@@ -908,19 +916,22 @@ impl Grid {
     }
 
     fn materialize_terrain(&mut self) {
-        let n = self.cell_count() as usize;
-        let mut layer = vec![0u8; n.div_ceil(2)];
+        let mut layer = vec![0u8; self.layer_bytes()];
         for y in 0..self.height {
             for x in 0..self.width {
                 let p = Point::new(x, y);
                 let t = self.terrain_unchecked(p);
                 // Every cell's kind is in the palette (its invariant).
                 let code = self.palette.code(t).unwrap_or(0);
-                let i = y as usize * self.width as usize + x as usize;
-                layer[i / 2] |= code << ((i % 2) * 4);
+                put_code(&mut layer, self.padded_index(p), code);
             }
         }
-        self.terrain = Some(layer);
+        self.terrain = Some(Arc::new(layer));
+    }
+
+    /// Bytes of a terrain layer: half a byte per padded cell.
+    fn layer_bytes(&self) -> usize {
+        (self.stride * (self.height as usize + 2)).div_ceil(2)
     }
 
     /// Builds a grid from per-row terrain, used by the map reader. `rows`
@@ -956,9 +967,13 @@ impl Grid {
                     g.bits[i >> 6] |= 1u64 << (i & 63);
                     g.passable_cells += 1;
                 }
+                let i = g.padded_index(p);
                 if let Some(layer) = &mut g.terrain {
-                    let i = y * width as usize + x;
-                    layer[i / 2] |= code_of[t.0 as usize] << ((i % 2) * 4);
+                    put_code(
+                        Arc::make_mut(layer).as_mut_slice(),
+                        i,
+                        code_of[t.0 as usize],
+                    );
                 }
             }
         }
@@ -1003,7 +1018,7 @@ impl Grid {
             code_of[t.0 as usize] = c as u8;
         }
         if np > 1 || nb > 1 {
-            self.terrain = Some(vec![0u8; self.cell_count().div_ceil(2) as usize]);
+            self.terrain = Some(Arc::new(vec![0u8; self.layer_bytes()]));
         }
         code_of
     }
@@ -1077,10 +1092,11 @@ impl Grid {
         }
         let code_of = g.set_kinds(&kinds);
         if let Some(layer) = &mut g.terrain {
+            let layer = Arc::make_mut(layer);
             for (y, row) in rows.iter().enumerate() {
+                let start = (y + 1) * g.stride + 1;
                 for (x, &c) in row.iter().enumerate() {
-                    let i = y * w + x;
-                    layer[i / 2] |= code_of[c as usize & 127] << ((i % 2) * 4);
+                    put_code(layer, start + x, code_of[c as usize & 127]);
                 }
             }
         }
@@ -1144,11 +1160,13 @@ impl Grid {
         g
     }
 
-    /// The per-cell kind codes (two cells a byte, row-major, low nibble
-    /// first) and the kind of each code, when the grid stores kinds per
-    /// cell (crate use: whole-grid passes read codes, not cells).
-    pub(crate) fn kind_codes(&self) -> Option<(&[u8], &[Terrain; MAX_TERRAIN_KINDS])> {
-        self.terrain.as_deref().map(|t| (t, &self.palette.kinds))
+    /// The per-cell kind codes (two padded cells a byte, at
+    /// [`Grid::padded_index`], low nibble first; the border's mean nothing)
+    /// and the kind of each code, when the grid stores kinds per cell
+    /// (crate use: whole-grid passes read codes, not cells; a view shares
+    /// the layer).
+    pub(crate) fn kind_codes(&self) -> Option<(&Arc<Vec<u8>>, &[Terrain; MAX_TERRAIN_KINDS])> {
+        self.terrain.as_ref().map(|t| (t, &self.palette.kinds))
     }
 
     /// The kind of an in-bounds cell, no bounds check (crate use).
@@ -1383,6 +1401,20 @@ fn check_dimensions(width: u64, height: u64) -> Result<(), GridError> {
 
 pub(crate) fn check_dimensions_pub(width: u64, height: u64) -> Result<(), GridError> {
     check_dimensions(width, height)
+}
+
+/// The code at index `i` of a terrain layer (two a byte, low nibble
+/// first).
+#[inline]
+fn code_at(layer: &[u8], i: usize) -> u8 {
+    (layer[i / 2] >> ((i % 2) * 4)) & 0xF
+}
+
+/// Writes `code` at index `i` of a terrain layer.
+#[inline]
+fn put_code(layer: &mut [u8], i: usize, code: u8) {
+    let shift = (i % 2) * 4;
+    layer[i / 2] = (layer[i / 2] & !(0xF << shift)) | (code << shift);
 }
 
 #[cfg(test)]

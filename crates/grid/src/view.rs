@@ -4,6 +4,7 @@
 use crate::coords::Point;
 use crate::grid::{Grid, MAX_TERRAIN_KINDS};
 use crate::profile::Profile;
+use std::sync::Arc;
 
 /// The positions of a [`Grid`] under a [`Profile`] of size `k`.
 ///
@@ -23,13 +24,19 @@ use crate::profile::Profile;
 /// in increasing order ([`ProfileGrid::class_costs`], at most
 /// [`MAX_TERRAIN_KINDS`]); each usable position has one, stored only when
 /// there are two or more classes, at the fewest bits per padded cell that
-/// hold them: 1 bit for two classes, 2 for up to four, 4 beyond.
+/// hold them: 1 bit for two classes, 2 for up to four, 4 beyond. For a unit
+/// of size 1 on a map that keeps kinds per cell, a position's class is its
+/// cell's kind's: the view then reads the map's own kind layer, shared
+/// rather than copied, through a table of 16 codes
+/// ([`ProfileGrid::shares_kinds`]; an edit of the map copies the layer
+/// first, so the view keeps the kinds it was made from).
 ///
 /// Built in O(cells · k) time; holds the position grid: 2 bits per cell
 /// when uniform (rows and columns, for jump point search), else 1 bit per
 /// cell (no column copy: searches under differing costs are A*; the few
 /// jump point searches over it, reachability checks, read columns from
-/// the rows) plus the classes at 1, 2 or 4 bits per cell. Why packed: a painted
+/// the rows) plus the classes at 1, 2 or 4 bits per cell (none of its own
+/// when it shares the map's kinds). Why packed: a painted
 /// map usually has two to four classes per profile, and the view is most
 /// of a profiled hierarchy's bytes. A view does not follow later
 /// edits of its source: compare [`ProfileGrid::source_revision`] with the
@@ -40,9 +47,17 @@ pub struct ProfileGrid {
     size: u32,
     class_costs: Vec<f64>,
     /// `1 << class_bits` bits per padded index of `positions`, packed from
-    /// the low bits of each byte; empty when uniform.
+    /// the low bits of each byte; empty when uniform or when `kinds` holds
+    /// the classes.
     classes: Vec<u8>,
-    /// log2 of the bits per class in `classes`: 0, 1 or 2.
+    /// For a unit of size 1 on a map that stores kinds per cell: the map's
+    /// own kind layer (4 bits per padded cell, shared with the source, not
+    /// copied), whose codes `class_of_code` turns into classes.
+    kinds: Option<Arc<Vec<u8>>>,
+    /// The class of each kind code (0 for codes no usable position has).
+    class_of_code: [u8; MAX_TERRAIN_KINDS],
+    /// log2 of the bits per entry in `classes` (0, 1 or 2), or 2 when the
+    /// classes are read from `kinds`.
     bits_log: u32,
     source_revision: u64,
 }
@@ -54,22 +69,64 @@ pub struct ProfileGrid {
 /// of width that [`ProfileGrid::cost_class_padded`] makes at every read
 /// (the weighted legs took 15 % more instructions with the width read per
 /// call; `benches/PROFILES.md` P61).
+///
+/// A view of a unit of size 1 reads the map's own kind codes instead
+/// ([`PackedClasses::is_mapped`]): 4 bits per cell, each code turned into
+/// its class by a table of 16.
 #[derive(Clone, Copy, Debug)]
 pub struct PackedClasses<'a> {
     bytes: &'a [u8],
     bits_log: u32,
+    /// Class per stored value: the kind codes' classes when mapped, else
+    /// the identity.
+    map: &'a [u8; MAX_TERRAIN_KINDS],
+    mapped: bool,
 }
 
+/// The map of [`PackedClasses`] whose stored values are the classes.
+const IDENTITY: [u8; MAX_TERRAIN_KINDS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
 impl PackedClasses<'_> {
-    /// log2 of the bits per class: 0, 1 or 2 (0 when the view is
-    /// uniform).
+    /// log2 of the bits per stored value: 0, 1 or 2 (0 when the view is
+    /// uniform; 2 when mapped).
     #[inline]
     pub fn bits_log(&self) -> u32 {
         self.bits_log
     }
 
+    /// Whether the stored values are the map's kind codes, turned into
+    /// classes by a table ([`PackedClasses::class`] with `MAPPED`).
+    #[inline]
+    pub fn is_mapped(&self) -> bool {
+        self.mapped
+    }
+
+    /// The class of stored value `v` (`v` itself unless
+    /// [`PackedClasses::is_mapped`]; only the low 4 bits count). For a
+    /// search that indexes its tables by stored value.
+    #[inline]
+    pub fn class_of_value(&self, v: u8) -> u8 {
+        self.map[v as usize & (MAX_TERRAIN_KINDS - 1)]
+    }
+
     /// The class at padded index `i`, as
     /// [`ProfileGrid::cost_class_padded`]; `BITS_LOG` must be
+    /// [`PackedClasses::bits_log`] and `MAPPED` [`PackedClasses::is_mapped`]
+    /// (else the value is unspecified, never out of bounds). O(1): one
+    /// read, and one table read when mapped.
+    #[inline(always)]
+    pub fn class<const BITS_LOG: u32, const MAPPED: bool>(&self, i: usize) -> u8 {
+        debug_assert_eq!(MAPPED, self.mapped);
+        let v = self.get::<BITS_LOG>(i);
+        if MAPPED {
+            self.map[v as usize & (MAX_TERRAIN_KINDS - 1)]
+        } else {
+            v
+        }
+    }
+
+    /// The value stored at padded index `i` (the class unless
+    /// [`PackedClasses::is_mapped`]); `BITS_LOG` must be
     /// [`PackedClasses::bits_log`] (else the value is unspecified, never
     /// out of bounds). O(1).
     #[inline(always)]
@@ -113,16 +170,19 @@ impl ProfileGrid {
             }
         }
         let mut pos = vec![NONE; w * h];
+        let mut rank_of_code = [NONE; MAX_TERRAIN_KINDS];
+        let layer = grid.kind_codes().map(|(codes, _)| codes);
         if let Some((codes, kinds)) = grid.kind_codes() {
-            // A rank per code, then two cells a byte.
-            let mut rank_of_code = [NONE; MAX_TERRAIN_KINDS];
+            // A rank per code, then the codes row by row.
             for (r, t) in rank_of_code.iter_mut().zip(kinds) {
                 *r = rank_of[t.to_char() as usize];
             }
-            for (pair, &b) in pos.chunks_mut(2).zip(codes) {
-                pair[0] = rank_of_code[(b & 0xF) as usize];
-                if let Some(second) = pair.get_mut(1) {
-                    *second = rank_of_code[(b >> 4) as usize];
+            let stride = grid.stride();
+            for (y, row) in pos.chunks_exact_mut(w).enumerate() {
+                let start = (y + 1) * stride + 1;
+                for (x, r) in row.iter_mut().enumerate() {
+                    let i = start + x;
+                    *r = rank_of_code[((codes[i / 2] >> ((i % 2) * 4)) & 0xF) as usize];
                 }
             }
         } else {
@@ -179,12 +239,28 @@ impl ProfileGrid {
         // reader of the column copy.
         let positions = grid.with_open_cells(|i| pos[i] != NONE, class_costs.len() <= 1);
         let mut classes = Vec::new();
-        let class_bits: u8 = match class_costs.len() {
+        let mut class_bits: u8 = match class_costs.len() {
             0..=2 => 0,
             3..=4 => 1,
             _ => 2,
         };
-        if class_costs.len() > 1 {
+        // Size 1: a position's class is its cell's kind's, so the map's
+        // kind layer, shared, holds them (the layer and the positions
+        // share the padded layout).
+        let mut kinds = None;
+        let mut class_of_code = [0u8; MAX_TERRAIN_KINDS];
+        if class_costs.len() > 1 && k == 1 {
+            if let Some(layer) = layer {
+                for (c, &r) in class_of_code.iter_mut().zip(&rank_of_code) {
+                    if r != NONE && remap[r as usize] != NONE {
+                        *c = remap[r as usize];
+                    }
+                }
+                kinds = Some(Arc::clone(layer));
+                class_bits = 2;
+            }
+        }
+        if class_costs.len() > 1 && kinds.is_none() {
             let stride = positions.stride();
             let per_byte = 8 >> class_bits;
             classes = vec![0u8; (stride * (h + 2)).div_ceil(per_byte)];
@@ -204,6 +280,8 @@ impl ProfileGrid {
             size: k as u32,
             class_costs,
             classes,
+            kinds,
+            class_of_code,
             bits_log: u32::from(class_bits),
             source_revision: grid.revision(),
         }
@@ -230,7 +308,7 @@ impl ProfileGrid {
     /// exact as they are, their costs scaled by that one cost.
     #[inline]
     pub fn is_uniform(&self) -> bool {
-        self.classes.is_empty()
+        self.class_costs.len() <= 1
     }
 
     /// The cost of each class, in increasing order (one entry when uniform,
@@ -263,10 +341,11 @@ impl ProfileGrid {
     #[inline]
     pub fn cost_class_padded(&self, i: usize) -> u8 {
         let classes = self.packed_classes();
-        match self.bits_log {
-            0 => classes.get::<0>(i),
-            1 => classes.get::<1>(i),
-            _ => classes.get::<2>(i),
+        match (self.bits_log, classes.mapped) {
+            (0, _) => classes.class::<0, false>(i),
+            (1, _) => classes.class::<1, false>(i),
+            (_, false) => classes.class::<2, false>(i),
+            (_, true) => classes.class::<2, true>(i),
         }
     }
 
@@ -274,14 +353,33 @@ impl ProfileGrid {
     /// ([`PackedClasses::get`] with the width as a constant).
     #[inline]
     pub fn packed_classes(&self) -> PackedClasses<'_> {
-        PackedClasses {
-            bytes: &self.classes,
-            bits_log: self.bits_log,
+        match &self.kinds {
+            Some(layer) => PackedClasses {
+                bytes: layer,
+                bits_log: 2,
+                map: &self.class_of_code,
+                mapped: true,
+            },
+            None => PackedClasses {
+                bytes: &self.classes,
+                bits_log: self.bits_log,
+                map: &IDENTITY,
+                mapped: false,
+            },
         }
     }
 
+    /// Whether the classes are read from the map's own kind layer, shared
+    /// with the source grid (a unit of size 1 whose costs differ, on a map
+    /// that stores kinds per cell) rather than held by the view.
+    pub fn shares_kinds(&self) -> bool {
+        self.kinds.is_some()
+    }
+
     /// Bytes held on the heap: the position grid's bits (row-major, and
-    /// column-major where uniform) and the classes.
+    /// column-major where uniform) and the classes; a kind layer shared
+    /// with the source grid ([`ProfileGrid::shares_kinds`]) counts only
+    /// once nothing else holds it (the source edited or dropped).
     pub fn bytes(&self) -> usize {
         let padded = self.positions.stride() * (self.positions.height() as usize + 2);
         let planes = if self.positions.has_column_copy() {
@@ -289,7 +387,12 @@ impl ProfileGrid {
         } else {
             1
         };
-        planes * (padded.div_ceil(64) + 1) * 8 + self.classes.capacity()
+        let kinds = self
+            .kinds
+            .as_ref()
+            .filter(|k| Arc::strong_count(k) == 1)
+            .map_or(0, |k| k.capacity());
+        planes * (padded.div_ceil(64) + 1) * 8 + self.classes.capacity() + kinds
     }
 }
 
@@ -352,7 +455,9 @@ mod tests {
     /// Random maps of 2 to 16 kinds, random prices (a kind left out is
     /// impassable) and sizes 1 to 3: every position's cost against the
     /// footprint rule read from the rows, whatever the number of classes
-    /// (1, 2 or 4 bits each), and the classes' bytes as packed.
+    /// (1, 2 or 4 bits each, or the map's own kind layer for size 1), and
+    /// the classes' bytes as packed; a view sharing the map's layer keeps
+    /// its costs when the map is edited after.
     #[test]
     fn packed_classes_hold_every_position_cost() {
         const KINDS: &[u8] = b".GSWT=abcdefghij";
@@ -364,6 +469,7 @@ mod tests {
             (seed >> 33) % n
         };
         let mut seen_bits = [false; 3];
+        let mut seen_shared = false;
         for case in 0..120 {
             let kinds = 2 + next(15) as usize;
             let (w, h) = (1 + next(40) as usize, 1 + next(12) as usize);
@@ -417,14 +523,23 @@ mod tests {
                 } else {
                     4
                 };
-                seen_bits[bits / 2] = true;
-                let padded = v.grid().stride() * (h + 2);
-                assert_eq!(v.classes.len(), (padded * bits).div_ceil(8), "case {case}");
+                // Size 1 on a map with a kind layer: the layer, shared.
+                let shared = k == 1 && g.has_terrain_layer();
+                assert_eq!(v.shares_kinds(), shared, "case {case}");
+                if shared {
+                    assert!(v.classes.is_empty(), "case {case}");
+                    seen_shared = true;
+                } else {
+                    seen_bits[bits / 2] = true;
+                    let padded = v.grid().stride() * (h + 2);
+                    assert_eq!(v.classes.len(), (padded * bits).div_ceil(8), "case {case}");
+                }
             } else {
                 assert!(v.is_uniform());
             }
             // The column copy only where jump point search runs (uniform
-            // costs), and the bytes count the planes held.
+            // costs), and the bytes count the planes held (a shared layer
+            // not while the map holds it too).
             assert_eq!(v.grid().has_column_copy(), v.is_uniform(), "case {case}");
             let plane = (v.grid().stride() * (h + 2)).div_ceil(64) * 8 + 8;
             let planes = if v.is_uniform() { 2 } else { 1 };
@@ -433,8 +548,32 @@ mod tests {
                 planes * plane + v.classes.capacity(),
                 "case {case}"
             );
+            if v.shares_kinds() {
+                // The source edited: the view keeps the kinds it was made
+                // from (the map copies its layer), and now holds them alone.
+                let costs = |v: &ProfileGrid| -> Vec<Option<f64>> {
+                    (0..h as u32)
+                        .flat_map(|y| (0..w as u32).map(move |x| Point::new(x, y)))
+                        .map(|q| v.position_cost(q))
+                        .collect()
+                };
+                let before = costs(&v);
+                let mut edited = g.clone();
+                for y in 0..h as u32 {
+                    for x in 0..w as u32 {
+                        let t = KINDS[next(kinds as u64) as usize] as char;
+                        edited
+                            .set_terrain(Point::new(x, y), Terrain::from_char(t).unwrap())
+                            .unwrap();
+                    }
+                }
+                drop(g);
+                assert_eq!(costs(&v), before, "case {case}");
+                assert!(v.bytes() >= planes * plane + (v.grid().stride() * (h + 2)).div_ceil(2));
+            }
         }
         assert_eq!(seen_bits, [true; 3], "every packing width exercised");
+        assert!(seen_shared, "a shared kind layer exercised");
     }
 
     #[test]

@@ -142,10 +142,7 @@ impl ProfileData {
     /// Bytes held: the view, the step table and the block tables.
     pub(crate) fn bytes(&self) -> usize {
         self.view.bytes()
-            + self
-                .table
-                .as_ref()
-                .map_or(0, |_| std::mem::size_of::<StepTable>())
+            + self.table.as_ref().map_or(0, StepTable::bytes)
             + self.block_floor.capacity()
             + self.near_cheapest.capacity()
     }

@@ -160,7 +160,7 @@ impl AStar {
             }
         };
         let engine = &mut self.engine;
-        let mut s = with_class_costs!(view, &table, |costs| engine.run(
+        let mut s = with_class_costs!(view, &table, None, |costs| engine.run(
             &costs,
             grid,
             window,

@@ -226,7 +226,7 @@ impl WindowedAStar {
             return Err(SearchError::BadWindow(window));
         }
         let engine = &mut self.engine;
-        let mut s = with_class_costs!(view, table.table(), |costs| engine
+        let mut s = with_class_costs!(view, table.table(), table.codes(), |costs| engine
             .run(&costs, grid, window, start, is_goal, heuristic, mask, path));
         s.cost = path_cost(view, path);
         Ok(s)
