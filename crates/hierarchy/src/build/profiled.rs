@@ -51,7 +51,9 @@ impl Hierarchy {
     /// the links and a second landmark pass. Holds the view besides the
     /// hierarchy: a quarter of a byte per cell for the positions where
     /// costs are uniform; where they differ an eighth (no column copy),
-    /// plus 1, 2 or 4 bits per cell for the cost classes.
+    /// plus 1, 2 or 4 bits per cell for the cost classes (none for a unit
+    /// of size 1 on a map that keeps kinds per cell: its view reads the
+    /// map's own, shared).
     ///
     /// ```
     /// use regionpath_grid::{Grid, Point, Profile};

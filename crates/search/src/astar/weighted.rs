@@ -158,7 +158,8 @@ impl<'a, const BITS_LOG: u32> ClassCosts<'a, BITS_LOG> {
 /// classes of codes `a` and `b`. Why: the engine then reads a code and the
 /// table, as it reads a packed class, with no class lookup per step (that
 /// lookup cost a profiled query 4.4 % more instructions). 2 · 16 · 16
-/// entries, on the stack, per search.
+/// entries: once per [`StepTable`] for the leg searches, on the stack per
+/// search for the exact one (which fills its class table per search too).
 pub(super) fn by_code(classes: &PackedClasses<'_>, table: &Table) -> Table {
     let mut t: Table = [[[0; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
     for (d, rows) in t.iter_mut().enumerate() {
