@@ -1094,9 +1094,14 @@ impl Grid {
         if let Some(layer) = &mut g.terrain {
             let layer = Arc::make_mut(layer);
             for (y, row) in rows.iter().enumerate() {
+                // The layer starts zeroed: OR each code in, over the slice
+                // of the layer this row covers (one bounds check a row).
                 let start = (y + 1) * g.stride + 1;
+                let bytes = &mut layer[start / 2..(start + row.len()).div_ceil(2)];
+                let odd = start % 2;
                 for (x, &c) in row.iter().enumerate() {
-                    put_code(layer, start + x, code_of[c as usize & 127]);
+                    let j = x + odd;
+                    bytes[j / 2] |= code_of[c as usize & 127] << ((j % 2) * 4);
                 }
             }
         }
