@@ -63,6 +63,23 @@ pub struct CurveRow {
     pub reversing: bool,
     /// The whole query with the curve: planner, smoothing and curve, µs.
     pub us: f64,
+    /// The curve alone, µs.
+    pub curve_us: f64,
+    /// The stage that gave the curve, or `failed` ([`stage_name`]).
+    pub stage: &'static str,
+}
+
+/// The CSV name of a [`regionpath::CurveStage`].
+pub fn stage_name(stage: regionpath::CurveStage) -> &'static str {
+    use regionpath::CurveStage as S;
+    match stage {
+        S::None => "none",
+        S::Rounded => "rounded",
+        S::Repaired => "repaired",
+        S::WidePath => "wide_path",
+        S::WholeBox => "whole_box",
+        S::Failed => "failed",
+    }
 }
 
 impl RowResult {
@@ -460,7 +477,7 @@ pub fn json(files: &[FileRun], every: usize, smooth: bool) -> serde_json::Value 
 
 /// The CSV header.
 pub const CSV_HEADER: &str =
-    "file,row,algo,sx,sy,gx,gy,optimal,length,smoothed_length,us,expanded,valid";
+    "file,row,algo,sx,sy,gx,gy,optimal,length,smoothed_length,us,expanded,valid,curve_length,curve_us,curve_stage";
 
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
@@ -480,9 +497,13 @@ pub fn write_csv(out: &mut impl Write, files: &[FileRun]) -> std::io::Result<()>
             let algo = csv_field(&run.algo);
             for r in &run.rows {
                 let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.8}"));
+                let (curve_length, curve_us, stage) = match &r.curve {
+                    Some(c) => (opt(c.length), format!("{:.3}", c.curve_us), c.stage),
+                    None => (String::new(), String::new(), ""),
+                };
                 writeln!(
                     out,
-                    "{file},{},{algo},{},{},{},{},{},{},{},{:.3},{},{}",
+                    "{file},{},{algo},{},{},{},{},{},{},{},{:.3},{},{},{curve_length},{curve_us},{stage}",
                     r.index,
                     r.start.x,
                     r.start.y,
@@ -610,6 +631,16 @@ mod tests {
 
     #[test]
     fn csv_lines() {
+        // The second row carries a curve: its length, time and stage.
+        let mut curved = row(1, 2.0, None, 1.0);
+        curved.curve = Some(CurveRow {
+            length: Some(2.25),
+            invalid: false,
+            reversing: false,
+            us: 9.0,
+            curve_us: 7.5,
+            stage: stage_name(regionpath::CurveStage::WholeBox),
+        });
         let f = FileRun {
             file: "a,b.scen".into(),
             map: "m.map".into(),
@@ -619,7 +650,7 @@ mod tests {
             runs: vec![AlgoRun {
                 algo: "astar".into(),
                 prepare_ms: 0.0,
-                rows: vec![row(0, 1.5, Some(1.5), 2.0), row(1, 2.0, None, 1.0)],
+                rows: vec![row(0, 1.5, Some(1.5), 2.0), curved],
             }],
         };
         let mut out = Vec::new();
@@ -629,8 +660,11 @@ mod tests {
         assert_eq!(lines[0], CSV_HEADER);
         assert_eq!(
             lines[1],
-            "\"a,b.scen\",0,astar,0,0,1,1,1.5,1.50000000,,2.000,10,1"
+            "\"a,b.scen\",0,astar,0,0,1,1,1.5,1.50000000,,2.000,10,1,,,"
         );
-        assert_eq!(lines[2], "\"a,b.scen\",1,astar,0,0,1,1,2,,,1.000,10,0");
+        assert_eq!(
+            lines[2],
+            "\"a,b.scen\",1,astar,0,0,1,1,2,,,1.000,10,0,2.25000000,7.500,whole_box"
+        );
     }
 }

@@ -370,6 +370,8 @@ fn run_row(
             invalid,
             reversing: length.is_some() && c.has_reverse(),
             us: us + result.smooth_us.unwrap_or(0.0) + curve_us,
+            curve_us,
+            stage: report::stage_name(curver.stage()),
         });
     }
     Ok(result)

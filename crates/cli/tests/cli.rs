@@ -91,7 +91,7 @@ fn json_report_is_one_object_with_the_fields() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "file,row,algo,sx,sy,gx,gy,optimal,length,smoothed_length,us,expanded,valid"
+        "file,row,algo,sx,sy,gx,gy,optimal,length,smoothed_length,us,expanded,valid,curve_length,curve_us,curve_stage"
     );
     assert_eq!(lines.len(), 4);
     let first: Vec<&str> = lines[1].split(',').collect();

@@ -734,11 +734,15 @@ fn path_prints_a_vehicle_curve_with_pieces_and_samples() {
     assert_eq!(at(last, "heading"), 90.0);
 }
 
-/// `scen --turning-radius` reports the curve keys, with no invalid curve.
+/// `scen --turning-radius` reports the curve keys, with no invalid curve;
+/// `--csv` gives each row's curve length, time and stage, which agree with
+/// the summary's counts.
 #[test]
 fn scen_reports_vehicle_curves() {
     let scen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/rooms-512.map.scen");
-    let (code, v, _) = run_json(bin().arg("scen").arg(&scen).args([
+    let dir = scratch("curve-csv");
+    let csv = dir.join("rows.csv");
+    let (code, v, _) = run_json(bin().arg("scen").arg(&scen).arg("--csv").arg(&csv).args([
         "--every",
         "40",
         "--smooth",
@@ -763,6 +767,31 @@ fn scen_reports_vehicle_curves() {
         h["mean_curve_us"].is_number() && h["p99_curve_us"].is_number(),
         "{h}"
     );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[13..], &["curve_length", "curve_us", "curve_stage"]);
+    let (mut with_length, mut failed_rows) = (0u64, 0u64);
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 16, "{line}");
+        if f[9].is_empty() {
+            // No smoothed path, no curve.
+            assert!(f[13..].iter().all(|c| c.is_empty()), "{line}");
+            continue;
+        }
+        assert!(f[14].parse::<f64>().is_ok_and(|us| us >= 0.0), "{line}");
+        let stages = ["rounded", "repaired", "wide_path", "whole_box", "failed"];
+        assert!(stages.contains(&f[15]), "{line}");
+        if f[15] == "failed" {
+            failed_rows += 1;
+            assert!(f[13].is_empty(), "{line}");
+        } else {
+            assert!(f[13].parse::<f64>().is_ok_and(|l| l > 0.0), "{line}");
+            with_length += 1;
+        }
+    }
+    assert_eq!((with_length, failed_rows), (solved, failed), "{h}");
 }
 
 /// `path --reverse` out of a one-cell dead end, facing into it: without
