@@ -959,24 +959,21 @@ impl Grid {
         }
         let mut g = Grid::new(width, height, false)?;
         let code_of = g.set_kinds(&kinds);
+        // The fresh layer is the grid's alone: written in place, shared after.
+        let mut layer = g.terrain.take().map(Arc::unwrap_or_clone);
         for (y, row) in rows.iter().enumerate() {
             for (x, t) in row.iter().enumerate() {
-                let p = Point::new(x as u32, y as u32);
+                let i = g.padded_index(Point::new(x as u32, y as u32));
                 if t.is_passable() {
-                    let i = g.padded_index(p);
                     g.bits[i >> 6] |= 1u64 << (i & 63);
                     g.passable_cells += 1;
                 }
-                let i = g.padded_index(p);
-                if let Some(layer) = &mut g.terrain {
-                    put_code(
-                        Arc::make_mut(layer).as_mut_slice(),
-                        i,
-                        code_of[t.0 as usize],
-                    );
+                if let Some(layer) = &mut layer {
+                    put_code(layer, i, code_of[t.0 as usize]);
                 }
             }
         }
+        g.terrain = layer.map(Arc::new);
         g.rebuild_columns();
         Ok(g)
     }
@@ -1411,7 +1408,7 @@ pub(crate) fn check_dimensions_pub(width: u64, height: u64) -> Result<(), GridEr
 /// The code at index `i` of a terrain layer (two a byte, low nibble
 /// first).
 #[inline]
-fn code_at(layer: &[u8], i: usize) -> u8 {
+pub(crate) fn code_at(layer: &[u8], i: usize) -> u8 {
     (layer[i / 2] >> ((i % 2) * 4)) & 0xF
 }
 

@@ -95,7 +95,7 @@ impl PackedClasses<'_> {
     }
 
     /// Whether the stored values are the map's kind codes, turned into
-    /// classes by a table ([`PackedClasses::class`] with `MAPPED`).
+    /// classes by a table ([`PackedClasses::class_of_value`]).
     #[inline]
     pub fn is_mapped(&self) -> bool {
         self.mapped
@@ -107,22 +107,6 @@ impl PackedClasses<'_> {
     #[inline]
     pub fn class_of_value(&self, v: u8) -> u8 {
         self.map[v as usize & (MAX_TERRAIN_KINDS - 1)]
-    }
-
-    /// The class at padded index `i`, as
-    /// [`ProfileGrid::cost_class_padded`]; `BITS_LOG` must be
-    /// [`PackedClasses::bits_log`] and `MAPPED` [`PackedClasses::is_mapped`]
-    /// (else the value is unspecified, never out of bounds). O(1): one
-    /// read, and one table read when mapped.
-    #[inline(always)]
-    pub fn class<const BITS_LOG: u32, const MAPPED: bool>(&self, i: usize) -> u8 {
-        debug_assert_eq!(MAPPED, self.mapped);
-        let v = self.get::<BITS_LOG>(i);
-        if MAPPED {
-            self.map[v as usize & (MAX_TERRAIN_KINDS - 1)]
-        } else {
-            v
-        }
     }
 
     /// The value stored at padded index `i` (the class unless
@@ -171,8 +155,8 @@ impl ProfileGrid {
         }
         let mut pos = vec![NONE; w * h];
         let mut rank_of_code = [NONE; MAX_TERRAIN_KINDS];
-        let layer = grid.kind_codes().map(|(codes, _)| codes);
-        if let Some((codes, kinds)) = grid.kind_codes() {
+        let kind_codes = grid.kind_codes();
+        if let Some((codes, kinds)) = kind_codes {
             // A rank per code, then the codes row by row.
             for (r, t) in rank_of_code.iter_mut().zip(kinds) {
                 *r = rank_of[t.to_char() as usize];
@@ -181,8 +165,7 @@ impl ProfileGrid {
             for (y, row) in pos.chunks_exact_mut(w).enumerate() {
                 let start = (y + 1) * stride + 1;
                 for (x, r) in row.iter_mut().enumerate() {
-                    let i = start + x;
-                    *r = rank_of_code[((codes[i / 2] >> ((i % 2) * 4)) & 0xF) as usize];
+                    *r = rank_of_code[crate::grid::code_at(codes, start + x) as usize];
                 }
             }
         } else {
@@ -250,7 +233,7 @@ impl ProfileGrid {
         let mut kinds = None;
         let mut class_of_code = [0u8; MAX_TERRAIN_KINDS];
         if class_costs.len() > 1 && k == 1 {
-            if let Some(layer) = layer {
+            if let Some((layer, _)) = kind_codes {
                 for (c, &r) in class_of_code.iter_mut().zip(&rank_of_code) {
                     if r != NONE && remap[r as usize] != NONE {
                         *c = remap[r as usize];
@@ -341,12 +324,12 @@ impl ProfileGrid {
     #[inline]
     pub fn cost_class_padded(&self, i: usize) -> u8 {
         let classes = self.packed_classes();
-        match (self.bits_log, classes.mapped) {
-            (0, _) => classes.class::<0, false>(i),
-            (1, _) => classes.class::<1, false>(i),
-            (_, false) => classes.class::<2, false>(i),
-            (_, true) => classes.class::<2, true>(i),
-        }
+        let v = match self.bits_log {
+            0 => classes.get::<0>(i),
+            1 => classes.get::<1>(i),
+            _ => classes.get::<2>(i),
+        };
+        classes.class_of_value(v)
     }
 
     /// The packed classes, for a search that reads them in its inner loop
