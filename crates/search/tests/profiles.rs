@@ -174,6 +174,30 @@ fn warm_weighted_queries_do_not_allocate() {
         }
     });
     assert_eq!(usage.allocations, 0);
+    // The weighted jump point search, to a cell and to a set of cells.
+    let table = regionpath_search::StepTable::new(&view);
+    let win = regionpath_search::Window::full(&grid);
+    let mut jps = regionpath_search::WindowedJps::new();
+    let mut goals = vec![0u64; win.area().div_ceil(64)];
+    let mut run = |jps: &mut regionpath_search::WindowedJps, path: &mut Vec<Point>| {
+        let mut found = 0;
+        for &(s, g) in &pairs {
+            let h = |p: Point| table.octile(p, g);
+            let st = jps
+                .find_path_weighted_into(&view, &table, win, s, g, h, path)
+                .unwrap();
+            found += usize::from(st.status == Status::Found);
+            let i = (g.y * grid.width() + g.x) as usize;
+            goals[i >> 6] |= 1 << (i & 63);
+            jps.find_path_to_any_weighted_into(&view, &table, win, s, &goals, h, path)
+                .unwrap();
+            goals[i >> 6] = 0;
+        }
+        found
+    };
+    assert!(run(&mut jps, &mut path) > 10);
+    let (_, usage) = measure_thread(|| run(&mut jps, &mut path));
+    assert_eq!(usage.allocations, 0);
 }
 
 /// The default profile's view of a Moving AI map (or of a random one) is
@@ -341,4 +365,178 @@ fn windowed_heuristic_floor_stays_exact() {
         raised >= 40 && found >= 300,
         "raised floors {raised}, paths {found}"
     );
+}
+
+/// A map of one kind with random rectangles of others painted over it
+/// (large areas of one cost, where jump point search skips the most).
+fn blob_terrain(rng: &mut SplitMix64, w: u32, h: u32, kinds: &[regionpath_grid::Terrain]) -> Grid {
+    let mut rows = vec![vec![kinds[0].to_char(); w as usize]; h as usize];
+    for _ in 0..rng.below(12) {
+        let c = kinds[rng.below(kinds.len() as u64) as usize].to_char();
+        let (x0, y0) = (rng.below(w as u64) as usize, rng.below(h as u64) as usize);
+        let (rw, rh) = (1 + rng.below(10) as usize, 1 + rng.below(10) as usize);
+        for row in rows.iter_mut().skip(y0).take(rh) {
+            for cell in row.iter_mut().skip(x0).take(rw) {
+                *cell = c;
+            }
+        }
+    }
+    let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    Grid::from_rows(&rows).unwrap()
+}
+
+/// The cells that carry the positions of `win` for a unit of size `k`:
+/// the window grown by `k - 1` cells right and down (cut at the map), so
+/// that the cut's usable positions are exactly the window's.
+fn cut_for(grid: &Grid, win: regionpath_search::Window, k: u32) -> Grid {
+    let x1 = (win.x + win.width + k - 1).min(grid.width());
+    let y1 = (win.y + win.height + k - 1).min(grid.height());
+    let rows: Vec<String> = (win.y..y1)
+        .map(|y| {
+            (win.x..x1)
+                .map(|x| grid.terrain(Point::new(x, y)).unwrap().to_char())
+                .collect()
+        })
+        .collect();
+    Grid::from_rows(&rows).unwrap()
+}
+
+#[test]
+fn weighted_jump_point_search_matches_dijkstra_in_windows() {
+    use regionpath_search::{StepTable, Window, WindowedJps};
+    let mut rng = SplitMix64(83);
+    let mut jps = WindowedJps::new();
+    let mut path = Vec::new();
+    let (mut found, mut none, mut to_sets) = (0, 0, 0);
+    // Expansions of both searches on the point queries of patchy maps.
+    let (mut by_jps, mut by_astar) = (0u64, 0u64);
+    let mut astar = regionpath_search::WindowedAStar::new();
+    for trial in 0..300 {
+        let (w, h) = (8 + rng.below(60) as u32, 8 + rng.below(60) as u32);
+        let n = 2 + rng.below(5) as usize;
+        let kinds = random_kinds(&mut rng, n);
+        let grid = if trial % 3 == 0 {
+            random_terrain(&mut rng, w, h, &kinds)
+        } else {
+            blob_terrain(&mut rng, w, h, &kinds)
+        };
+        let k = 1 + (trial % 3) as u32;
+        let profile = random_profile(&mut rng, &kinds, k, trial % 2 == 0);
+        let view = ProfileGrid::new(&grid, &profile);
+        let table = StepTable::new(&view);
+        let win = if trial % 4 == 0 {
+            Window::full(&grid)
+        } else {
+            let (ww, wh) = (
+                4 + rng.below(w as u64 - 3) as u32,
+                4 + rng.below(h as u64 - 3) as u32,
+            );
+            Window {
+                x: rng.below((w - ww + 1) as u64) as u32,
+                y: rng.below((h - wh + 1) as u64) as u32,
+                width: ww,
+                height: wh,
+            }
+        };
+        let inside: Vec<Point> = (win.y..win.y + win.height)
+            .flat_map(|y| (win.x..win.x + win.width).map(move |x| Point::new(x, y)))
+            .filter(|&p| view.is_usable(p))
+            .collect();
+        if inside.len() < 2 {
+            continue;
+        }
+        let cut = cut_for(&grid, win, k);
+        let local = |p: Point| Point::new(p.x - win.x, p.y - win.y);
+        for q in 0..8 {
+            let s = inside[rng.below(inside.len() as u64) as usize];
+            // Every other query aims at a set: a short run of cells (some
+            // may be unusable) or a single one.
+            let goals: Vec<Point> = if q % 2 == 1 {
+                let g = inside[rng.below(inside.len() as u64) as usize];
+                let len = 1 + rng.below(6) as u32;
+                (0..len)
+                    .map(|i| Point::new((g.x + i).min(win.x + win.width - 1), g.y))
+                    .collect()
+            } else {
+                vec![inside[rng.below(inside.len() as u64) as usize]]
+            };
+            let oracle = goals
+                .iter()
+                .filter(|&&g| view.is_usable(g))
+                .filter_map(|&g| weighted_distance(&cut, &profile, local(s), local(g)))
+                .min_by(|a, b| a.total_cmp(b));
+            let st = if q % 2 == 1 {
+                to_sets += 1;
+                let mut bits = vec![0u64; win.area().div_ceil(64)];
+                for g in &goals {
+                    let i = ((g.y - win.y) * win.width + (g.x - win.x)) as usize;
+                    bits[i >> 6] |= 1 << (i & 63);
+                }
+                let nearest =
+                    |p: Point| goals.iter().map(|&g| table.octile(p, g)).min().unwrap_or(0);
+                jps.find_path_to_any_weighted_into(&view, &table, win, s, &bits, nearest, &mut path)
+                    .unwrap()
+            } else {
+                let g = goals[0];
+                jps.find_path_weighted_into(
+                    &view,
+                    &table,
+                    win,
+                    s,
+                    g,
+                    |p| table.octile(p, g),
+                    &mut path,
+                )
+                .unwrap()
+            };
+            match (st.status, oracle) {
+                (Status::Found, Some(d)) => {
+                    found += 1;
+                    let end = *path.last().unwrap();
+                    assert!(goals.contains(&end), "trial {trial}: ends at {end}");
+                    assert!(path.iter().all(|&p| win.contains(p)));
+                    let c = check_weighted_path(&grid, &profile, &path, s, end)
+                        .unwrap_or_else(|e| panic!("trial {trial} {s}->{end}: {e}"));
+                    assert!((c - st.cost).abs() <= 1e-9 * c.max(1.0));
+                    assert!(
+                        (c - d).abs() <= TOLERANCE * d.max(1.0),
+                        "trial {trial}: {s} to {goals:?} in {win:?}, k {k}: {c} vs {d}"
+                    );
+                    if q % 2 == 0 && trial % 3 != 0 {
+                        let a = astar
+                            .find_path_weighted_into(
+                                &view,
+                                &table,
+                                0,
+                                win,
+                                s,
+                                goals[0],
+                                None,
+                                &mut Vec::new(),
+                            )
+                            .unwrap();
+                        by_astar += u64::from(a.expanded);
+                        by_jps += u64::from(st.expanded);
+                    }
+                }
+                (Status::NoPath, None) => {
+                    none += 1;
+                    assert!(path.is_empty());
+                }
+                (got, want) => {
+                    panic!("trial {trial}: {s} to {goals:?} in {win:?}: {got:?} vs {want:?}")
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{found} found, {none} without a path, {to_sets} to sets; \
+         expansions on patchy maps: {by_jps} against A*'s {by_astar}"
+    );
+    assert!(
+        found >= 1200 && none >= 30 && to_sets >= 800,
+        "{found} {none} {to_sets}"
+    );
+    // Where the terrain is in large patches the jumps skip most positions.
+    assert!(by_jps * 4 < by_astar, "{by_jps} {by_astar}");
 }

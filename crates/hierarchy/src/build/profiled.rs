@@ -18,11 +18,12 @@
 //!   any pair of cells where the regions face each other across the
 //!   border, and the link crosses at the run holding that pair; landmarks
 //!   are computed over those costs;
-//! - the leg searches are windowed A* under the profile's step costs
-//!   ([`regionpath_search::WindowedAStar::find_path_weighted_into`]), not
-//!   jump point search, which is valid only where costs are uniform; their
-//!   heuristic is priced at the cheapest cost class in the window, not in
-//!   the map;
+//! - the leg searches are jump point searches under the profile's step
+//!   costs ([`regionpath_search::WindowedJps::find_path_weighted_into`]:
+//!   jumps stop where the terrain's cost changes, so the pruning rules of
+//!   uniform costs hold wherever they skip); their heuristic is priced at
+//!   the cheapest cost class in the window, not in the map; a lazy leg's
+//!   corridor search stays windowed A*;
 //! - the exact portal layer, straight-line answers, the quality recheck and
 //!   the second route (all priced in uniform steps) are off.
 

@@ -41,8 +41,8 @@ pub(super) fn window_of(r: Rect) -> Window {
 
 impl CellPlanner {
     /// The best path from `from` to `to` inside `win`, into `self.leg`:
-    /// windowed A* under the profile's costs (heuristic floored at the
-    /// window's cheapest class) where costs differ, else jump point search.
+    /// jump point search, under the profile's costs (heuristic floored at
+    /// the window's cheapest class) where costs differ.
     fn window_leg(
         &mut self,
         h: &Hierarchy,
@@ -55,8 +55,15 @@ impl CellPlanner {
         Ok(match h.weights() {
             Some((view, table)) => {
                 let floor = h.window_floor(win);
-                self.window
-                    .find_path_weighted_into(view, table, floor, win, from, to, None, leg)?
+                self.jps.find_path_weighted_into(
+                    view,
+                    table,
+                    win,
+                    from,
+                    to,
+                    |p| table.octile_from(floor, p, to),
+                    leg,
+                )?
             }
             None => self.jps.find_path_into(grid, win, from, to, leg)?,
         })
@@ -239,21 +246,28 @@ impl CellPlanner {
             // finds nothing (see `lazy.rs`: never on a consistent query).
             for use_mask in [masked, false] {
                 if let Some((view, table)) = h.weights() {
-                    // Under a profile's costs: windowed A*, no fallback.
-                    let mask = use_mask.then_some(self.lazy_mask.as_slice());
+                    // Under a profile's costs: weighted jump point search,
+                    // or windowed A* through a lazy leg's corridor (whose
+                    // mask keeps the path's cells, not the corner rule's);
+                    // no fallback.
                     let (g, to, leg) = (pr.pos, pr.goal, &mut self.leg);
                     let lh = h.leg_heuristic(win).map(|lh| lh.towards([to]));
                     let heuristic = |p: Point| lh.map_or(0, |lh| lh.at(p, to));
-                    s = self.window.find_path_to_any_weighted_into(
-                        view,
-                        table,
-                        win,
-                        g,
-                        |p| p == to,
-                        heuristic,
-                        mask,
-                        leg,
-                    )?;
+                    s = if use_mask {
+                        self.window.find_path_to_any_weighted_into(
+                            view,
+                            table,
+                            win,
+                            g,
+                            |p| p == to,
+                            heuristic,
+                            Some(self.lazy_mask.as_slice()),
+                            leg,
+                        )?
+                    } else {
+                        self.jps
+                            .find_path_weighted_into(view, table, win, g, to, heuristic, leg)?
+                    };
                     self.stats.expanded += s.expanded;
                     if s.status == Status::Found || !masked {
                         break;
@@ -334,22 +348,35 @@ impl CellPlanner {
             for use_mask in [masked, false] {
                 let mask = use_mask.then_some(self.lazy_mask.as_slice());
                 if let Some((view, table)) = h.weights() {
-                    // Under a profile's costs: windowed A*, no fallback,
-                    // the heuristic priced at the window's cheapest class
-                    // and the walk to the cheapest terrain.
+                    // Under a profile's costs: weighted jump point search
+                    // (windowed A* through a lazy leg's corridor), no
+                    // fallback, the heuristic priced at the window's
+                    // cheapest class and the walk to the cheapest terrain.
                     let lh = h
                         .leg_heuristic(win)
                         .map(|lh| lh.towards((0..exit.len).map(|k| exit.cell(k))));
-                    s = self.window.find_path_to_any_weighted_into(
-                        view,
-                        table,
-                        win,
-                        pr.pos,
-                        |p| exit.contains(p),
-                        |p| lh.map_or(0, |lh| lh.at(p, nearest(p))),
-                        mask,
-                        &mut self.leg,
-                    )?;
+                    let heuristic = |p: Point| lh.map_or(0, |lh| lh.at(p, nearest(p)));
+                    s = match mask {
+                        Some(mask) => self.window.find_path_to_any_weighted_into(
+                            view,
+                            table,
+                            win,
+                            pr.pos,
+                            |p| exit.contains(p),
+                            heuristic,
+                            Some(mask),
+                            &mut self.leg,
+                        )?,
+                        None => self.jps.find_path_to_any_weighted_into(
+                            view,
+                            table,
+                            win,
+                            pr.pos,
+                            &self.goal_bits,
+                            heuristic,
+                            &mut self.leg,
+                        )?,
+                    };
                     self.stats.expanded += s.expanded;
                     if s.status == Status::Found || !masked {
                         break;

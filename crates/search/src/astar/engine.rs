@@ -3,7 +3,7 @@
 
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
 use crate::moves::{DELTAS, NO_PARENT, WINDOW_MOVES};
-use crate::queue::{Frontier, OpenEntry, OpenList};
+use crate::queue::{Frontier, Open, OpenEntry, OpenList};
 use crate::types::{SearchError, SearchOptions, SearchStats, Status};
 use crate::window::Window;
 use regionpath_grid::{Dir, Grid, Point, SQRT2};
@@ -25,62 +25,6 @@ pub(crate) trait StepCost {
     /// queue) rather than the heap: for step costs that re-queue many
     /// positions (terrain costs), where heap pops dominate.
     const BUCKETS: bool = false;
-}
-
-/// The open list [`Engine::run`] drives: the heap, with the shortcut that
-/// expands a successor beating every queued key without queueing it, or a
-/// [`Frontier`], whose pushes and pops of the current key are O(1) anyway.
-trait Open {
-    /// Whether the expand-next shortcut applies (it needs `peek_key`).
-    const SHORTCUT: bool;
-    /// Empties the list and queues the start.
-    fn start(&mut self, e: OpenEntry);
-    fn push(&mut self, e: OpenEntry);
-    /// The node of a lowest-key entry.
-    fn pop(&mut self) -> Option<u32>;
-    fn peek_key(&self) -> Option<u128>;
-}
-
-impl Open for OpenList {
-    const SHORTCUT: bool = true;
-    #[inline]
-    fn start(&mut self, e: OpenEntry) {
-        self.clear();
-        OpenList::push(self, e);
-    }
-    #[inline]
-    fn push(&mut self, e: OpenEntry) {
-        OpenList::push(self, e);
-    }
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        OpenList::pop(self).map(|e| e.node())
-    }
-    #[inline]
-    fn peek_key(&self) -> Option<u128> {
-        OpenList::peek_key(self)
-    }
-}
-
-impl Open for Frontier {
-    const SHORTCUT: bool = false;
-    #[inline]
-    fn start(&mut self, e: OpenEntry) {
-        self.begin(e.f());
-        Frontier::push(self, e.f(), e.node());
-    }
-    #[inline]
-    fn push(&mut self, e: OpenEntry) {
-        Frontier::push(self, e.f(), e.node());
-    }
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        Frontier::pop(self)
-    }
-    #[inline]
-    fn peek_key(&self) -> Option<u128> {
-        None
-    }
 }
 
 /// Every straight step costs [`COST_ONE`], every diagonal [`COST_DIAGONAL`]

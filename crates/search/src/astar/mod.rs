@@ -12,8 +12,9 @@ use crate::window::Window;
 use dense::DenseAStar;
 use engine::{Engine, Uniform};
 use regionpath_grid::{Connectivity, Grid, Point, ProfileGrid};
-use weighted::{with_class_costs, ClassCosts, Table};
+use weighted::{with_class_costs, ClassCosts};
 
+pub(crate) use weighted::{path_cost, Table};
 pub use weighted::{weighted_path_cost, StepTable};
 pub use windowed::WindowedAStar;
 

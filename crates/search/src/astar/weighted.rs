@@ -16,7 +16,7 @@ use crate::cost::{Cost, COST_ONE};
 use regionpath_grid::{Dir, PackedClasses, Point, ProfileGrid, MAX_TERRAIN_KINDS, SQRT2};
 
 /// The fixed-point step table of a view.
-pub(super) type Table = [[[Cost; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
+pub(crate) type Table = [[[Cost; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
 
 /// Fills `t` for the class costs `costs` (increasing).
 pub(super) fn fill_table(costs: &[f64], t: &mut Table) {
@@ -98,7 +98,7 @@ impl StepTable {
         (hi - lo) * self.table[0][c][c] + lo * self.table[1][c][c]
     }
 
-    pub(super) fn table(&self) -> &Table {
+    pub(crate) fn table(&self) -> &Table {
         &self.table
     }
 
@@ -237,7 +237,7 @@ impl<const BITS_LOG: u32> StepCost for ClassCosts<'_, BITS_LOG> {
 /// class costs, in `f64`: the sum over steps of length · mean cost, summed
 /// per kind of step (length and the two classes) so that a path of cost-1
 /// positions gets exactly `straight + diagonal · √2`, the benchmark's sum.
-pub(super) fn path_cost(view: &ProfileGrid, path: &[Point]) -> f64 {
+pub(crate) fn path_cost(view: &ProfileGrid, path: &[Point]) -> f64 {
     let costs = view.class_costs();
     let n = costs.len();
     if n == 0 || path.len() < 2 {

@@ -4,9 +4,47 @@
 use super::planes::Planes;
 use super::scan::{jump_diagonal, jump_straight, Target};
 use crate::cost::{Cost, COST_DIAGONAL, COST_ONE};
-use crate::queue::{OpenEntry, OpenList};
+use crate::queue::{Frontier, Open, OpenEntry, OpenList};
 use crate::types::{SearchStats, Status};
 use regionpath_grid::Point;
+
+/// What a jump costs and where the search must expand every move: uniform
+/// step lengths ([`UniformJumps`]) or a movement profile's terrain
+/// ([`super::weighted::TerrainJumps`]). Monomorphised, so the uniform
+/// search compiles to what it was before terrain existed.
+pub(super) trait JumpCosts {
+    /// Whether the node at padded `(px, py)` takes every legal move as a
+    /// successor (a terrain boundary, where the pruning rules, which assume
+    /// equal costs around the node, do not hold).
+    fn full(&self, px: usize, py: usize) -> bool;
+    /// The cost of `steps` moves in `(dx, dy)` from padded `(px, py)`,
+    /// every cell after the first step being of the first step's cost
+    /// (jumps stop at terrain boundaries).
+    fn cost(&self, px: usize, py: usize, dx: i32, dy: i32, steps: Cost) -> Cost;
+    /// Whether the search keeps its open list in a [`Frontier`] (bucket
+    /// queue) rather than the heap: for terrain, whose jumps queue keys
+    /// far apart and re-queue many positions (as the weighted A*'s).
+    const BUCKETS: bool = false;
+}
+
+/// Every straight step costs [`COST_ONE`], every diagonal [`COST_DIAGONAL`].
+pub(super) struct UniformJumps;
+
+impl JumpCosts for UniformJumps {
+    #[inline(always)]
+    fn full(&self, _: usize, _: usize) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn cost(&self, _: usize, _: usize, dx: i32, dy: i32, steps: Cost) -> Cost {
+        steps
+            * if dx != 0 && dy != 0 {
+                COST_DIAGONAL
+            } else {
+                COST_ONE
+            }
+    }
+}
 
 /// Per-cell scratch, 16 bytes. `stamp` is the generation when open and the
 /// generation + 1 when closed.
@@ -25,6 +63,9 @@ const NONE: u32 = u32::MAX;
 pub(super) struct Engine {
     nodes: Vec<JNode>,
     heap: OpenList,
+    /// The open list of searches whose [`JumpCosts::BUCKETS`] is set,
+    /// built at the first of them.
+    frontier: Option<Box<Frontier>>,
     generation: u32,
 }
 
@@ -32,6 +73,7 @@ impl Engine {
     pub(super) fn bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<JNode>()
             + self.heap.capacity() * std::mem::size_of::<OpenEntry>()
+            + self.frontier.as_ref().map_or(0, |f| f.bytes())
     }
 
     fn begin(&mut self, cells: usize) {
@@ -46,20 +88,67 @@ impl Engine {
             }
             self.generation = 2;
         }
-        self.heap.clear();
     }
 
     /// Searches `planes` (local coordinates; `origin` is added to every
     /// point handed to `heuristic` or written to `out`) from the local cell
     /// `start` until a cell of `target` is expanded or `budget` expansions
-    /// are spent.
+    /// are spent. Jumps stop at the cells of `stops` (`target`'s, and for
+    /// terrain its boundaries) and are priced by `costs`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn run<T: Target, H: Fn(Point) -> Cost>(
+    pub(super) fn run<T: Target, S: Target, C: JumpCosts, H: Fn(Point) -> Cost>(
         &mut self,
         planes: &Planes,
         origin: (u32, u32),
         start: Point,
         target: &T,
+        stops: &S,
+        costs: &C,
+        heuristic: H,
+        budget: Option<u32>,
+        bound: Cost,
+        out: &mut Vec<Point>,
+    ) -> SearchStats {
+        if C::BUCKETS {
+            let mut frontier = self.frontier.take().unwrap_or_default();
+            let s = self.search(
+                &mut *frontier,
+                planes,
+                origin,
+                start,
+                target,
+                stops,
+                costs,
+                heuristic,
+                budget,
+                bound,
+                out,
+            );
+            self.frontier = Some(frontier);
+            s
+        } else {
+            let mut heap = std::mem::take(&mut self.heap);
+            let s = self.search(
+                &mut heap, planes, origin, start, target, stops, costs, heuristic, budget, bound,
+                out,
+            );
+            self.heap = heap;
+            s
+        }
+    }
+
+    /// [`Engine::run`]'s search with the open list `queue`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search<T: Target, S: Target, C: JumpCosts, H: Fn(Point) -> Cost, Q: Open>(
+        &mut self,
+        queue: &mut Q,
+        planes: &Planes,
+        origin: (u32, u32),
+        start: Point,
+        target: &T,
+        stops: &S,
+        costs: &C,
         heuristic: H,
         budget: Option<u32>,
         bound: Cost,
@@ -79,15 +168,16 @@ impl Engine {
             parent: NONE,
         };
         let h0 = heuristic(start.x as usize, start.y as usize);
-        self.heap.push(OpenEntry::new(h0, h0, s_idx as u32));
+        if h0 >= bound {
+            // Nothing can beat the bound.
+            return SearchStats::no_path(0);
+        }
+        // Every entry queued has `f` below the bound (checked at the push).
+        queue.start(OpenEntry::new(h0, h0, s_idx as u32));
         let mut expanded = 0u32;
         let mut reached = None;
-        while let Some(entry) = self.heap.pop() {
-            if entry.f() >= bound {
-                // Nothing left can beat the bound.
-                break;
-            }
-            let idx = entry.node() as usize;
+        while let Some(node) = queue.pop() {
+            let idx = node as usize;
             let node = self.nodes[idx];
             if node.stamp == closed {
                 continue;
@@ -110,7 +200,7 @@ impl Engine {
             // Directions to try, as (dx, dy).
             let mut dirs = [(0i32, 0i32); 8];
             let mut n: usize;
-            if node.parent == NONE {
+            if node.parent == NONE || costs.full(px, py) {
                 dirs = [
                     (0, -1),
                     (1, 0),
@@ -161,19 +251,14 @@ impl Engine {
             let g = node.g;
             for &(dx, dy) in &dirs[..n] {
                 let jumped = if dx != 0 && dy != 0 {
-                    jump_diagonal(planes, px, py, dx, dy, target)
+                    jump_diagonal(planes, px, py, dx, dy, stops)
                 } else {
-                    jump_straight(planes, px, py, dx, dy, target)
+                    jump_straight(planes, px, py, dx, dy, stops)
                 };
                 let Some((jx, jy)) = jumped else { continue };
                 let (nx, ny) = (jx - 1, jy - 1);
                 let steps = nx.abs_diff(x).max(ny.abs_diff(y)) as Cost;
-                let ng = g + steps
-                    * if dx != 0 && dy != 0 {
-                        COST_DIAGONAL
-                    } else {
-                        COST_ONE
-                    };
+                let ng = g + costs.cost(px, py, dx, dy, steps);
                 let n_idx = ny * w + nx;
                 let nn = &mut self.nodes[n_idx];
                 if nn.stamp != open && nn.stamp != closed {
@@ -190,7 +275,7 @@ impl Engine {
                     }
                     nn.g = ng;
                     nn.parent = idx as u32;
-                    self.heap.push(OpenEntry::new(ng + h, h, n_idx as u32));
+                    queue.push(OpenEntry::new(ng + h, h, n_idx as u32));
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Jump point search over a whole grid.
 
-use super::engine::Engine;
+use super::engine::{Engine, UniformJumps};
 use super::planes::Planes;
 use super::scan::PointTarget;
 use crate::cost::{octile_cost, Cost};
@@ -101,6 +101,8 @@ impl JumpPointSearch {
             (0, 0),
             start,
             &target,
+            &target,
+            &UniformJumps,
             |p| octile_cost(p, goal),
             None,
             Cost::MAX,

@@ -24,11 +24,16 @@
 //! Straight jumps test 64 cells per step with bit operations: the searcher
 //! keeps the grid's passability twice, row-major and column-major (2 bits
 //! per cell), so vertical jumps scan words as horizontal ones do.
+//!
+//! Under a movement profile's terrain costs (`weighted`) the same rules
+//! hold wherever a node's 3×3 block is of one cost; every other usable
+//! position is a jump point whose expansion tries every move.
 
 mod engine;
 mod full_grid;
 mod planes;
 mod scan;
+mod weighted;
 mod windowed;
 
 pub use full_grid::JumpPointSearch;

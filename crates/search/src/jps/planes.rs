@@ -94,7 +94,7 @@ impl Planes {
     }
 
     /// Derives the column plane from the row plane, 64×64 bits at a time.
-    fn transpose(&mut self) {
+    pub(super) fn transpose(&mut self) {
         let (pw, ph) = (self.width as usize + 2, self.height as usize + 2);
         let mut block = [0u64; 64];
         for by in 0..self.col_words {

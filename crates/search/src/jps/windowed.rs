@@ -1,13 +1,16 @@
 //! Jump point search inside a window, through a corridor mask, towards a
 //! cell or a set of cells.
 
-use super::engine::Engine;
+use super::engine::{Engine, UniformJumps};
 use super::planes::{get_bits, Planes};
-use super::scan::{PlaneTarget, PointTarget};
+use super::scan::{PlaneTarget, PointTarget, Target};
+use super::weighted::{Stops, Terrain};
+use crate::astar::path_cost;
 use crate::cost::{octile_cost, Cost};
 use crate::types::{SearchError, SearchStats};
 use crate::window::Window;
-use regionpath_grid::{Grid, Point};
+use crate::StepTable;
+use regionpath_grid::{Grid, Point, ProfileGrid};
 
 /// Jump point search confined to a [`Window`] of a grid, optionally to a
 /// corridor inside it (a bitmask) and towards a set of goal cells: the
@@ -28,6 +31,12 @@ use regionpath_grid::{Grid, Point};
 /// [`WindowedAStar`](crate::WindowedAStar)'s mask (that one only keeps the
 /// path's cells inside); the start may lie outside the mask.
 ///
+/// Under a movement profile's costs
+/// ([`WindowedJps::find_path_weighted_into`]) jumps stop where the cost of
+/// the terrain changes, so the search stays exact; on terrain in patches
+/// it expands several times fewer positions than the weighted
+/// [`WindowedAStar`](crate::WindowedAStar).
+///
 /// With a node budget, a search that spends it returns
 /// [`Status::BudgetExhausted`](crate::Status::BudgetExhausted) with an
 /// empty path (no partial path, unlike
@@ -35,6 +44,8 @@ use regionpath_grid::{Grid, Point};
 pub struct WindowedJps {
     planes: Planes,
     goals: Planes,
+    /// Classes and boundaries of the window, for searches under a profile.
+    terrain: Terrain,
     engine: Engine,
     node_budget: Option<u32>,
     cost_bound: Cost,
@@ -52,6 +63,7 @@ impl WindowedJps {
         WindowedJps {
             planes: Planes::default(),
             goals: Planes::default(),
+            terrain: Terrain::default(),
             engine: Engine::default(),
             node_budget: None,
             cost_bound: Cost::MAX,
@@ -80,7 +92,7 @@ impl WindowedJps {
 
     /// Bytes of scratch held now.
     pub fn scratch_bytes(&self) -> usize {
-        self.planes.bytes() + self.goals.bytes() + self.engine.bytes()
+        self.planes.bytes() + self.goals.bytes() + self.terrain.bytes() + self.engine.bytes()
     }
 
     fn check(
@@ -201,11 +213,189 @@ impl WindowedJps {
             (window.x, window.y),
             local,
             &target,
+            &target,
+            &UniformJumps,
             |p| octile_cost(p, goal),
             self.node_budget,
             self.cost_bound,
             path,
         ))
+    }
+
+    /// The best path under a movement profile's costs from `start` to
+    /// `goal` that never leaves `window` of `view`'s position grid, as
+    /// [`WindowedAStar::find_path_weighted_into`](crate::WindowedAStar::find_path_weighted_into)
+    /// finds it (the same cost; possibly other cells of that cost):
+    /// `table` must be [`StepTable::new`] of `view` and `heuristic`, in its
+    /// fixed-point units, admissible and consistent (e.g.
+    /// [`StepTable::octile_from`] at a class no usable position of the
+    /// window undercuts). Jumps stop where the terrain's cost changes
+    /// (see the module notes), so the search is as small as the uniform
+    /// one where the window is one terrain. The stats' cost is the path's
+    /// cost under the profile. Costs a read of every usable position's
+    /// class in the window on top of the uniform search's copy; allocates
+    /// nothing once warm. Errors as
+    /// [`WindowedJps::find_path_into`]; the cost bound and the node budget
+    /// do not apply.
+    ///
+    /// ```
+    /// use regionpath_grid::{Grid, Point, Profile, ProfileGrid};
+    /// use regionpath_search::{StepTable, Status, Window, WindowedJps};
+    ///
+    /// // A swamp across the way costs nine times as much: going round it
+    /// // through the gap at the bottom is cheaper.
+    /// let grid = Grid::from_rows(&["..S..", "..S..", "..S..", "....."]).unwrap();
+    /// let walker = Profile::builder("walker").cost('.', 1.0).cost('S', 9.0).build().unwrap();
+    /// let view = ProfileGrid::new(&grid, &walker);
+    /// let table = StepTable::new(&view);
+    /// let (start, goal) = (Point::new(0, 0), Point::new(4, 0));
+    /// let mut jps = WindowedJps::new();
+    /// let mut path = Vec::new();
+    /// let found = jps
+    ///     .find_path_weighted_into(&view, &table, Window::full(&grid), start, goal,
+    ///         |p| table.octile(p, goal), &mut path)
+    ///     .unwrap();
+    /// assert_eq!(found.status, Status::Found);
+    /// assert!(path.iter().all(|&p| grid.terrain(p).unwrap().to_char() == '.'));
+    /// assert!((found.cost - (2.0 + 4.0 * 2f64.sqrt())).abs() < 1e-9);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_path_weighted_into<H: Fn(Point) -> Cost>(
+        &mut self,
+        view: &ProfileGrid,
+        table: &StepTable,
+        window: Window,
+        start: Point,
+        goal: Point,
+        heuristic: H,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        let grid = view.grid();
+        Self::check(grid, window, start, Some(goal))?;
+        self.load(grid, window, start, None);
+        let target = PointTarget {
+            px: (goal.x - window.x) as usize + 1,
+            py: (goal.y - window.y) as usize + 1,
+        };
+        self.weighted(view, table, window, start, &target, heuristic, path)
+    }
+
+    /// [`WindowedJps::find_path_weighted_into`] towards the nearest cell
+    /// (by cost) of the goal set `goals` (a window-local bitset, as in
+    /// [`WindowedJps::find_path_to_any_into`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_path_to_any_weighted_into<H: Fn(Point) -> Cost>(
+        &mut self,
+        view: &ProfileGrid,
+        table: &StepTable,
+        window: Window,
+        start: Point,
+        goals: &[u64],
+        heuristic: H,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        let grid = view.grid();
+        Self::check(grid, window, start, None)?;
+        self.load(grid, window, start, None);
+        self.load_goals(window, goals);
+        let goals = std::mem::take(&mut self.goals);
+        let s = self.weighted(
+            view,
+            table,
+            window,
+            start,
+            &PlaneTarget(&goals),
+            heuristic,
+            path,
+        );
+        self.goals = goals;
+        s
+    }
+
+    /// The weighted search over the loaded window towards `target`.
+    #[allow(clippy::too_many_arguments)]
+    fn weighted<T: Target, H: Fn(Point) -> Cost>(
+        &mut self,
+        view: &ProfileGrid,
+        table: &StepTable,
+        window: Window,
+        start: Point,
+        target: &T,
+        heuristic: H,
+        path: &mut Vec<Point>,
+    ) -> Result<SearchStats, SearchError> {
+        self.terrain.fill(view, &self.planes, window);
+        let stops = Stops {
+            goal: target,
+            boundary: &self.terrain.boundary,
+        };
+        let local = Point::new(start.x - window.x, start.y - window.y);
+        let (engine, planes, origin) = (&mut self.engine, &self.planes, (window.x, window.y));
+        let t = table.table();
+        let mut s = match view.packed_classes().bits_log() {
+            0 => engine.run(
+                planes,
+                origin,
+                local,
+                target,
+                &stops,
+                &self.terrain.jumps::<0>(view, window, t),
+                heuristic,
+                None,
+                Cost::MAX,
+                path,
+            ),
+            1 => engine.run(
+                planes,
+                origin,
+                local,
+                target,
+                &stops,
+                &self.terrain.jumps::<1>(view, window, t),
+                heuristic,
+                None,
+                Cost::MAX,
+                path,
+            ),
+            _ => engine.run(
+                planes,
+                origin,
+                local,
+                target,
+                &stops,
+                &self.terrain.jumps::<2>(view, window, t),
+                heuristic,
+                None,
+                Cost::MAX,
+                path,
+            ),
+        };
+        s.cost = path_cost(view, path);
+        Ok(s)
+    }
+
+    /// Copies the goal set `goals` (window-local bits) into the goal
+    /// planes, keeping only cells the search may enter.
+    fn load_goals(&mut self, window: Window, goals: &[u64]) {
+        let ww = window.width as usize;
+        // Goal cells count where the search may go (the planes: passable
+        // and inside the mask, or the start). Goal sets are small (a border
+        // run): set them bit by bit instead of transposing.
+        self.goals.reset(window.width, window.height);
+        for (wi, &word) in goals.iter().enumerate().take(window.area().div_ceil(64)) {
+            let mut bits = word;
+            while bits != 0 {
+                let i = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i >= window.area() {
+                    break;
+                }
+                let (x, y) = ((i % ww) as u32, (i / ww) as u32);
+                if self.planes.open(x as usize + 1, y as usize + 1) {
+                    self.goals.set(x, y);
+                }
+            }
+        }
     }
 
     /// Searches from `start` to the nearest cell (by path cost) of the goal
@@ -226,31 +416,15 @@ impl WindowedJps {
     ) -> Result<SearchStats, SearchError> {
         Self::check(grid, window, start, None)?;
         self.load(grid, window, start, mask);
-        let ww = window.width as usize;
-        // Goal cells count where the search may go (the planes: passable
-        // and inside the mask, or the start). Goal sets are small (a border
-        // run): set them bit by bit instead of transposing.
-        self.goals.reset(window.width, window.height);
-        for (wi, &word) in goals.iter().enumerate().take(window.area().div_ceil(64)) {
-            let mut bits = word;
-            while bits != 0 {
-                let i = wi * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if i >= window.area() {
-                    break;
-                }
-                let (x, y) = ((i % ww) as u32, (i / ww) as u32);
-                if self.planes.open(x as usize + 1, y as usize + 1) {
-                    self.goals.set(x, y);
-                }
-            }
-        }
+        self.load_goals(window, goals);
         let local = Point::new(start.x - window.x, start.y - window.y);
         Ok(self.engine.run(
             &self.planes,
             (window.x, window.y),
             local,
             &PlaneTarget(&self.goals),
+            &PlaneTarget(&self.goals),
+            &UniformJumps,
             heuristic,
             self.node_budget,
             self.cost_bound,
