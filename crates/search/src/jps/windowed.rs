@@ -9,7 +9,7 @@ use crate::astar::path_cost;
 use crate::cost::{octile_cost, Cost};
 use crate::types::{SearchError, SearchStats};
 use crate::window::Window;
-use crate::StepTable;
+use crate::{StepTable, WindowedAStar};
 use regionpath_grid::{Grid, Point, ProfileGrid};
 
 /// Jump point search confined to a [`Window`] of a grid, optionally to a
@@ -46,10 +46,19 @@ pub struct WindowedJps {
     goals: Planes,
     /// Classes and boundaries of the window, for searches under a profile.
     terrain: Terrain,
+    /// The weighted search of windows dense with terrain boundaries, built
+    /// at the first of them.
+    dense: Option<Box<WindowedAStar>>,
     engine: Engine,
     node_budget: Option<u32>,
     cost_bound: Cost,
 }
+
+/// The share of a window's usable positions (numerator, denominator)
+/// above which its terrain boundaries are dense: a weighted search there
+/// runs as windowed A*, since jumps stop at nearly every step and each
+/// boundary tries all eight (`benches/PROFILES.md` P80).
+const DENSE_BOUNDARY: (u32, u32) = (1, 5);
 
 impl Default for WindowedJps {
     fn default() -> Self {
@@ -64,6 +73,7 @@ impl WindowedJps {
             planes: Planes::default(),
             goals: Planes::default(),
             terrain: Terrain::default(),
+            dense: None,
             engine: Engine::default(),
             node_budget: None,
             cost_bound: Cost::MAX,
@@ -92,7 +102,11 @@ impl WindowedJps {
 
     /// Bytes of scratch held now.
     pub fn scratch_bytes(&self) -> usize {
-        self.planes.bytes() + self.goals.bytes() + self.terrain.bytes() + self.engine.bytes()
+        self.planes.bytes()
+            + self.goals.bytes()
+            + self.terrain.bytes()
+            + self.engine.bytes()
+            + self.dense.as_ref().map_or(0, |a| a.scratch_bytes())
     }
 
     fn check(
@@ -325,6 +339,28 @@ impl WindowedJps {
         path: &mut Vec<Point>,
     ) -> Result<SearchStats, SearchError> {
         self.terrain.fill(view, &self.planes, window);
+        let usable: u32 = self.planes.rows.iter().map(|w| w.count_ones()).sum();
+        let boundary: u32 = self
+            .terrain
+            .boundary
+            .rows
+            .iter()
+            .map(|w| w.count_ones())
+            .sum();
+        if boundary * DENSE_BOUNDARY.1 > usable * DENSE_BOUNDARY.0 {
+            let astar = self.dense.get_or_insert_with(Default::default);
+            let at = |p: Point| (p.x - window.x) as usize + 1;
+            return astar.find_path_to_any_weighted_into(
+                view,
+                table,
+                window,
+                start,
+                |p| target.is_goal(at(p), (p.y - window.y) as usize + 1),
+                heuristic,
+                None,
+                path,
+            );
+        }
         let stops = Stops {
             goal: target,
             boundary: &self.terrain.boundary,
