@@ -243,9 +243,14 @@ impl WindowedJps {
     /// `table` must be [`StepTable::new`] of `view` and `heuristic`, in its
     /// fixed-point units, admissible and consistent (e.g.
     /// [`StepTable::octile_from`] at a class no usable position of the
-    /// window undercuts). Jumps stop where the terrain's cost changes
-    /// (see the module notes), so the search is as small as the uniform
-    /// one where the window is one terrain. The stats' cost is the path's
+    /// window undercuts). Jumps stop where the terrain's cost changes (at
+    /// *boundaries*: usable positions with a usable neighbour of another
+    /// cost), so the search is as small as the uniform one where the
+    /// window is one terrain. Where more than a fifth of the
+    /// window's usable positions are such boundaries, jumps would stop at
+    /// nearly every step: the search then runs as
+    /// [`WindowedAStar::find_path_to_any_weighted_into`] (the same cost),
+    /// built at the first such window. The stats' cost is the path's
     /// cost under the profile. Costs a read of every usable position's
     /// class in the window on top of the uniform search's copy; allocates
     /// nothing once warm. Errors as
