@@ -46,6 +46,24 @@ impl JumpCosts for UniformJumps {
     }
 }
 
+/// One search for [`Engine::run`]: over `planes` (local coordinates;
+/// `origin` is added to every point handed to `heuristic` or written to
+/// the path) from the local cell `start` towards a cell of `target`, with
+/// at most `budget` expansions and only paths cheaper than `bound`. Jumps
+/// stop at the cells of `stops` (`target`'s, and for terrain its
+/// boundaries) and are priced by `costs`.
+pub(super) struct Query<'a, T, S, C, H> {
+    pub(super) planes: &'a Planes,
+    pub(super) origin: (u32, u32),
+    pub(super) start: Point,
+    pub(super) target: &'a T,
+    pub(super) stops: &'a S,
+    pub(super) costs: &'a C,
+    pub(super) heuristic: H,
+    pub(super) budget: Option<u32>,
+    pub(super) bound: Cost,
+}
+
 /// Per-cell scratch, 16 bytes. `stamp` is the generation when open and the
 /// generation + 1 when closed.
 #[derive(Clone, Copy, Default)]
@@ -90,70 +108,45 @@ impl Engine {
         }
     }
 
-    /// Searches `planes` (local coordinates; `origin` is added to every
-    /// point handed to `heuristic` or written to `out`) from the local cell
-    /// `start` until a cell of `target` is expanded or `budget` expansions
-    /// are spent. Jumps stop at the cells of `stops` (`target`'s, and for
-    /// terrain its boundaries) and are priced by `costs`.
-    #[allow(clippy::too_many_arguments)]
+    /// Runs `query` (see [`Query`]) until a cell of its target is expanded
+    /// or its budget is spent, writing the path into `out`.
     pub(super) fn run<T: Target, S: Target, C: JumpCosts, H: Fn(Point) -> Cost>(
         &mut self,
-        planes: &Planes,
-        origin: (u32, u32),
-        start: Point,
-        target: &T,
-        stops: &S,
-        costs: &C,
-        heuristic: H,
-        budget: Option<u32>,
-        bound: Cost,
+        query: Query<'_, T, S, C, H>,
         out: &mut Vec<Point>,
     ) -> SearchStats {
         if C::BUCKETS {
             let mut frontier = self.frontier.take().unwrap_or_default();
-            let s = self.search(
-                &mut *frontier,
-                planes,
-                origin,
-                start,
-                target,
-                stops,
-                costs,
-                heuristic,
-                budget,
-                bound,
-                out,
-            );
+            let s = self.search(&mut *frontier, query, out);
             self.frontier = Some(frontier);
             s
         } else {
             let mut heap = std::mem::take(&mut self.heap);
-            let s = self.search(
-                &mut heap, planes, origin, start, target, stops, costs, heuristic, budget, bound,
-                out,
-            );
+            let s = self.search(&mut heap, query, out);
             self.heap = heap;
             s
         }
     }
 
     /// [`Engine::run`]'s search with the open list `queue`.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search<T: Target, S: Target, C: JumpCosts, H: Fn(Point) -> Cost, Q: Open>(
         &mut self,
         queue: &mut Q,
-        planes: &Planes,
-        origin: (u32, u32),
-        start: Point,
-        target: &T,
-        stops: &S,
-        costs: &C,
-        heuristic: H,
-        budget: Option<u32>,
-        bound: Cost,
+        query: Query<'_, T, S, C, H>,
         out: &mut Vec<Point>,
     ) -> SearchStats {
+        let Query {
+            planes,
+            origin,
+            start,
+            target,
+            stops,
+            costs,
+            heuristic,
+            budget,
+            bound,
+        } = query;
         out.clear();
         let w = planes.width as usize;
         self.begin(w * planes.height as usize);

@@ -1,6 +1,6 @@
 //! Jump point search over a whole grid.
 
-use super::engine::{Engine, UniformJumps};
+use super::engine::{Engine, Query, UniformJumps};
 use super::planes::Planes;
 use super::scan::PointTarget;
 use crate::cost::{octile_cost, Cost};
@@ -97,15 +97,17 @@ impl JumpPointSearch {
             py: goal.y as usize + 1,
         };
         Ok(self.engine.run(
-            &self.planes,
-            (0, 0),
-            start,
-            &target,
-            &target,
-            &UniformJumps,
-            |p| octile_cost(p, goal),
-            None,
-            Cost::MAX,
+            Query {
+                planes: &self.planes,
+                origin: (0, 0),
+                start,
+                target: &target,
+                stops: &target,
+                costs: &UniformJumps,
+                heuristic: |p| octile_cost(p, goal),
+                budget: None,
+                bound: Cost::MAX,
+            },
             path,
         ))
     }

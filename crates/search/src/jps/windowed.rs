@@ -1,7 +1,7 @@
 //! Jump point search inside a window, through a corridor mask, towards a
 //! cell or a set of cells.
 
-use super::engine::{Engine, UniformJumps};
+use super::engine::{Engine, Query, UniformJumps};
 use super::planes::{get_bits, Planes};
 use super::scan::{PlaneTarget, PointTarget, Target};
 use super::weighted::{Stops, Terrain};
@@ -223,15 +223,17 @@ impl WindowedJps {
         };
         let local = Point::new(start.x - window.x, start.y - window.y);
         Ok(self.engine.run(
-            &self.planes,
-            (window.x, window.y),
-            local,
-            &target,
-            &target,
-            &UniformJumps,
-            |p| octile_cost(p, goal),
-            self.node_budget,
-            self.cost_bound,
+            Query {
+                planes: &self.planes,
+                origin: (window.x, window.y),
+                start: local,
+                target: &target,
+                stops: &target,
+                costs: &UniformJumps,
+                heuristic: |p| octile_cost(p, goal),
+                budget: self.node_budget,
+                bound: self.cost_bound,
+            },
             path,
         ))
     }
@@ -371,45 +373,30 @@ impl WindowedJps {
             boundary: &self.terrain.boundary,
         };
         let local = Point::new(start.x - window.x, start.y - window.y);
-        let (engine, planes, origin) = (&mut self.engine, &self.planes, (window.x, window.y));
-        let t = table.table();
+        let (engine, terrain, t) = (&mut self.engine, &self.terrain, table.table());
+        // One search per class width, the classes read at that width.
+        macro_rules! run {
+            ($bits_log:literal) => {
+                engine.run(
+                    Query {
+                        planes: &self.planes,
+                        origin: (window.x, window.y),
+                        start: local,
+                        target,
+                        stops: &stops,
+                        costs: &terrain.jumps::<$bits_log>(view, window, t),
+                        heuristic,
+                        budget: None,
+                        bound: Cost::MAX,
+                    },
+                    path,
+                )
+            };
+        }
         let mut s = match view.packed_classes().bits_log() {
-            0 => engine.run(
-                planes,
-                origin,
-                local,
-                target,
-                &stops,
-                &self.terrain.jumps::<0>(view, window, t),
-                heuristic,
-                None,
-                Cost::MAX,
-                path,
-            ),
-            1 => engine.run(
-                planes,
-                origin,
-                local,
-                target,
-                &stops,
-                &self.terrain.jumps::<1>(view, window, t),
-                heuristic,
-                None,
-                Cost::MAX,
-                path,
-            ),
-            _ => engine.run(
-                planes,
-                origin,
-                local,
-                target,
-                &stops,
-                &self.terrain.jumps::<2>(view, window, t),
-                heuristic,
-                None,
-                Cost::MAX,
-                path,
-            ),
+            0 => run!(0),
+            1 => run!(1),
+            _ => run!(2),
         };
         s.cost = path_cost(view, path);
         Ok(s)
@@ -460,15 +447,17 @@ impl WindowedJps {
         self.load_goals(window, goals);
         let local = Point::new(start.x - window.x, start.y - window.y);
         Ok(self.engine.run(
-            &self.planes,
-            (window.x, window.y),
-            local,
-            &PlaneTarget(&self.goals),
-            &PlaneTarget(&self.goals),
-            &UniformJumps,
-            heuristic,
-            self.node_budget,
-            self.cost_bound,
+            Query {
+                planes: &self.planes,
+                origin: (window.x, window.y),
+                start: local,
+                target: &PlaneTarget(&self.goals),
+                stops: &PlaneTarget(&self.goals),
+                costs: &UniformJumps,
+                heuristic,
+                budget: self.node_budget,
+                bound: self.cost_bound,
+            },
             path,
         ))
     }
