@@ -10,8 +10,9 @@
 //! block is uniform, so every later step joins two positions of the first
 //! cell's class. The costs are the fixed-point step table of the A*
 //! ([`StepTable`](crate::StepTable)) summed step by step, so a path's cost
-//! is exactly the weighted A*'s for the same cells. (Weighted JPS in this
-//! form is the baseline of Carlson et al., AAAI 2023.)
+//! is exactly the weighted A*'s for the same cells. (Jump point search on
+//! weighted grids is the subject of Carlson et al., AAAI 2023; this is its
+//! plainest form, a jump point wherever the cost changes.)
 
 use super::engine::JumpCosts;
 use super::planes::Planes;

@@ -8,7 +8,8 @@
 //!   [`RadixQueue`](radix::RadixQueue) (`radix.rs`), whose buckets draw
 //!   chunks from one arena (`chunks.rs`).
 //! * [`Frontier`] (`frontier.rs`): a [`BucketQueue`] with a heap for the
-//!   keys beyond its ring, for the weighted window searches, whose keys
+//!   keys beyond its ring, for the weighted window searches (A* and jump
+//!   point search), whose keys
 //!   may fall a little (a heuristic that is not consistent) or jump far
 //!   (dear terrain).
 
