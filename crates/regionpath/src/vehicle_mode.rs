@@ -392,7 +392,9 @@ impl VehicleCurver {
     /// by a directional search from a pose on the curve before it to a pose
     /// after it (2R + 2 along the curve beyond the turn), within their box
     /// plus 2R + 3 cells; a stretch whose search fails is searched once
-    /// more reaching 4R + 6 beyond it, then as a detour reaching 8R + 16
+    /// more reaching 4R + 6 beyond it, then, where the wide-path stage
+    /// below will not run (under terrain costs, or when its area is too
+    /// large), as a detour reaching 8R + 16
     /// beyond it within its box plus 8R + 16 cells, guided by the grid
     /// distance ([`DirectionalSearch::find_guided`], 20 000 expansions;
     /// the stretches repaired before it
@@ -737,10 +739,18 @@ impl VehicleCurver {
         }
         if !single {
             let (near, far) = (2.0 * big_r as f64 + 2.0, 4.0 * big_r as f64 + 6.0);
+            // The detour (a wide box, guided, 20 000 expansions) only where
+            // the wide-path stage will not follow: where it does, it curves
+            // every row a failing repair would have sent to the detour, at
+            // a fraction of a failed detour's cost (R = 2, every 8th row of
+            // the 26 maps: the same 6,791 rows, 6 % less curve time,
+            // Berlin_0_1024 −61 %; `benches/PROFILES.md` P81).
+            let detour =
+                costs.is_some() || self.wide_path.nested || self.wide_area(grid, cells).is_none();
             // First each stretch near its turn, widened alone where that
             // fails; then every stretch far from its turn (other cuts
             // between the repairs).
-            for (reaches, detour) in [([near, far], true), ([far, far], false)] {
+            for (reaches, detour) in [([near, far], detour), ([far, far], false)] {
                 // A repaired curve the final check refuses (a splice the
                 // `f32` pieces cannot join within the check's tolerance)
                 // is not returned: the next stage is tried instead.
@@ -1023,6 +1033,25 @@ impl VehicleCurver {
         })
     }
 
+    /// The area the wide-path stage searches for the cell path `cells`
+    /// (see [`VehicleCurver::curve_wide_path`]): the whole map up to
+    /// [`WIDE_MAX_CELLS`] cells, else the path's box plus [`wide_margin`];
+    /// `None` when that is larger too (the stage is skipped). O(path).
+    fn wide_area(&self, grid: &Grid, cells: &[Point]) -> Option<Area> {
+        let big_r = self.config.get_turning_radius() as f64;
+        let area = if grid.cell_count() <= WIDE_MAX_CELLS {
+            Area::of_grid(grid)
+        } else {
+            Area::around(
+                grid,
+                cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
+                wide_margin(big_r),
+            )
+        };
+        let cells_in = area.width as u64 * area.height as u64;
+        (cells_in != 0 && cells_in <= WIDE_MAX_CELLS).then_some(area)
+    }
+
     /// The wide-path stage: plans the cell path from the first of `cells`
     /// to the last again on `grid` with every cell that has a blocked cell
     /// (or the map's edge) among its eight neighbours closed, except within
@@ -1058,19 +1087,9 @@ impl VehicleCurver {
             return false;
         };
         let big_r = self.config.get_turning_radius() as f64;
-        let area = if grid.cell_count() <= WIDE_MAX_CELLS {
-            Area::of_grid(grid)
-        } else {
-            Area::around(
-                grid,
-                cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
-                wide_margin(big_r),
-            )
-        };
-        let cells_in = area.width as u64 * area.height as u64;
-        if cells_in == 0 || cells_in > WIDE_MAX_CELLS {
+        let Some(area) = self.wide_area(grid, cells) else {
             return false;
-        }
+        };
         let wide = &mut self.wide_path;
         wide_mask(
             grid,
