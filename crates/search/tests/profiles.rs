@@ -331,14 +331,7 @@ fn windowed_heuristic_floor_stays_exact() {
             continue;
         };
         raised += usize::from(floor > 0);
-        let rows: Vec<String> = (win.y..win.y + wh)
-            .map(|y| {
-                (win.x..win.x + ww)
-                    .map(|x| grid.terrain(Point::new(x, y)).unwrap().to_char())
-                    .collect()
-            })
-            .collect();
-        let cut = Grid::from_rows(&rows).unwrap();
+        let cut = cut_for(&grid, win, 1);
         for _ in 0..6 {
             let s = inside[rng.below(inside.len() as u64) as usize];
             let g = inside[rng.below(inside.len() as u64) as usize];

@@ -40,7 +40,8 @@ impl Terrain {
     }
 
     /// Reads the classes of `view` at the usable cells of `planes` (the
-    /// window `window`, loaded) and marks the boundaries: a usable position
+    /// window `window`, loaded) and marks the boundaries in the row plane
+    /// (the column plane follows in [`Terrain::columns`]): a usable position
     /// with a usable 8-neighbour of another class. Per row and class, bit
     /// operations: a position of class `c` is a boundary when the 3×3
     /// dilation of the row's usable positions of other classes covers it.
@@ -121,6 +122,11 @@ impl Terrain {
                 }
             }
         }
+    }
+
+    /// Completes the boundary planes with their column plane, for the
+    /// vertical jumps; after [`Terrain::fill`], only when jumps will run.
+    pub(super) fn columns(&mut self) {
         self.boundary.transpose();
     }
 

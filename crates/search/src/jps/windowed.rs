@@ -356,18 +356,19 @@ impl WindowedJps {
             .sum();
         if boundary * DENSE_BOUNDARY.1 > usable * DENSE_BOUNDARY.0 {
             let astar = self.dense.get_or_insert_with(Default::default);
-            let at = |p: Point| (p.x - window.x) as usize + 1;
+            let (ox, oy) = (window.x as usize, window.y as usize);
             return astar.find_path_to_any_weighted_into(
                 view,
                 table,
                 window,
                 start,
-                |p| target.is_goal(at(p), (p.y - window.y) as usize + 1),
+                |p| target.is_goal(p.x as usize - ox + 1, p.y as usize - oy + 1),
                 heuristic,
                 None,
                 path,
             );
         }
+        self.terrain.columns();
         let stops = Stops {
             goal: target,
             boundary: &self.terrain.boundary,
