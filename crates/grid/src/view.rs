@@ -127,6 +127,28 @@ impl PackedClasses<'_> {
     }
 }
 
+impl PackedClasses<'_> {
+    /// The `64 >> BITS_LOG` values stored from padded index `i` on, packed
+    /// as stored (value `j` at bits `j << BITS_LOG`), zero past the end;
+    /// `BITS_LOG` must be [`PackedClasses::bits_log`]. O(1): for a search
+    /// that splits a window row into cost classes by word operations.
+    #[inline(always)]
+    pub fn chunk<const BITS_LOG: u32>(&self, i: usize) -> u64 {
+        debug_assert_eq!(BITS_LOG, self.bits_log);
+        let bit = i << BITS_LOG;
+        let (byte, shift) = (bit >> 3, bit & 7);
+        let mut buf = [0u8; 16];
+        match self.bytes.get(byte..byte + 9) {
+            Some(s) => buf[..9].copy_from_slice(s),
+            None => {
+                let rest = self.bytes.get(byte..).unwrap_or(&[]);
+                buf[..rest.len()].copy_from_slice(rest);
+            }
+        }
+        (u128::from_le_bytes(buf) >> shift) as u64
+    }
+}
+
 /// A cell or position no class covers (impassable, or off the map).
 const NONE: u8 = u8::MAX;
 
@@ -433,6 +455,66 @@ mod tests {
         assert_eq!(v.class_costs(), &[2.0]);
         assert_eq!(v.cost_class(Point::new(0, 0)), Some(0));
         assert_eq!(v.cost_class(Point::new(2, 0)), None);
+    }
+
+    /// `PackedClasses::chunk` against `PackedClasses::get`, value by value,
+    /// at every padded index of random views of every width (1, 2 and 4
+    /// bits, and the map's own kind layer), up to and past the end.
+    #[test]
+    fn chunks_hold_the_values_get_reads() {
+        const KINDS: &[u8] = b".GSWT=abcdefghij";
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        fn check<const B: u32>(p: &PackedClasses<'_>, cells: usize) -> usize {
+            let per = 64 >> B;
+            let mask = (1u64 << (1 << B)) - 1;
+            for i in 0..cells + per {
+                let x = p.chunk::<B>(i);
+                for j in 0..per {
+                    let want = u64::from(p.get::<B>(i + j));
+                    assert_eq!((x >> (j << B)) & mask, want, "bits {B} at {i} + {j}");
+                }
+            }
+            cells + per
+        }
+        let mut seen = [false; 4];
+        for case in 0..60 {
+            let kinds = 2 + next(15) as usize;
+            let (w, h) = (1 + next(70) as usize, 1 + next(9) as usize);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| KINDS[next(kinds as u64) as usize] as char)
+                        .collect()
+                })
+                .collect();
+            let g = Grid::from_rows(&rows).unwrap();
+            let mut b = Profile::builder("u").size(1 + (case % 2) as u32);
+            for (i, &c) in KINDS[..kinds].iter().enumerate() {
+                if i == 0 || next(4) != 0 {
+                    b = b.cost(c as char, 0.5 * (1 + next(8)) as f64);
+                }
+            }
+            let v = ProfileGrid::new(&g, &b.build().unwrap());
+            let p = v.packed_classes();
+            let cells = (w + 2) * (h + 2);
+            match (p.bits_log(), p.is_mapped()) {
+                (0, _) => check::<0>(&p, cells),
+                (1, _) => check::<1>(&p, cells),
+                _ => check::<2>(&p, cells),
+            };
+            seen[if p.is_mapped() {
+                3
+            } else {
+                p.bits_log() as usize
+            }] = true;
+        }
+        assert_eq!(seen, [true; 4], "every width and the kind layer");
     }
 
     /// Random maps of 2 to 16 kinds, random prices (a kind left out is

@@ -47,14 +47,19 @@ impl Terrain {
     /// dilation of the row's usable positions of other classes covers it.
     /// O(usable positions + rows × words × classes).
     pub(super) fn fill(&mut self, view: &ProfileGrid, planes: &Planes, window: Window) {
-        match view.packed_classes().bits_log() {
-            0 => self.fill_with::<0>(view, planes, window),
-            1 => self.fill_with::<1>(view, planes, window),
-            _ => self.fill_with::<2>(view, planes, window),
+        // Classes stored as such are split from whole words; the map's own
+        // kind codes (up to 16, mapped to classes) a position at a time,
+        // which measured cheaper than testing every code on every word.
+        let packed = view.packed_classes();
+        match (packed.bits_log(), packed.is_mapped()) {
+            (0, _) => self.fill_with::<0, true>(view, planes, window),
+            (1, _) => self.fill_with::<1, true>(view, planes, window),
+            (_, false) => self.fill_with::<2, true>(view, planes, window),
+            (_, true) => self.fill_with::<2, false>(view, planes, window),
         }
     }
 
-    fn fill_with<const BITS_LOG: u32>(
+    fn fill_with<const BITS_LOG: u32, const WORDS: bool>(
         &mut self,
         view: &ProfileGrid,
         planes: &Planes,
@@ -69,23 +74,59 @@ impl Terrain {
         self.eq.resize(n * lines, 0);
         let stride = view.grid().stride();
         let packed = view.packed_classes();
+        // The stored values of a class other than 0, with their classes;
+        // class 0 is what the others leave of the usable positions.
+        let mut values = [(0u8, 0u8); MAX_TERRAIN_KINDS];
+        let mut count = 0;
+        for v in 0..(1u8 << (1 << BITS_LOG)).min(MAX_TERRAIN_KINDS as u8) {
+            let c = packed.class_of_value(v);
+            if c != 0 && (c as usize) < n {
+                values[count] = (v, c);
+                count += 1;
+            }
+        }
+        let values = &values[..count];
+        let per = 64 >> BITS_LOG;
         for py in 1..=h {
             let gi0 = (window.y as usize + py) * stride + window.x as usize;
             for wi in 0..rw {
-                let mut bits = planes.rows[py * rw + wi];
-                if bits == 0 {
+                let usable = planes.rows[py * rw + wi];
+                if usable == 0 {
                     continue;
                 }
+                let i0 = gi0 + (wi << 6);
+                if !WORDS {
+                    let (mut bits, mut acc) = (usable, [0u64; MAX_TERRAIN_KINDS]);
+                    while bits != 0 {
+                        let b = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let v = packed.get::<BITS_LOG>(i0 + b);
+                        acc[packed.class_of_value(v) as usize & (MAX_TERRAIN_KINDS - 1)] |= 1 << b;
+                    }
+                    for (c, &a) in acc.iter().enumerate().take(n) {
+                        self.eq[c * lines + py * rw + wi] = a;
+                    }
+                    continue;
+                }
+                let mut xs = [0u64; 4];
+                for (j, x) in xs.iter_mut().enumerate().take(1 << BITS_LOG) {
+                    *x = packed.chunk::<BITS_LOG>(i0 + j * per);
+                }
                 let mut acc = [0u64; MAX_TERRAIN_KINDS];
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let v = packed.get::<BITS_LOG>(gi0 + (wi << 6) + b);
-                    acc[packed.class_of_value(v) as usize & (MAX_TERRAIN_KINDS - 1)] |= 1 << b;
+                for &(v, c) in values {
+                    let mut m = 0;
+                    for (j, &x) in xs.iter().enumerate().take(1 << BITS_LOG) {
+                        m |= equal_values::<BITS_LOG>(x, v) << (j * per);
+                    }
+                    acc[c as usize & (MAX_TERRAIN_KINDS - 1)] |= m;
                 }
-                for (c, &a) in acc.iter().enumerate().take(n) {
+                let mut rest = usable;
+                for (c, &a) in acc.iter().enumerate().take(n).skip(1) {
+                    let a = a & usable;
                     self.eq[c * lines + py * rw + wi] = a;
+                    rest &= !a;
                 }
+                self.eq[py * rw + wi] = rest;
             }
         }
         self.boundary.reset(window.width, window.height);
@@ -146,6 +187,44 @@ impl Terrain {
             stride,
             boundary: &self.boundary,
             table,
+        }
+    }
+}
+
+/// The values of `x` (packed `1 << BITS_LOG` bits each, as
+/// [`PackedClasses::chunk`] gives them) equal to `v`, one bit per value:
+/// bit `j` for value `j`. Word operations, no branch per value.
+#[inline(always)]
+fn equal_values<const BITS_LOG: u32>(x: u64, v: u8) -> u64 {
+    const EVERY_2: u64 = 0x5555_5555_5555_5555;
+    const EVERY_4: u64 = 0x1111_1111_1111_1111;
+    match BITS_LOG {
+        0 => {
+            if v & 1 != 0 {
+                x
+            } else {
+                !x
+            }
+        }
+        1 => {
+            let y = x ^ (u64::from(v & 3) * EVERY_2);
+            // Bit 2j set where value j is v; gathered to bit j.
+            let mut m = !(y | y >> 1) & EVERY_2;
+            m = (m | m >> 1) & 0x3333_3333_3333_3333;
+            m = (m | m >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+            m = (m | m >> 4) & 0x00ff_00ff_00ff_00ff;
+            m = (m | m >> 8) & 0x0000_ffff_0000_ffff;
+            (m | m >> 16) & 0xffff_ffff
+        }
+        _ => {
+            let y = x ^ (u64::from(v & 15) * EVERY_4);
+            let t = y | y >> 1;
+            // Bit 4j set where value j is v; gathered to bit j.
+            let mut m = !(t | t >> 2) & EVERY_4;
+            m = (m | m >> 3) & 0x0303_0303_0303_0303;
+            m = (m | m >> 6) & 0x000f_000f_000f_000f;
+            m = (m | m >> 12) & 0x0000_00ff_0000_00ff;
+            (m | m >> 24) & 0xffff
         }
     }
 }
@@ -211,5 +290,44 @@ impl<T: Target> Target for Stops<'_, T> {
     #[inline]
     fn is_goal(&self, px: usize, py: usize) -> bool {
         self.goal.is_goal(px, py) || self.boundary.open(px, py)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::equal_values;
+
+    /// `equal_values` against a value-by-value comparison, for every width
+    /// and value, on random words and on words of one repeated value.
+    #[test]
+    fn equal_values_marks_exactly_the_equal_values() {
+        fn check<const B: u32>(x: u64) {
+            let per = 64 >> B;
+            let mask = (1u64 << (1 << B)) - 1;
+            for v in 0..=mask {
+                let mut want = 0u64;
+                for j in 0..per {
+                    if (x >> (j << B)) & mask == v {
+                        want |= 1 << j;
+                    }
+                }
+                assert_eq!(equal_values::<B>(x, v as u8), want, "bits {B}, {x:#x}, {v}");
+            }
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let x = match round % 4 {
+                0 => seed,
+                1 => seed & seed >> 1,
+                2 => (seed & 15) * 0x1111_1111_1111_1111,
+                _ => (seed & 3) * 0x5555_5555_5555_5555,
+            };
+            check::<0>(x);
+            check::<1>(x);
+            check::<2>(x);
+        }
     }
 }
