@@ -238,25 +238,47 @@ impl<const BITS_LOG: u32> StepCost for ClassCosts<'_, BITS_LOG> {
 /// per kind of step (length and the two classes) so that a path of cost-1
 /// positions gets exactly `straight + diagonal · √2`, the benchmark's sum.
 pub(crate) fn path_cost(view: &ProfileGrid, path: &[Point]) -> f64 {
+    // The classes' width as a constant: this runs on every leg's path.
+    match view.packed_classes().bits_log() {
+        0 => path_cost_with::<0>(view, path),
+        1 => path_cost_with::<1>(view, path),
+        _ => path_cost_with::<2>(view, path),
+    }
+}
+
+/// [`path_cost`] for classes packed at `1 << BITS_LOG` bits.
+fn path_cost_with<const BITS_LOG: u32>(view: &ProfileGrid, path: &[Point]) -> f64 {
     let costs = view.class_costs();
-    let n = costs.len();
+    let n = costs.len().min(MAX_TERRAIN_KINDS);
     if n == 0 || path.len() < 2 {
         return 0.0;
     }
-    let mut counts = [[[0u64; MAX_TERRAIN_KINDS]; MAX_TERRAIN_KINDS]; 2];
-    let class = |p: Point| view.cost_class(p).unwrap_or(0) as usize;
+    // Steps per (diagonal, cheaper class, dearer class), at
+    // `(diagonal · n + lo) · n + hi`.
+    let mut counts = [0u32; 2 * MAX_TERRAIN_KINDS * MAX_TERRAIN_KINDS];
+    let (grid, packed) = (view.grid(), view.packed_classes());
+    // A position that is not usable reads as class 0, as `cost_class`
+    // reports none for it.
+    let class = |p: Point| {
+        if grid.is_passable(p) {
+            let c = packed.class_of_value(packed.get::<BITS_LOG>(grid.padded_index(p)));
+            (c as usize).min(n - 1)
+        } else {
+            0
+        }
+    };
     let mut a = class(path[0]);
     for pair in path.windows(2) {
         let b = class(pair[1]);
-        let diagonal = pair[0].x != pair[1].x && pair[0].y != pair[1].y;
-        counts[diagonal as usize][a.min(b)][a.max(b)] += 1;
+        let diagonal = (pair[0].x != pair[1].x && pair[0].y != pair[1].y) as usize;
+        counts[(diagonal * n + a.min(b)) * n + a.max(b)] += 1;
         a = b;
     }
     let mut total = 0.0;
     for (diagonal, base) in [(0, 1.0), (1, SQRT2)] {
         for a in 0..n {
             for b in a..n {
-                let k = counts[diagonal][a][b];
+                let k = counts[(diagonal * n + a) * n + b];
                 if k != 0 {
                     total += k as f64 * (base * ((costs[a] + costs[b]) / 2.0));
                 }
