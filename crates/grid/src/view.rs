@@ -147,6 +147,35 @@ impl PackedClasses<'_> {
         }
         (u128::from_le_bytes(buf) >> shift) as u64
     }
+
+    /// For 4-bit values (`bits_log` 2): the values at padded indices
+    /// `i..i + 32` turned by `table` two at a time (`table[byte]` for the
+    /// byte holding two values, the first in its low bits), 2 bits each:
+    /// value `j` at bits `2 j`, zero past the end. With a table of classes
+    /// this splits a row of kind codes into classes a byte at a time.
+    #[inline(always)]
+    pub fn pairs_through(&self, i: usize, table: &[u8; 256]) -> u64 {
+        debug_assert_eq!(self.bits_log, 2);
+        let first = i >> 1;
+        let mut buf = [0u8; 17];
+        match self.bytes.get(first..first + 17) {
+            Some(s) => buf.copy_from_slice(s),
+            None => {
+                let rest = self.bytes.get(first..).unwrap_or(&[]);
+                buf[..rest.len()].copy_from_slice(rest);
+            }
+        }
+        let mut lo = 0u64;
+        for (k, &b) in buf[..16].iter().enumerate() {
+            lo |= u64::from(table[b as usize] & 15) << (4 * k);
+        }
+        let last = u64::from(table[buf[16] as usize] & 15);
+        if i & 1 == 0 {
+            lo
+        } else {
+            lo >> 2 | last << 62
+        }
+    }
 }
 
 /// A cell or position no class covers (impassable, or off the map).
@@ -482,6 +511,21 @@ mod tests {
             }
             cells + per
         }
+        // `pairs_through` with the class table of the kind layer.
+        fn check_pairs(p: &PackedClasses<'_>, cells: usize) {
+            let mut table = [0u8; 256];
+            for (b, t) in table.iter_mut().enumerate() {
+                *t = (p.class_of_value(b as u8 & 15) & 3)
+                    | (p.class_of_value((b >> 4) as u8) & 3) << 2;
+            }
+            for i in 0..cells {
+                let x = p.pairs_through(i, &table);
+                for j in 0..32.min(cells - i) {
+                    let want = u64::from(p.class_of_value(p.get::<2>(i + j)) & 3);
+                    assert_eq!((x >> (2 * j)) & 3, want, "pairs at {i} + {j}");
+                }
+            }
+        }
         let mut seen = [false; 4];
         for case in 0..60 {
             let kinds = 2 + next(15) as usize;
@@ -508,6 +552,9 @@ mod tests {
                 (1, _) => check::<1>(&p, cells),
                 _ => check::<2>(&p, cells),
             };
+            if p.is_mapped() {
+                check_pairs(&p, cells);
+            }
             seen[if p.is_mapped() {
                 3
             } else {

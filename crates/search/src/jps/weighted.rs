@@ -52,14 +52,17 @@ impl Terrain {
         // which measured cheaper than testing every code on every word.
         let packed = view.packed_classes();
         match (packed.bits_log(), packed.is_mapped()) {
-            (0, _) => self.fill_with::<0, true>(view, planes, window),
-            (1, _) => self.fill_with::<1, true>(view, planes, window),
-            (_, false) => self.fill_with::<2, true>(view, planes, window),
-            (_, true) => self.fill_with::<2, false>(view, planes, window),
+            (0, _) => self.fill_with::<0, WORDS>(view, planes, window),
+            (1, _) => self.fill_with::<1, WORDS>(view, planes, window),
+            (_, false) => self.fill_with::<2, WORDS>(view, planes, window),
+            (_, true) if view.class_costs().len() <= 4 => {
+                self.fill_with::<2, KIND_PAIRS>(view, planes, window)
+            }
+            (_, true) => self.fill_with::<2, POSITIONS>(view, planes, window),
         }
     }
 
-    fn fill_with<const BITS_LOG: u32, const WORDS: bool>(
+    fn fill_with<const BITS_LOG: u32, const HOW: u8>(
         &mut self,
         view: &ProfileGrid,
         planes: &Planes,
@@ -86,6 +89,16 @@ impl Terrain {
             }
         }
         let values = &values[..count];
+        // For `KIND_PAIRS`: per byte of two kind codes, their classes (at
+        // most 4) at 2 bits each.
+        let mut pairs = [0u8; 256];
+        if HOW == KIND_PAIRS {
+            for (b, t) in pairs.iter_mut().enumerate() {
+                let lo = packed.class_of_value(b as u8 & 15) & 3;
+                let hi = packed.class_of_value((b >> 4) as u8) & 3;
+                *t = lo | hi << 2;
+            }
+        }
         let per = 64 >> BITS_LOG;
         for py in 1..=h {
             let gi0 = (window.y as usize + py) * stride + window.x as usize;
@@ -95,7 +108,25 @@ impl Terrain {
                     continue;
                 }
                 let i0 = gi0 + (wi << 6);
-                if !WORDS {
+                if HOW == KIND_PAIRS {
+                    // Two kind codes per byte through the table, into 2-bit
+                    // classes, then split like stored classes.
+                    let xs = [
+                        packed.pairs_through(i0, &pairs),
+                        packed.pairs_through(i0 + 32, &pairs),
+                    ];
+                    let mut rest = usable;
+                    for c in 1..n.min(4) {
+                        let a = (equal_values::<1>(xs[0], c as u8)
+                            | equal_values::<1>(xs[1], c as u8) << 32)
+                            & usable;
+                        self.eq[c * lines + py * rw + wi] = a;
+                        rest &= !a;
+                    }
+                    self.eq[py * rw + wi] = rest;
+                    continue;
+                }
+                if HOW == POSITIONS {
                     let (mut bits, mut acc) = (usable, [0u64; MAX_TERRAIN_KINDS]);
                     while bits != 0 {
                         let b = bits.trailing_zeros() as usize;
@@ -190,6 +221,15 @@ impl Terrain {
         }
     }
 }
+
+/// How [`Terrain::fill`] splits a window row into classes: whole words of
+/// stored classes.
+const WORDS: u8 = 0;
+/// Kind codes (4 bits, at most 4 classes) two at a time through a byte
+/// table into 2-bit classes, then as words.
+const KIND_PAIRS: u8 = 1;
+/// A usable position at a time.
+const POSITIONS: u8 = 2;
 
 /// The values of `x` (packed `1 << BITS_LOG` bits each, as
 /// [`PackedClasses::chunk`] gives them) equal to `v`, one bit per value:
