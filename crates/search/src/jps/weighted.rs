@@ -45,11 +45,14 @@ impl Terrain {
     /// with a usable 8-neighbour of another class. Per row and class, bit
     /// operations: a position of class `c` is a boundary when the 3×3
     /// dilation of the row's usable positions of other classes covers it.
-    /// O(usable positions + rows × words × classes).
+    /// O(rows × words × classes), plus O(usable positions) for a view on
+    /// the map's kind codes with more than 4 classes.
     pub(super) fn fill(&mut self, view: &ProfileGrid, planes: &Planes, window: Window) {
-        // Classes stored as such are split from whole words; the map's own
-        // kind codes (up to 16, mapped to classes) a position at a time,
-        // which measured cheaper than testing every code on every word.
+        // Classes stored as such split from whole words. The map's own kind
+        // codes (up to 16, mapped to classes) go through a byte table into
+        // 2-bit classes where there are at most 4 classes, else a position
+        // at a time: testing every code on every word measured dearer
+        // (P82).
         let packed = view.packed_classes();
         match (packed.bits_log(), packed.is_mapped()) {
             (0, _) => self.fill_with::<0, WORDS>(view, planes, window),
