@@ -486,12 +486,34 @@ mod tests {
         assert_eq!(v.cost_class(Point::new(2, 0)), None);
     }
 
+    /// The kinds the random tests draw from, in order.
+    const KINDS: &[u8] = b".GSWT=abcdefghij";
+
+    /// A random map of the first 2 to 16 of [`KINDS`], 1 to `max_w` cells
+    /// wide and 1 to `max_h` high: how many kinds it draws from, and its
+    /// rows.
+    fn random_rows(
+        next: &mut impl FnMut(u64) -> u64,
+        max_w: u64,
+        max_h: u64,
+    ) -> (usize, Vec<String>) {
+        let kinds = 2 + next(15) as usize;
+        let (w, h) = (1 + next(max_w) as usize, 1 + next(max_h) as usize);
+        let rows = (0..h)
+            .map(|_| {
+                (0..w)
+                    .map(|_| KINDS[next(kinds as u64) as usize] as char)
+                    .collect()
+            })
+            .collect();
+        (kinds, rows)
+    }
+
     /// `PackedClasses::chunk` against `PackedClasses::get`, value by value,
     /// at every padded index of random views of every width (1, 2 and 4
     /// bits, and the map's own kind layer), up to and past the end.
     #[test]
     fn chunks_hold_the_values_get_reads() {
-        const KINDS: &[u8] = b".GSWT=abcdefghij";
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let mut next = |n: u64| {
             seed ^= seed << 13;
@@ -499,7 +521,7 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        fn check<const B: u32>(p: &PackedClasses<'_>, cells: usize) -> usize {
+        fn check<const B: u32>(p: &PackedClasses<'_>, cells: usize) {
             let per = 64 >> B;
             let mask = (1u64 << (1 << B)) - 1;
             for i in 0..cells + per {
@@ -509,7 +531,6 @@ mod tests {
                     assert_eq!((x >> (j << B)) & mask, want, "bits {B} at {i} + {j}");
                 }
             }
-            cells + per
         }
         // `pairs_through` with the class table of the kind layer.
         fn check_pairs(p: &PackedClasses<'_>, cells: usize) {
@@ -528,15 +549,8 @@ mod tests {
         }
         let mut seen = [false; 4];
         for case in 0..60 {
-            let kinds = 2 + next(15) as usize;
-            let (w, h) = (1 + next(70) as usize, 1 + next(9) as usize);
-            let rows: Vec<String> = (0..h)
-                .map(|_| {
-                    (0..w)
-                        .map(|_| KINDS[next(kinds as u64) as usize] as char)
-                        .collect()
-                })
-                .collect();
+            let (kinds, rows) = random_rows(&mut next, 70, 9);
+            let (w, h) = (rows[0].len(), rows.len());
             let g = Grid::from_rows(&rows).unwrap();
             let mut b = Profile::builder("u").size(1 + (case % 2) as u32);
             for (i, &c) in KINDS[..kinds].iter().enumerate() {
@@ -572,7 +586,6 @@ mod tests {
     /// its costs when the map is edited after.
     #[test]
     fn packed_classes_hold_every_position_cost() {
-        const KINDS: &[u8] = b".GSWT=abcdefghij";
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = |n: u64| {
             seed = seed
@@ -583,15 +596,8 @@ mod tests {
         let mut seen_bits = [false; 3];
         let mut seen_shared = false;
         for case in 0..120 {
-            let kinds = 2 + next(15) as usize;
-            let (w, h) = (1 + next(40) as usize, 1 + next(12) as usize);
-            let rows: Vec<String> = (0..h)
-                .map(|_| {
-                    (0..w)
-                        .map(|_| KINDS[next(kinds as u64) as usize] as char)
-                        .collect()
-                })
-                .collect();
+            let (kinds, rows) = random_rows(&mut next, 40, 12);
+            let (w, h) = (rows[0].len(), rows.len());
             let g = Grid::from_rows(&rows).unwrap();
             let k = 1 + (case % 3) as u32;
             let mut b = Profile::builder("u").size(k);
