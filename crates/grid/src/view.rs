@@ -137,15 +137,19 @@ impl PackedClasses<'_> {
         debug_assert_eq!(BITS_LOG, self.bits_log);
         let bit = i << BITS_LOG;
         let (byte, shift) = (bit >> 3, bit & 7);
-        let mut buf = [0u8; 16];
-        match self.bytes.get(byte..byte + 9) {
-            Some(s) => buf[..9].copy_from_slice(s),
-            None => {
-                let rest = self.bytes.get(byte..).unwrap_or(&[]);
-                buf[..rest.len()].copy_from_slice(rest);
-            }
+        (u128::from_le_bytes(self.bytes_from::<16>(byte)) >> shift) as u64
+    }
+
+    /// The `N` stored bytes from byte `at` on, zero past the end.
+    #[inline(always)]
+    fn bytes_from<const N: usize>(&self, at: usize) -> [u8; N] {
+        if let Some(Ok(whole)) = self.bytes.get(at..at + N).map(<[u8; N]>::try_from) {
+            return whole;
         }
-        (u128::from_le_bytes(buf) >> shift) as u64
+        let mut buf = [0u8; N];
+        let rest = self.bytes.get(at..).unwrap_or(&[]);
+        buf[..rest.len()].copy_from_slice(rest);
+        buf
     }
 
     /// For 4-bit values (`bits_log` 2): the values at padded indices
@@ -156,15 +160,7 @@ impl PackedClasses<'_> {
     #[inline(always)]
     pub fn pairs_through(&self, i: usize, table: &[u8; 256]) -> u64 {
         debug_assert_eq!(self.bits_log, 2);
-        let first = i >> 1;
-        let mut buf = [0u8; 17];
-        match self.bytes.get(first..first + 17) {
-            Some(s) => buf.copy_from_slice(s),
-            None => {
-                let rest = self.bytes.get(first..).unwrap_or(&[]);
-                buf[..rest.len()].copy_from_slice(rest);
-            }
-        }
+        let buf = self.bytes_from::<17>(i >> 1);
         let mut lo = 0u64;
         for (k, &b) in buf[..16].iter().enumerate() {
             lo |= u64::from(table[b as usize] & 15) << (4 * k);

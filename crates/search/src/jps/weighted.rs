@@ -80,15 +80,18 @@ impl Terrain {
         self.eq.resize(n * lines, 0);
         let stride = view.grid().stride();
         let packed = view.packed_classes();
-        // The stored values of a class other than 0, with their classes;
-        // class 0 is what the others leave of the usable positions.
+        // For `WORDS`: the stored values of a class other than 0, with
+        // their classes; class 0 is what the others leave of the usable
+        // positions.
         let mut values = [(0u8, 0u8); MAX_TERRAIN_KINDS];
         let mut count = 0;
-        for v in 0..(1u8 << (1 << BITS_LOG)).min(MAX_TERRAIN_KINDS as u8) {
-            let c = packed.class_of_value(v);
-            if c != 0 && (c as usize) < n {
-                values[count] = (v, c);
-                count += 1;
+        if HOW == WORDS {
+            for v in 0..(1u8 << (1 << BITS_LOG)).min(MAX_TERRAIN_KINDS as u8) {
+                let c = packed.class_of_value(v);
+                if c != 0 && (c as usize) < n {
+                    values[count] = (v, c);
+                    count += 1;
+                }
             }
         }
         let values = &values[..count];
