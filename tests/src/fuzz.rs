@@ -282,6 +282,7 @@ fn decode_config(b: &mut Bytes, invalid: bool) -> (Config, bool) {
         .window(window)
         .reach(reach)
         .join_radius(join)
+        .weighted_join_radius(u32::from(join_byte) % 32)
         .recheck(recheck)
         .recheck_window(recheck_window)
         .recheck_budget(budget)

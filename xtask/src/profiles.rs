@@ -8,8 +8,9 @@
 //! reachability (the path is checked by position, move and cost rules),
 //! and per query the abstract and leg expansions and the legs.
 //! `--sector S` builds with sectors of S cells; `--join J` and `--reach R`
-//! set the planner's join radius and leg reach; `--worst N` prints the N
-//! most suboptimal queries (start, goal, costs) to stderr.
+//! set the planner's join radius (both, uniform and weighted) and leg
+//! reach; `--worst N` prints the N most suboptimal queries (start, goal,
+//! costs) to stderr.
 
 use regionpath_grid::{read_map, Point, Profile, ProfileGrid};
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, RegionId};
@@ -84,7 +85,7 @@ pub fn run(args: Vec<String>) {
         let mut astar = AStar::new();
         let mut config = regionpath_hierarchy::PlannerConfig::new().window(window);
         if let Some(j) = join {
-            config = config.join_radius(j);
+            config = config.join_radius(j).weighted_join_radius(j);
         }
         if let Some(r) = reach {
             config = config.reach(r);

@@ -4,7 +4,9 @@
 //! and unit sizes 1–4; full and lazy queries; updates after terrain edits.
 
 use regionpath_grid::{Grid, Point, Profile, Terrain};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, PortalMode};
+use regionpath_hierarchy::{
+    CellPlanner, Hierarchy, HierarchyConfig, PlanError, PlannerConfig, PortalMode,
+};
 use regionpath_testkit::profiled::{
     check_weighted_path, position_cost, random_kinds, random_profile, random_terrain,
     weighted_distances,
@@ -424,5 +426,109 @@ fn files_record_their_profile() {
     assert!(
         weighted >= 6 && tally.found > 100,
         "{weighted} weighted, {tally:?}"
+    );
+}
+
+/// Paths of `config`'s planner for `pairs`, each checked against the
+/// oracle: legal for the unit, where asked, no cheaper than the optimum.
+fn oracle_checked_paths(
+    hier: &Hierarchy,
+    grid: &Grid,
+    profile: &Profile,
+    config: PlannerConfig,
+    pairs: &[(Point, Point)],
+) -> Vec<Vec<Point>> {
+    let mut planner = CellPlanner::with_config(config).unwrap();
+    let mut paths = Vec::new();
+    for &(s, g) in pairs {
+        let mut cells = Vec::new();
+        let optimum = weighted_distances(grid, profile, s).expect("usable start")
+            [(g.y * grid.width() + g.x) as usize];
+        match planner.find_path_into(hier, grid, s, g, &mut cells) {
+            Ok(st) => {
+                if !profile.name().starts_with('r') {
+                    eprintln!(
+                        "S legs {} route {} straight {} exact {} by_region {}",
+                        st.legs, st.route_len, st.straight, st.exact, st.by_region
+                    );
+                }
+                let c = check_weighted_path(grid, profile, &cells, s, g)
+                    .unwrap_or_else(|e| panic!("{s}->{g}: {e}"));
+                let d = optimum.expect("the oracle reaches what the planner does");
+                assert!(c >= d - 1e-6 * d.max(1.0), "{s}->{g}: below the optimum");
+            }
+            Err(PlanError::Unreachable { .. }) => assert!(optimum.is_none(), "{s}->{g}"),
+            Err(e) => panic!("{s}->{g}: {e}"),
+        }
+        paths.push(cells);
+    }
+    paths
+}
+
+/// Under terrain costs a full query's legs back up the lesser of
+/// `join_radius` and `weighted_join_radius`; under uniform costs
+/// `weighted_join_radius` has no effect. Small windows, so that paths
+/// have many joins.
+#[test]
+fn weighted_join_radius_applies_under_terrain_costs_only() {
+    let mut rng = SplitMix64(4099);
+    // No recheck or second route: they would hide what the joins do.
+    let base = PlannerConfig::new()
+        .window(16)
+        .reach(10)
+        .recheck(0.0)
+        .second_route(false);
+    let (mut joined, mut changed, mut uniform_joins) = (0, 0, 0);
+    for trial in 0..12u32 {
+        let (w, h) = (48 + rng.below(64) as u32, 48 + rng.below(64) as u32);
+        let kinds = random_kinds(&mut rng, 6);
+        let grid = random_terrain(&mut rng, w, h, &kinds);
+        let config = HierarchyConfig::new().sector_size(8);
+        let weighted = random_profile(&mut rng, &kinds, 1 + trial % 2, false);
+        // Half the kinds at one cost, the others walls: on open ground
+        // octile paths are optimal wherever they join, so joins matter
+        // only round obstacles.
+        let uniform = kinds[..3]
+            .iter()
+            .fold(Profile::builder("flat"), |b, t| b.cost(t.to_char(), 1.0))
+            .build()
+            .unwrap();
+        for (profile, is_weighted) in [(weighted, true), (uniform, false)] {
+            let hier = Hierarchy::build_with_profile(&grid, &profile, &config).unwrap();
+            assert_eq!(hier.profile_view().unwrap().is_uniform(), !is_weighted);
+            let open = usable(&grid, &profile);
+            if open.is_empty() {
+                continue;
+            }
+            let pairs: Vec<(Point, Point)> = (0..12)
+                .map(|_| {
+                    let mut pick = || open[rng.below(open.len() as u64) as usize];
+                    (pick(), pick())
+                })
+                .collect();
+            let paths = |c: PlannerConfig| oracle_checked_paths(&hier, &grid, &profile, c, &pairs);
+            let full = paths(base.join_radius(16).weighted_join_radius(16));
+            let no_weighted_join = paths(base.join_radius(16).weighted_join_radius(0));
+            if is_weighted {
+                // The lesser applies: either zero means no join.
+                assert_eq!(
+                    no_weighted_join,
+                    paths(base.join_radius(0).weighted_join_radius(16)),
+                    "trial {trial}"
+                );
+                joined += 1;
+                changed += usize::from(no_weighted_join != full);
+            } else {
+                assert_eq!(no_weighted_join, full, "trial {trial}: uniform costs");
+                // ... where `join_radius` itself does change paths.
+                uniform_joins += usize::from(full != paths(base.join_radius(0)));
+            }
+        }
+    }
+    assert_eq!(joined, 12);
+    assert!(changed > 0, "the weighted join radius never changed a path");
+    assert!(
+        uniform_joins > 0,
+        "the join radius never changed a uniform path"
     );
 }

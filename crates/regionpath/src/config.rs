@@ -183,6 +183,15 @@ impl Config {
         self
     }
 
+    /// The join radius under a profile whose costs differ: the lesser of
+    /// this and [`Config::join_radius`] applies (default 15; weighted leg
+    /// searches cost more per cell, so they back up less).
+    #[must_use]
+    pub fn weighted_join_radius(mut self, cells: u32) -> Self {
+        self.planner = self.planner.weighted_join_radius(cells);
+        self
+    }
+
     /// The quality recheck's factor: a path costing more than this times a
     /// lower bound gets one more search for a cheaper one (default 1.04;
     /// 0 disables; finite and not negative).

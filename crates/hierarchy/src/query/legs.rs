@@ -171,6 +171,7 @@ impl CellPlanner {
         let mut bbox = self.leg_box(h, pr.at, j);
         if pr.kind.is_whole() && !first && out.len() >= 2 {
             // A full query: start the leg up to `join_radius` cells back
+            // (`weighted_join_radius` under terrain costs)
             // along the previous one, as far as the box stays within the
             // window size (the leg budget), and drop those cells from
             // `out`. The leg's own search then straightens the join: its
@@ -181,7 +182,13 @@ impl CellPlanner {
             // -26 %, random512-10 +15 %; mean suboptimality lower on every
             // file, e.g. TheFrozenSea 0.71 -> 0.10 %).
             let size = self.config.window;
-            let r = self.config.join_radius as usize;
+            let r = if h.weights().is_some() {
+                self.config
+                    .join_radius
+                    .min(self.config.weighted_join_radius)
+            } else {
+                self.config.join_radius
+            } as usize;
             let n = out.len();
             let mut k = 0;
             let mut bb = bbox;
