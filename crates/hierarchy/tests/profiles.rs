@@ -445,13 +445,7 @@ fn oracle_checked_paths(
         let optimum = weighted_distances(grid, profile, s).expect("usable start")
             [(g.y * grid.width() + g.x) as usize];
         match planner.find_path_into(hier, grid, s, g, &mut cells) {
-            Ok(st) => {
-                if !profile.name().starts_with('r') {
-                    eprintln!(
-                        "S legs {} route {} straight {} exact {} by_region {}",
-                        st.legs, st.route_len, st.straight, st.exact, st.by_region
-                    );
-                }
+            Ok(_) => {
                 let c = check_weighted_path(grid, profile, &cells, s, g)
                     .unwrap_or_else(|e| panic!("{s}->{g}: {e}"));
                 let d = optimum.expect("the oracle reaches what the planner does");

@@ -171,8 +171,8 @@ impl CellPlanner {
         let mut bbox = self.leg_box(h, pr.at, j);
         if pr.kind.is_whole() && !first && out.len() >= 2 {
             // A full query: start the leg up to `join_radius` cells back
-            // (`weighted_join_radius` under terrain costs)
-            // along the previous one, as far as the box stays within the
+            // along the previous one (under terrain costs the lesser of it
+            // and `weighted_join_radius`, P83), as far as the box stays within the
             // window size (the leg budget), and drop those cells from
             // `out`. The leg's own search then straightens the join: its
             // path from there to the exit is optimal within the window,
