@@ -43,10 +43,7 @@ mod tests {
         let mut state = 0x1234_5678_9ABC_DEF1u64;
         let mut a = [0u64; 64];
         for w in &mut a {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            *w = state;
+            *w = crate::xorshift(&mut state);
         }
         let orig = a;
         transpose64(&mut a);

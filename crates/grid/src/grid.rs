@@ -1434,9 +1434,7 @@ mod tests {
             for y in 0..h {
                 let mut row = vec![0u64; (w as usize).div_ceil(64)];
                 for x in 0..w {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
+                    crate::xorshift(&mut state);
                     if !state.is_multiple_of(3) {
                         row[x as usize / 64] |= 1 << (x % 64);
                         want.set_passable(Point::new(x, y), true).unwrap();
@@ -1701,9 +1699,7 @@ mod tests {
         let mut fresh = Grid::new(10, 10, true).unwrap();
         let mut state = 99u64;
         for _ in 0..500 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::xorshift(&mut state);
             let p = Point::new((state % 10) as u32, (state >> 8) as u32 % 10);
             let open = state >> 20 & 1 == 0;
             g.set_passable(p, open).unwrap();
@@ -1802,9 +1798,7 @@ mod tests {
         let mut seen = vec![(g.revision(), Vec::new())];
         let mut state = 12345u64;
         for i in 0..300u32 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::xorshift(&mut state);
             let p = Point::new((state % 20) as u32, (state >> 8) as u32 % 10);
             if i % 3 == 0 {
                 g.set_terrain(p, Terrain::SWAMP).unwrap();

@@ -25,6 +25,16 @@ pub mod profile;
 pub mod scen;
 mod view;
 
+/// The tests' pseudo-random step (xorshift64): advances `state` and
+/// returns it. Its sequences are fixed by the seed, so failures repeat.
+#[cfg(test)]
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
 pub use bits::transpose64;
 pub use coords::{octile, Connectivity, Dir, Point, SQRT2};
 pub use grid::{Grid, GridError, Terrain, JOURNAL_CAP, MAX_DIMENSION, MAX_TERRAIN_KINDS};

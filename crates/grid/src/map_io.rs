@@ -419,12 +419,7 @@ mod tests {
     #[test]
     fn the_plain_reader_agrees_with_the_general_one() {
         let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut below = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut below = |n: u64| crate::xorshift(&mut state) % n;
         let palette: Vec<char> = ".@TSWGO.@.@abc#=+xyz0123456789ABCDEFGH".chars().collect();
         let (mut answered, mut clean) = (0, 0);
         for round in 0..3000 {

@@ -511,12 +511,7 @@ mod tests {
     #[test]
     fn chunks_hold_the_values_get_reads() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = |n: u64| crate::xorshift(&mut seed) % n;
         fn check<const B: u32>(p: &PackedClasses<'_>, cells: usize) {
             let per = 64 >> B;
             let mask = (1u64 << (1 << B)) - 1;
