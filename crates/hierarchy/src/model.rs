@@ -424,8 +424,11 @@ impl Hierarchy {
         let sealed = self.sealed.contains(s);
         let mut candidates = (lo..hi).filter(inside);
         match (candidates.next(), candidates.next()) {
-            // No region's box holds `p`: it is in no region.
-            (None, _) => return None,
+            // No region's box holds `p`: it is in no region, a sealed
+            // piece. In a sector without sealed pieces every passable cell
+            // is in a box, unless a loaded file's boxes contradict its grid
+            // (the load checks their union, not each box): labelled below.
+            (None, _) if sealed => return None,
             // Usually one region of the sector has `p` in its bounding box:
             // where every passable cell of the sector is in a region, that
             // one holds it, no labelling needed (on 8room_000 and the
