@@ -249,6 +249,62 @@ fn roads_are_followed_when_the_swamp_is_dear() {
     assert_within(&hier, &grid, &profile, s, g, 1.03);
 }
 
+/// Start and goal 40 columns apart, one window search apart: inside the
+/// window every path wades through a swamp band (cost 3), while a road
+/// (0.5) leaves the window and goes round the band's end. The quality
+/// check of one-window answers under terrain costs plans the route, sees
+/// it leave the window for less than the window's path, refines it and
+/// keeps the road, within 3 % of the oracle's optimum. With the check off
+/// (`recheck(0.0)`) the window's path is returned, over 10 % dearer.
+#[test]
+fn one_window_answers_take_a_cheaper_way_outside_the_window() {
+    let (w, h) = (80u32, 200u32);
+    let rows: Vec<String> = (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    let road = ((x == 20 || x == 60) && (35..=100).contains(&y))
+                        || (y == 35 && (20..=60).contains(&x));
+                    if road {
+                        '='
+                    } else if (25..=55).contains(&x) && (40..=160).contains(&y) {
+                        'S'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let profile = Profile::builder("infantry")
+        .cost('.', 1.0)
+        .cost('=', 0.5)
+        .cost('S', 3.0)
+        .build()
+        .unwrap();
+    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    let (s, g) = (Point::new(20, 100), Point::new(60, 100));
+    let d = weighted_distances(&grid, &profile, s).unwrap()[(g.y * grid.width() + g.x) as usize]
+        .unwrap();
+    let mut cells = Vec::new();
+    for (recheck, low, high) in [(1.04f32, 0.0, 1.03), (0.0, 1.1, f64::INFINITY)] {
+        let config = PlannerConfig::new().recheck(recheck);
+        let st = CellPlanner::with_config(config)
+            .unwrap()
+            .find_path_into(&hier, &grid, s, g, &mut cells)
+            .unwrap();
+        let c = check_weighted_path(&grid, &profile, &cells, s, g).unwrap();
+        assert!((c - st.cost).abs() < 1e-6 * c);
+        assert!(
+            c >= low * d && c <= high * d,
+            "recheck {recheck}: path cost {c}, optimum {d}"
+        );
+        assert_eq!(st.rechecked, recheck > 0.0, "recheck {recheck}");
+        assert_eq!(st.recheck_improved, recheck > 0.0, "recheck {recheck}");
+    }
+}
+
 /// Plans `s` to `g` on `hier`: the path passes the oracle's checker, its
 /// reported cost is the checker's, and it is within `bound` times the
 /// oracle's optimum.

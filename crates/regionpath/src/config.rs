@@ -193,8 +193,10 @@ impl Config {
     }
 
     /// The quality recheck's factor: a path costing more than this times a
-    /// lower bound gets one more search for a cheaper one (default 1.04;
-    /// 0 disables; finite and not negative).
+    /// lower bound gets one more search for a cheaper one; under terrain
+    /// costs, a one-window answer whose route leaves the window for less
+    /// is refined by that route too (default 1.04; 0 disables; finite and
+    /// not negative).
     #[must_use]
     pub fn recheck(mut self, factor: f32) -> Self {
         self.planner = self.planner.recheck(factor);

@@ -14,6 +14,8 @@
 //! search in the box where a cheaper path can lie (capped at 160 × 160,
 //! budgeted; P31); so does a one-window answer whose window does not hold that
 //! whole box (its optimum may leave the window). No landmarks, no recheck.
+//! Under terrain costs the recheck covers only one-window answers: the route
+//! is planned and, where it leaves the window for less, refined (P84).
 //! *Second route* (full queries): a path still over 1.04 × octile with ≥ 3
 //! route regions gets a region A* priced by straight lines between crossings;
 //! if that route is ≥ 3 % cheaper it is refined too and the shorter path wins
@@ -191,8 +193,12 @@ pub struct PlannerConfig {
     /// [`PlannerConfig::get_recheck_window`]). Catches routes that went round an
     /// obstacle on the wrong side, and short queries answered by one window
     /// search whose optimum leaves the window (checked only when the window
-    /// does not hold that whole box). Needs landmarks (none: off). Default
-    /// 1.04; 0 disables.
+    /// does not hold that whole box). Needs landmarks (none: off). Under a
+    /// profile whose costs differ (that search prices steps uniformly) it
+    /// covers one-window answers instead: unless the window holds every
+    /// cheaper path, the region route is planned and, where it leaves the
+    /// window for links costing less than the path, refined, and the
+    /// cheaper path returned. Default 1.04; 0 disables.
     pub(crate) recheck: f32,
     /// Largest side of the recheck's search box (default 160 cells: about
     /// 0.4 MB of extra scratch, allocated on the first recheck that needs
@@ -419,8 +425,12 @@ impl PlannerConfig {
     /// [`PlannerConfig::get_recheck_window`]). Catches routes that went round an
     /// obstacle on the wrong side, and short queries answered by one window
     /// search whose optimum leaves the window (checked only when the window
-    /// does not hold that whole box). Needs landmarks (none: off). Default
-    /// 1.04; 0 disables.
+    /// does not hold that whole box). Needs landmarks (none: off). Under a
+    /// profile whose costs differ (that search prices steps uniformly) it
+    /// covers one-window answers instead: unless the window holds every
+    /// cheaper path, the region route is planned and, where it leaves the
+    /// window for links costing less than the path, refined, and the
+    /// cheaper path returned. Default 1.04; 0 disables.
     pub fn get_recheck(&self) -> f32 {
         self.recheck
     }
@@ -1008,6 +1018,8 @@ impl CellPlanner {
                     self.recheck(h, grid, out);
                 }
                 self.second_route(h, grid, out);
+            } else {
+                self.recheck_window_answer(h, grid, out);
             }
         }
         self.stats.cost = h.path_cost(out);

@@ -139,6 +139,90 @@ impl CellPlanner {
         self.alt = alt;
     }
 
+    /// The quality check of a one-window answer under a profile whose costs
+    /// differ (see [`PlannerConfig::get_recheck`]; the recheck's search
+    /// prices steps uniformly). The window's path is optimal inside the
+    /// window; a cheaper one must leave it. Unless the window holds every
+    /// path cheaper than `out` (each step costs at least the cheapest
+    /// class per unit of length), the region route is planned, and where
+    /// it leaves the window and its links cost less than `out`, it is
+    /// refined like a routed query's and the cheaper path kept. Costs one
+    /// abstract search on such queries, and a routed refinement on the
+    /// few whose route points outside (random512-25-0 infantry: a 90-cost
+    /// optimum round a wall had been answered 222 inside the window).
+    pub(super) fn recheck_window_answer(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        out: &mut Vec<Point>,
+    ) {
+        let Some(pr) = self.progress else { return };
+        let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
+            return;
+        };
+        if self.config.recheck <= 0.0 || pr.route != Planned::Nothing || pr.local || out.len() < 3 {
+            return;
+        }
+        let old = h.path_cost(out);
+        let floor = f64::from(h.cost_floor());
+        if floor <= 0.0 || holds_every_cheaper_path(&self.config, grid, start, goal, old / floor) {
+            return;
+        }
+        let (from, to) = (pr.from, pr.to);
+        // An error means a stale hierarchy, which the window search would
+        // not have noticed: keep its path.
+        if self.plan_route(h, from, to, start, goal).is_err() {
+            self.route.clear();
+            self.cross.clear();
+            return;
+        }
+        let size = self.config.window;
+        let win = Window::around(grid, start, goal, size, size);
+        let inside = |r: &u32| {
+            let r = &h.regions[*r as usize];
+            win.contains(r.min()) && win.contains(r.max())
+        };
+        // The links' costs along the route (through the regions'
+        // representatives): the route's estimate.
+        let mut links = 0.0f64;
+        for w in self.route.windows(2) {
+            let cheapest = h
+                .graph
+                .neighbors_slice(w[0])
+                .iter()
+                .zip(h.graph.edges_slice(w[0]))
+                .filter(|(&o, _)| o == w[1])
+                .map(|(_, l)| l.cost())
+                .fold(f32::INFINITY, f32::min);
+            links += f64::from(cheapest);
+        }
+        if self.route.iter().all(inside) || links >= old {
+            self.route.clear();
+            self.cross.clear();
+            return;
+        }
+        self.stats.rechecked = true;
+        self.progress = Some(Progress::new(
+            start,
+            goal,
+            (from, to),
+            Planned::Whole,
+            None,
+            pr.kind,
+        ));
+        let mut alt = std::mem::take(&mut self.alt);
+        alt.clear();
+        let ok = self.refine_all(h, grid, &mut alt).is_ok();
+        if ok {
+            self.remove_loops(grid, &mut alt);
+            if h.path_cost(&alt) < old - 1e-9 {
+                self.stats.recheck_improved = true;
+                std::mem::swap(out, &mut alt);
+            }
+        }
+        self.alt = alt;
+    }
+
     /// The quality check (see [`PlannerConfig::get_recheck`]).
     pub(super) fn recheck(&mut self, h: &Hierarchy, grid: &Grid, out: &mut Vec<Point>) {
         let Some(pr) = self.progress else { return };
