@@ -254,7 +254,8 @@ fn roads_are_followed_when_the_swamp_is_dear() {
 /// (0.5) leaves the window and goes round the band's end. The quality
 /// check of one-window answers under terrain costs plans the route, sees
 /// it leave the window for less than the window's path, refines it and
-/// keeps the road, within 3 % of the oracle's optimum. With the check off
+/// keeps the road, within 3 % of the oracle's optimum; a lazy query hands
+/// out the route's legs instead of the window's path. With the check off
 /// (`recheck(0.0)`) the window's path is returned, over 10 % dearer.
 #[test]
 fn one_window_answers_take_a_cheaper_way_outside_the_window() {
@@ -302,6 +303,16 @@ fn one_window_answers_take_a_cheaper_way_outside_the_window() {
         );
         assert_eq!(st.rechecked, recheck > 0.0, "recheck {recheck}");
         assert_eq!(st.recheck_improved, recheck > 0.0, "recheck {recheck}");
+        // A lazy query hands out the route's legs instead of the window's.
+        let mut planner = CellPlanner::with_config(config).unwrap();
+        let mut q = planner.start(&hier, &grid, s, g).unwrap();
+        let mut legs = Vec::new();
+        while planner.next_leg(&mut q, &hier, &grid, &mut legs).unwrap() {}
+        let c = check_weighted_path(&grid, &profile, &legs, s, g).unwrap();
+        assert!(
+            c >= low * d && c <= high * d,
+            "lazy, recheck {recheck}: path cost {c}, optimum {d}"
+        );
     }
 }
 

@@ -119,7 +119,24 @@ impl CellPlanner {
             };
             let s = self.window_leg(h, grid, win, pr.pos, pr.goal)?;
             self.stats.expanded += s.expanded;
-            if s.status == Status::Found {
+            // A lazy query hands the leg out at once: where the route may
+            // beat the window's path under terrain costs, the route's legs
+            // are handed out instead (a full query compares both after
+            // stitching, `recheck_window_answer`).
+            let beaten = s.status == Status::Found
+                && !pr.local
+                && !pr.kind.is_whole()
+                && h.weights().is_some()
+                && self.leg.len() >= 3
+                && {
+                    let cost = h.path_cost(&self.leg);
+                    self.route_may_beat_window(h, grid, &pr, pr.pos, cost)
+                };
+            if beaten {
+                self.stats.rechecked = true;
+                pr.route = Planned::Whole;
+                self.progress = Some(pr);
+            } else if s.status == Status::Found {
                 self.append_leg(out);
                 pr.pos = pr.goal;
                 pr.phase = Phase::Done;
@@ -132,10 +149,12 @@ impl CellPlanner {
                     pr.pos, pr.goal
                 )));
             }
-            let start = pr.pos;
-            self.plan_route(h, pr.from, pr.to, start, pr.goal)?;
-            pr.route = Planned::Whole;
-            self.progress = Some(pr);
+            if !beaten {
+                let start = pr.pos;
+                self.plan_route(h, pr.from, pr.to, start, pr.goal)?;
+                pr.route = Planned::Whole;
+                self.progress = Some(pr);
+            }
         }
         if pr.route == Planned::Pending {
             // A sliced query's route, asked for by `next_leg`: at once.

@@ -141,15 +141,12 @@ impl CellPlanner {
 
     /// The quality check of a one-window answer under a profile whose costs
     /// differ (see [`PlannerConfig::get_recheck`]; the recheck's search
-    /// prices steps uniformly). The window's path is optimal inside the
-    /// window; a cheaper one must leave it. Unless the window holds every
-    /// path cheaper than `out` (each step costs at least the cheapest
-    /// class per unit of length), the region route is planned, and where
-    /// it leaves the window and its links cost less than `out`, it is
-    /// refined like a routed query's and the cheaper path kept. Costs one
-    /// abstract search on such queries, and a routed refinement on the
-    /// few whose route points outside (random512-25-0 infantry: a 90-cost
-    /// optimum round a wall had been answered 222 inside the window).
+    /// prices steps uniformly): where [`CellPlanner::route_may_beat_window`]
+    /// says so, the route is refined like a routed query's and the cheaper
+    /// path kept. Costs one abstract search on such queries, and a routed
+    /// refinement on the few whose route points outside (random512-25-0
+    /// infantry: a 90-cost optimum round a wall had been answered 222
+    /// inside the window; P84).
     pub(super) fn recheck_window_answer(
         &mut self,
         h: &Hierarchy,
@@ -160,21 +157,70 @@ impl CellPlanner {
         let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
             return;
         };
-        if self.config.recheck <= 0.0 || pr.route != Planned::Nothing || pr.local || out.len() < 3 {
+        if pr.route != Planned::Nothing || pr.local || out.len() < 3 {
             return;
         }
         let old = h.path_cost(out);
-        let floor = f64::from(h.cost_floor());
-        if floor <= 0.0 || holds_every_cheaper_path(&self.config, grid, start, goal, old / floor) {
+        if !self.route_may_beat_window(h, grid, &pr, start, old) {
             return;
         }
-        let (from, to) = (pr.from, pr.to);
-        // An error means a stale hierarchy, which the window search would
-        // not have noticed: keep its path.
-        if self.plan_route(h, from, to, start, goal).is_err() {
+        self.stats.rechecked = true;
+        self.progress = Some(Progress::new(
+            start,
+            goal,
+            (pr.from, pr.to),
+            Planned::Whole,
+            None,
+            pr.kind,
+        ));
+        let mut alt = std::mem::take(&mut self.alt);
+        alt.clear();
+        // An error here would mean a stale hierarchy, which the route's
+        // search would have reported: keep the window's path then.
+        let ok = self.refine_all(h, grid, &mut alt).is_ok();
+        if ok {
+            self.remove_loops(grid, &mut alt);
+            if h.path_cost(&alt) < old - 1e-9 {
+                self.stats.recheck_improved = true;
+                std::mem::swap(out, &mut alt);
+            }
+        }
+        self.alt = alt;
+    }
+
+    /// Under a profile whose costs differ, whether a query's window path
+    /// from `start` of cost `cost` (the one search of a start and goal
+    /// within one window, `pr.route` [`Planned::Nothing`]) may be beaten by
+    /// its region route:
+    /// the window, optimal inside, does not hold every cheaper path (each
+    /// step costs at least the cheapest class per unit of length), and the
+    /// route planned here leaves the window for links (through the
+    /// representatives) costing less than `cost`. The route is then left
+    /// planned in `self.route`; otherwise none is. Off with
+    /// [`PlannerConfig::get_recheck`] 0.
+    pub(super) fn route_may_beat_window(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        pr: &Progress,
+        start: Point,
+        cost: f64,
+    ) -> bool {
+        let goal = pr.goal;
+        let floor = f64::from(h.cost_floor());
+        if h.weights().is_none()
+            || self.config.recheck <= 0.0
+            || floor <= 0.0
+            || holds_every_cheaper_path(&self.config, grid, start, goal, cost / floor)
+        {
+            return false;
+        }
+        // An error means a stale hierarchy, which the window search did
+        // not need to notice: no route then.
+        if self.plan_route(h, pr.from, pr.to, start, goal).is_err() {
             self.route.clear();
             self.cross.clear();
-            return;
+            return false;
         }
         let size = self.config.window;
         let win = Window::around(grid, start, goal, size, size);
@@ -182,8 +228,7 @@ impl CellPlanner {
             let r = &h.regions[*r as usize];
             win.contains(r.min()) && win.contains(r.max())
         };
-        // The links' costs along the route (through the regions'
-        // representatives): the route's estimate.
+        // The links' costs along the route: the route's estimate.
         let mut links = 0.0f64;
         for w in self.route.windows(2) {
             let cheapest = h
@@ -196,31 +241,12 @@ impl CellPlanner {
                 .fold(f32::INFINITY, f32::min);
             links += f64::from(cheapest);
         }
-        if self.route.iter().all(inside) || links >= old {
+        if self.route.iter().all(inside) || links >= cost {
             self.route.clear();
             self.cross.clear();
-            return;
+            return false;
         }
-        self.stats.rechecked = true;
-        self.progress = Some(Progress::new(
-            start,
-            goal,
-            (from, to),
-            Planned::Whole,
-            None,
-            pr.kind,
-        ));
-        let mut alt = std::mem::take(&mut self.alt);
-        alt.clear();
-        let ok = self.refine_all(h, grid, &mut alt).is_ok();
-        if ok {
-            self.remove_loops(grid, &mut alt);
-            if h.path_cost(&alt) < old - 1e-9 {
-                self.stats.recheck_improved = true;
-                std::mem::swap(out, &mut alt);
-            }
-        }
-        self.alt = alt;
+        true
     }
 
     /// The quality check (see [`PlannerConfig::get_recheck`]).
