@@ -24,8 +24,10 @@
 //!   uniform costs hold wherever they skip); their heuristic is priced at
 //!   the cheapest cost class in the window, not in the map; a lazy leg's
 //!   corridor search stays windowed A*;
-//! - the exact portal layer, straight-line answers, the quality recheck and
-//!   the second route (all priced in uniform steps) are off.
+//! - the exact portal layer, straight-line answers, the quality recheck's
+//!   search and the second route (all priced in uniform steps) are off; a
+//!   one-window answer is checked against the region route instead (it is
+//!   refined where it leaves the window for less, P84).
 
 use crate::graph::{region_graph, Link};
 use crate::model::Hierarchy;
