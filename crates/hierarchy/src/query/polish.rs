@@ -244,6 +244,7 @@ impl CellPlanner {
         if self.route.iter().all(inside) || links >= cost {
             self.route.clear();
             self.cross.clear();
+            self.stats.route_len = 0;
             return false;
         }
         true
