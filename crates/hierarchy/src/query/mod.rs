@@ -16,7 +16,7 @@
 //! whole box (its optimum may leave the window). No landmarks, no recheck.
 //! Under terrain costs the recheck covers only one-window answers: the route
 //! is planned and, where it leaves the window for less, refined and the
-//! cheaper path kept (a lazy query takes the route's legs) (P84).
+//! cheaper path kept; a lazy query takes the route's legs (P84).
 //! *Second route* (full queries): a path still over 1.04 × octile with ≥ 3
 //! route regions gets a region A* priced by straight lines between crossings;
 //! if that route is ≥ 3 % cheaper it is refined too and the shorter path wins

@@ -145,8 +145,8 @@ impl CellPlanner {
     /// says so, the route is refined like a routed query's and the cheaper
     /// path kept. Costs one abstract search on such queries, and a routed
     /// refinement on the few whose route points outside (random512-25-0
-    /// infantry: a 90-cost optimum round a wall had been answered 222
-    /// inside the window; P84).
+    /// infantry: an optimum of 90 round a wall outside the window, against
+    /// 222 inside it; P84).
     pub(super) fn recheck_window_answer(
         &mut self,
         h: &Hierarchy,
