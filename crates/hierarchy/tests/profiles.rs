@@ -277,14 +277,7 @@ fn one_window_answers_take_a_cheaper_way_outside_the_window() {
                 .collect()
         })
         .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
-    let profile = Profile::builder("infantry")
-        .cost('.', 1.0)
-        .cost('=', 0.5)
-        .cost('S', 3.0)
-        .build()
-        .unwrap();
-    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    let (grid, profile, hier) = infantry_on(&rows, 3.0);
     let (s, g) = (Point::new(20, 100), Point::new(60, 100));
     let d = weighted_distances(&grid, &profile, s).unwrap()[(g.y * grid.width() + g.x) as usize]
         .unwrap();
@@ -314,6 +307,20 @@ fn one_window_answers_take_a_cheaper_way_outside_the_window() {
             "lazy, recheck {recheck}: path cost {c}, optimum {d}"
         );
     }
+}
+
+/// The map of `rows` and an infantry profile on it (ground `.` 1, road `=`
+/// 0.5, swamp `S` at `swamp`), with its hierarchy.
+fn infantry_on(rows: &[String], swamp: f64) -> (Grid, Profile, Hierarchy) {
+    let grid = Grid::from_rows(rows).unwrap();
+    let profile = Profile::builder("infantry")
+        .cost('.', 1.0)
+        .cost('=', 0.5)
+        .cost('S', swamp)
+        .build()
+        .unwrap();
+    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    (grid, profile, hier)
 }
 
 /// Plans `s` to `g` on `hier`: the path passes the oracle's checker, its
@@ -397,14 +404,7 @@ fn roads_through_side_gaps_of_split_borders_are_followed() {
                 .collect()
         })
         .collect();
-    let grid = Grid::from_rows(&rows).unwrap();
-    let profile = Profile::builder("infantry")
-        .cost('.', 1.0)
-        .cost('=', 0.5)
-        .cost('S', 5.0)
-        .build()
-        .unwrap();
-    let hier = Hierarchy::build_with_profile(&grid, &profile, &HierarchyConfig::new()).unwrap();
+    let (grid, profile, hier) = infantry_on(&rows, 5.0);
     for (s, g) in [
         (Point::new(4, 48), Point::new(w - 4, 48)),
         (Point::new(2, 40), Point::new(w - 10, 60)),
