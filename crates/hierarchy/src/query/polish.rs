@@ -132,7 +132,9 @@ impl CellPlanner {
         }
         if improved {
             self.stats.second_improved = true;
-            std::mem::swap(out, &mut alt);
+            // Copied, not swapped (see `recheck_window_answer`).
+            out.clear();
+            out.extend_from_slice(&alt);
         } else {
             std::mem::swap(&mut self.route, &mut self.first_route);
         }
@@ -182,7 +184,11 @@ impl CellPlanner {
             self.remove_loops(grid, &mut alt);
             if h.path_cost(&alt) < old - 1e-9 {
                 self.stats.recheck_improved = true;
-                std::mem::swap(out, &mut alt);
+                // Copied, not swapped: the caller's buffer keeps its
+                // capacity (a swap hands it the planner's, which may be
+                // smaller, and a later query allocates).
+                out.clear();
+                out.extend_from_slice(&alt);
             }
         }
         self.alt = alt;
