@@ -270,7 +270,8 @@ fn the_counter_sees_allocations() {
 /// Under every bundled movement profile (infantry and tank with terrain
 /// costs, the boat's uniform water): a warm facade planner with smoothing
 /// allocates nothing per query, and its paths start and end where asked and
-/// never cost less than the row's optimum.
+/// never cost less than the row's optimum; warm lazy queries allocate
+/// nothing either.
 #[test]
 fn profiled_planner_with_smoothing_allocates_nothing_once_warm() {
     use regionpath::{Config, Hierarchy, HierarchyConfig, Path, Planner, Profile};
@@ -315,6 +316,41 @@ fn profiled_planner_with_smoothing_allocates_nothing_once_warm() {
             usage.allocations,
             0,
             "{unit}: {} allocations over {} warm queries",
+            usage.allocations,
+            scen.rows.len()
+        );
+        // Lazy queries under the profile, restarted into one query value,
+        // allocate nothing either (a one-window answer may hand out the
+        // route's legs instead, P84).
+        let mut cells = Vec::new();
+        let mut cell_planner = regionpath::hierarchy::CellPlanner::new();
+        let first = &scen.rows[0];
+        let mut query = cell_planner
+            .start(&h, &grid, first.start, first.goal)
+            .unwrap();
+        let mut lazy =
+            |planner: &mut regionpath::hierarchy::CellPlanner, cells: &mut Vec<_>, s, g| {
+                cells.clear();
+                planner.restart(&mut query, &h, &grid, s, g).unwrap();
+                while planner.next_leg(&mut query, &h, &grid, cells).unwrap() {}
+                cells.first() == Some(&s) && cells.last() == Some(&g)
+            };
+        for r in &scen.rows {
+            lazy(&mut cell_planner, &mut cells, r.start, r.goal);
+            lazy(&mut cell_planner, &mut cells, r.goal, r.start);
+        }
+        let (checked, usage) = common::measure(|| {
+            scen.rows
+                .iter()
+                .rev()
+                .filter(|r| lazy(&mut cell_planner, &mut cells, r.goal, r.start))
+                .count()
+        });
+        assert_eq!(checked, scen.rows.len(), "{unit}: lazy answers");
+        assert_eq!(
+            usage.allocations,
+            0,
+            "{unit}: {} allocations over {} warm lazy queries",
             usage.allocations,
             scen.rows.len()
         );
