@@ -109,36 +109,56 @@ impl CellPlanner {
             return;
         }
         self.stats.second_route = true;
+        // Legs the first route already searched are copied.
+        self.memo = Memo::Reuse;
+        let improved = self.refine_alternative(h, grid, &pr, start, old, plain_path_cost, out);
+        self.memo = Memo::Off;
+        if improved {
+            self.stats.second_improved = true;
+        } else {
+            std::mem::swap(&mut self.route, &mut self.first_route);
+        }
+    }
+
+    /// Refines the route planned in `self.route` for `pr`'s query from
+    /// `start` into the planner's spare path and, where that path costs
+    /// less than `old` (priced by `cost`), copies it into `out`; returns
+    /// whether it did. A refinement error (a stale hierarchy, which the
+    /// first path's searches would have reported) keeps `out`. Copied, not
+    /// swapped: the caller's buffer keeps its capacity (a swap hands it the
+    /// planner's, which may be smaller, and a later query allocates).
+    #[allow(clippy::too_many_arguments)]
+    fn refine_alternative(
+        &mut self,
+        h: &Hierarchy,
+        grid: &Grid,
+        pr: &Progress,
+        start: Point,
+        old: f64,
+        cost: impl Fn(&[Point]) -> f64,
+        out: &mut Vec<Point>,
+    ) -> bool {
         self.progress = Some(Progress::new(
             start,
-            goal,
-            (from, to),
+            pr.goal,
+            (pr.from, pr.to),
             Planned::Whole,
             None,
             pr.kind,
         ));
         let mut alt = std::mem::take(&mut self.alt);
         alt.clear();
-        // An error here would mean the hierarchy is stale, which the first
-        // route's legs would have reported: keep the first path then.
-        // Legs the first route already searched are copied.
-        self.memo = Memo::Reuse;
-        let ok = self.refine_all(h, grid, &mut alt).is_ok();
-        self.memo = Memo::Off;
         let mut improved = false;
-        if ok {
+        if self.refine_all(h, grid, &mut alt).is_ok() {
             self.remove_loops(grid, &mut alt);
-            improved = plain_path_cost(&alt) < old - 1e-9;
-        }
-        if improved {
-            self.stats.second_improved = true;
-            // Copied, not swapped (see `recheck_window_answer`).
-            out.clear();
-            out.extend_from_slice(&alt);
-        } else {
-            std::mem::swap(&mut self.route, &mut self.first_route);
+            if cost(&alt) < old - 1e-9 {
+                out.clear();
+                out.extend_from_slice(&alt);
+                improved = true;
+            }
         }
         self.alt = alt;
+        improved
     }
 
     /// The quality check of a one-window answer under a profile whose costs
@@ -156,9 +176,7 @@ impl CellPlanner {
         out: &mut Vec<Point>,
     ) {
         let Some(pr) = self.progress else { return };
-        let (Some(&start), Some(&goal)) = (out.first(), out.last()) else {
-            return;
-        };
+        let Some(&start) = out.first() else { return };
         if pr.route != Planned::Nothing || pr.local || out.len() < 3 {
             return;
         }
@@ -167,31 +185,8 @@ impl CellPlanner {
             return;
         }
         self.stats.rechecked = true;
-        self.progress = Some(Progress::new(
-            start,
-            goal,
-            (pr.from, pr.to),
-            Planned::Whole,
-            None,
-            pr.kind,
-        ));
-        let mut alt = std::mem::take(&mut self.alt);
-        alt.clear();
-        // An error here would mean a stale hierarchy, which the route's
-        // search would have reported: keep the window's path then.
-        let ok = self.refine_all(h, grid, &mut alt).is_ok();
-        if ok {
-            self.remove_loops(grid, &mut alt);
-            if h.path_cost(&alt) < old - 1e-9 {
-                self.stats.recheck_improved = true;
-                // Copied, not swapped: the caller's buffer keeps its
-                // capacity (a swap hands it the planner's, which may be
-                // smaller, and a later query allocates).
-                out.clear();
-                out.extend_from_slice(&alt);
-            }
-        }
-        self.alt = alt;
+        self.stats.recheck_improved =
+            self.refine_alternative(h, grid, &pr, start, old, |p| h.path_cost(p), out);
     }
 
     /// Under a profile whose costs differ, whether a query's window path
