@@ -40,9 +40,55 @@ pub(crate) const NEAR_BLOCK: u32 = 4;
 pub(crate) const FLOOR_BLOCK: u32 = 16;
 
 impl ProfileData {
+    /// The view of `grid` for `profile` and the tables its queries read.
+    /// O(cells · size).
     pub(crate) fn new(grid: &Grid, profile: &Profile) -> ProfileData {
         let view = ProfileGrid::new(grid, profile);
-        let table = (!view.is_uniform()).then(|| StepTable::new(&view));
+        let tables = QueryTables::new(&view);
+        ProfileData::from_parts(profile, view, tables)
+    }
+
+    /// The data of `profile` from its view and the tables made from it.
+    pub(crate) fn from_parts(
+        profile: &Profile,
+        view: ProfileGrid,
+        tables: QueryTables,
+    ) -> ProfileData {
+        let QueryTables {
+            table,
+            block_floor,
+            blocks_wide,
+            near_cheapest,
+            near_wide,
+        } = tables;
+        ProfileData {
+            profile: profile.clone(),
+            view,
+            table,
+            block_floor,
+            blocks_wide,
+            near_cheapest,
+            near_wide,
+        }
+    }
+}
+
+/// What a profile's queries read beside its view (the step costs and the
+/// heuristic's block tables): made from the view alone, so a build makes
+/// them while it builds the hierarchy from the same view.
+#[derive(Debug)]
+pub(crate) struct QueryTables {
+    table: Option<StepTable>,
+    block_floor: Vec<u8>,
+    blocks_wide: u32,
+    near_cheapest: Vec<u8>,
+    near_wide: u32,
+}
+
+impl QueryTables {
+    /// The tables of `view`: O(positions).
+    pub(crate) fn new(view: &ProfileGrid) -> QueryTables {
+        let table = (!view.is_uniform()).then(|| StepTable::new(view));
         let (w, h) = (view.grid().width(), view.grid().height());
         let blocks_wide = w.div_ceil(FLOOR_BLOCK);
         let mut block_floor = Vec::new();
@@ -73,9 +119,7 @@ impl ProfileData {
             }
             chamfer(&mut near_cheapest, near_wide as usize);
         }
-        ProfileData {
-            profile: profile.clone(),
-            view,
+        QueryTables {
             table,
             block_floor,
             blocks_wide,
@@ -83,7 +127,9 @@ impl ProfileData {
             near_wide,
         }
     }
+}
 
+impl ProfileData {
     /// The heuristic of a leg search confined to the `width` × `height`
     /// rectangle at `(x, y)` (see [`LegHeuristic`]); `None` when costs are
     /// uniform. O(blocks the rectangle touches).

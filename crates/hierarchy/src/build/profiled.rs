@@ -31,7 +31,7 @@
 
 use crate::graph::{region_graph, Link};
 use crate::model::Hierarchy;
-use crate::profile::ProfileData;
+use crate::profile::{ProfileData, QueryTables};
 use crate::sector::Rect;
 use crate::{HierarchyConfig, HierarchyError, PortalMode};
 use regionpath_grid::{octile, Dir, Grid, Point, Profile, ProfileGrid, SQRT2};
@@ -84,27 +84,46 @@ impl Hierarchy {
         config: &HierarchyConfig,
     ) -> Result<Hierarchy, HierarchyError> {
         let t0 = std::time::Instant::now();
-        let data = ProfileData::new(grid, profile);
-        let config = if data.table.is_some() {
+        let view = ProfileGrid::new(grid, profile);
+        let weighted = !view.is_uniform();
+        let config = if weighted {
             config.portals(PortalMode::Never)
         } else {
             *config
         };
-        // Landmarks once, over the terrain's prices (`reweigh`).
-        let weighted = data.table.is_some();
-        let mut h = Hierarchy::build_landmarks(data.view.grid(), &config, !weighted)?;
-        if data.table.is_some() {
-            reweigh(&mut h, &data.view);
-        }
-        h.bind_profile(grid, data);
+        // The hierarchy reads only the view: the queries' tables and the
+        // map's checksum are made beside it.
+        let (built, (tables, checksum)) = crate::par::join(
+            config.get_parallel(),
+            || {
+                // Landmarks once, over the terrain's prices (`reweigh`).
+                let mut h = Hierarchy::build_landmarks(view.grid(), &config, !weighted)?;
+                if weighted {
+                    reweigh(&mut h, &view);
+                }
+                Ok::<_, HierarchyError>(h)
+            },
+            || (QueryTables::new(&view), grid.terrain_checksum()),
+        );
+        let mut h = built?;
+        h.bind_checked_profile(
+            grid,
+            ProfileData::from_parts(profile, view, tables),
+            checksum,
+        );
         h.build_ms = t0.elapsed().as_secs_f64() * 1e3;
         Ok(h)
     }
 
     /// Records `data` as the profile and `grid` as the map served.
     pub(crate) fn bind_profile(&mut self, grid: &Grid, data: ProfileData) {
+        self.bind_checked_profile(grid, data, grid.terrain_checksum());
+    }
+
+    /// [`Hierarchy::bind_profile`] with `grid`'s terrain checksum given.
+    fn bind_checked_profile(&mut self, grid: &Grid, data: ProfileData, checksum: u64) {
         self.grid_revision = grid.revision();
-        self.grid_checksum = grid.terrain_checksum();
+        self.grid_checksum = checksum;
         self.profile = Some(Arc::new(data));
     }
 }
@@ -410,7 +429,9 @@ pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
             let rep = best.2;
             scratch.run(rep);
             let mut out = vec![f64::INFINITY; 2 * (w + ht) as usize];
-            for_outline(rect, |p| out[outline_slot(rect, p)] = scratch.dist[scratch.at(p)]);
+            for_outline(rect, |p| {
+                out[outline_slot(rect, p)] = scratch.dist[scratch.at(p)]
+            });
             (rep, out)
         });
     for (a, (rep, _)) in picked.iter().enumerate() {
@@ -577,4 +598,51 @@ fn best_crossing(
             len: last - first + 1,
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The premise of the octile shortcut in [`reweigh`]: in a sector whose
+    /// every cell is usable at one cost, the Dijkstra inside the sector
+    /// reaches each outline cell at that cost times the octile distance,
+    /// from any cell (checked against the Dijkstra itself, for costs that
+    /// are and are not powers of two, and sectors cut by the map's edge).
+    #[test]
+    fn open_sectors_of_one_cost_are_octile() {
+        for (w, h, cost) in [(16, 16, 1.0), (16, 16, 0.7), (11, 16, 3.0), (16, 5, 1.5)] {
+            let rows: Vec<String> = (0..h).map(|_| ".".repeat(w)).collect();
+            let grid = Grid::from_rows(&rows).unwrap();
+            let profile = Profile::builder("walker").cost('.', cost).build().unwrap();
+            let view = ProfileGrid::new(&grid, &profile);
+            let rect = Rect {
+                x0: 0,
+                y0: 0,
+                x1: w as u32,
+                y1: h as u32,
+            };
+            let mut scratch = SectorDijkstra::default();
+            scratch.load(&view, rect);
+            assert_eq!(scratch.usable, (w * h) as u32);
+            let mut compared = 0;
+            for from in [
+                Point::new(0, 0),
+                Point::new(3, 2),
+                Point::new(w as u32 - 1, h as u32 / 2),
+            ] {
+                scratch.run(from);
+                for_outline(rect, |p| {
+                    let got = scratch.dist[scratch.at(p)];
+                    let want = cost * octile(from, p);
+                    assert!(
+                        (got - want).abs() <= 1e-9 * want.max(1.0),
+                        "{from:?} -> {p:?}: {got} vs {want}"
+                    );
+                    compared += 1;
+                });
+            }
+            assert_eq!(compared, 3 * 2 * (w + h));
+        }
+    }
 }
