@@ -18,18 +18,24 @@
 //! * [`planner`]: a small grid (up to [`MAX_SIDE`]²), build and planner
 //!   settings (valid and not), and queries; every answer is checked against
 //!   the Dijkstra oracle of `regionpath-testkit`.
+//! * [`profiles`]: a small terrain grid, a movement profile (TOML or
+//!   builder, valid and not), its build, saved and patched files, and
+//!   queries checked against the test kit's weighted Dijkstra.
 //!
-//! The input layouts are documented on [`decode_grid`], [`hierarchy_file`]
-//! and [`planner`]; [`seeds`] writes inputs in them.
+//! The input layouts are documented on [`decode_grid`], [`hierarchy_file`],
+//! [`planner`] and [`profiles`]; [`seeds`] writes inputs in them.
 
 use regionpath::grid::{parse_map, parse_scen, write_map, Grid, Point, Terrain};
+use regionpath::grid::{Profile, ProfileError, ProfileGrid, MAX_COST, MAX_UNIT_SIZE, MIN_COST};
 use regionpath::hierarchy::{read_file_summary, FORMAT_VERSION};
+use regionpath::search::AStar;
 use regionpath::{
     Config, Error, Hierarchy, HierarchyConfig, Path, Planner, PortalMode, TurnPolicy, Vec2,
 };
 use regionpath_testkit::check::repeated_cell;
 use regionpath_testkit::clearance::{centre, independently_clear, point_clearance};
 use regionpath_testkit::maps::{knock_through, maze, obstacles, EAST_FIRST, WEST_FIRST};
+use regionpath_testkit::profiled::{check_weighted_path, position_cost, weighted_distance};
 use regionpath_testkit::{check_path, distances, Rng64, SplitMix64};
 
 /// Largest side of a decoded grid: small enough that a Dijkstra per query
@@ -1056,7 +1062,391 @@ pub fn planner(data: &[u8]) {
     }
 }
 
-/// Seed inputs for the four targets, built from the layouts above (the
+/// Terrain characters of [`profiles`] grids, in the order their count
+/// byte takes them: ground, road, swamp, water, forest, wall, grass, and
+/// one a profile may name only by its raw character.
+const PROFILE_KINDS: [char; 8] = ['.', '=', 'S', 'W', 'T', '@', 'G', '~'];
+
+/// Costs a [`profiles`] builder input picks from: valid ones (the range's
+/// ends included) and invalid ones (zero, negative, not finite, just out
+/// of range).
+const PROFILE_COSTS: [f64; 16] = [
+    1.0,
+    0.5,
+    2.0,
+    3.5,
+    0.7,
+    1000.0,
+    0.01,
+    7.25,
+    1.5,
+    3.0,
+    0.0,
+    -1.0,
+    f64::NAN,
+    f64::INFINITY,
+    1000.5,
+    0.009,
+];
+
+/// Decodes a terrain grid for [`profiles`]: width and height bytes (`1 + b
+/// % 24`), a kind-count byte (`1 + b % 8` of [`PROFILE_KINDS`]), a seed
+/// (u64) for patches of kinds (each cell copies its left or upper
+/// neighbour or takes a random kind), then a count byte (`% 8`) of cells
+/// to set, each an x, a y and a kind byte.
+fn decode_terrain(b: &mut Bytes) -> Grid {
+    let w = 1 + usize::from(b.u8()) % MAX_SIDE as usize;
+    let h = 1 + usize::from(b.u8()) % MAX_SIDE as usize;
+    let kinds = &PROFILE_KINDS[..1 + usize::from(b.u8()) % PROFILE_KINDS.len()];
+    let mut rng = SplitMix64(b.u64());
+    let mut rows: Vec<Vec<char>> = Vec::with_capacity(h);
+    for y in 0..h {
+        let mut row = Vec::with_capacity(w);
+        for x in 0..w {
+            let c = match rng.below(5) {
+                0 | 1 if x > 0 => row[x - 1],
+                2 if y > 0 => rows[y - 1][x],
+                _ => kinds[rng.below(kinds.len() as u64) as usize],
+            };
+            row.push(c);
+        }
+        rows.push(row);
+    }
+    for _ in 0..b.u8() % 8 {
+        let (x, y) = (usize::from(b.u8()) % w, usize::from(b.u8()) % h);
+        rows[y][x] = kinds[usize::from(b.u8()) % kinds.len()];
+    }
+    let rows: Vec<String> = rows.into_iter().map(String::from_iter).collect();
+    Grid::from_rows(&rows).expect("at most 8 printable kinds")
+}
+
+/// Decodes a profile for [`profiles`] and checks that it is accepted
+/// exactly when valid. Text mode: a length byte and that many bytes of
+/// TOML (lossy UTF-8) for `Profile::from_toml_str`, whose errors must name
+/// the origin, a line of the text and a field. Builder mode: a name byte
+/// (0: blank), a size byte (`% 10`: 0 and 9 are out of range), a count
+/// byte (`% 6`) of costs, each a kind byte (high bit: the low 7 bits as a
+/// raw character, printable or not; else one of [`PROFILE_KINDS`]) and a
+/// cost byte (one of [`PROFILE_COSTS`]). `None` when refused.
+fn decode_profile(b: &mut Bytes, text_mode: bool) -> Option<Profile> {
+    if text_mode {
+        let len = usize::from(b.u8());
+        let bytes: Vec<u8> = (0..len).map(|_| b.u8()).collect();
+        let text = String::from_utf8_lossy(&bytes);
+        return match Profile::from_toml_str(&text, "fuzz.toml") {
+            Ok(p) => {
+                check_profile(&p);
+                Some(p)
+            }
+            Err(e) => {
+                let shown = e.to_string();
+                let ProfileError::At {
+                    origin,
+                    line,
+                    column,
+                    field,
+                    ..
+                } = &e
+                else {
+                    panic!("profile text {text:?}: error without a place: {e:?}");
+                };
+                assert_eq!(origin, "fuzz.toml", "{shown}");
+                let lines = text.lines().count().max(1);
+                assert!(
+                    (1..=lines + 1).contains(line) && *column >= 1,
+                    "profile text {text:?}: line {line} of {lines}: {shown}"
+                );
+                assert!(shown.contains(&format!("field `{field}`")), "{shown}");
+                None
+            }
+        };
+    }
+    let name = if b.u8() == 0 { " " } else { "unit" };
+    let size = u32::from(b.u8() % 10);
+    let mut builder = Profile::builder(name).size(size);
+    let mut valid = name != " " && (1..=MAX_UNIT_SIZE).contains(&size);
+    let mut priced = false;
+    for _ in 0..b.u8() % 6 {
+        let k = b.u8();
+        let c = if k & 0x80 != 0 {
+            char::from(k & 0x7f)
+        } else {
+            PROFILE_KINDS[usize::from(k) % PROFILE_KINDS.len()]
+        };
+        let cost = PROFILE_COSTS[usize::from(b.u8()) % PROFILE_COSTS.len()];
+        valid &=
+            ('!'..='~').contains(&c) && cost.is_finite() && (MIN_COST..=MAX_COST).contains(&cost);
+        priced = true;
+        builder = builder.cost(c, cost);
+    }
+    valid &= priced;
+    match builder.build() {
+        Ok(p) => {
+            assert!(valid, "the builder accepted an invalid profile: {p:?}");
+            check_profile(&p);
+            Some(p)
+        }
+        Err(e) => {
+            assert!(!valid, "the builder refused a valid profile: {e}");
+            None
+        }
+    }
+}
+
+/// A profile's documented invariants: size in range, at least one priced
+/// character, every cost finite and in range.
+fn check_profile(p: &Profile) {
+    assert!((1..=MAX_UNIT_SIZE).contains(&p.size()), "{p:?}");
+    let costs: Vec<f64> = p.costs().map(|(_, c)| c).collect();
+    assert!(!costs.is_empty(), "{p:?}");
+    assert!(
+        costs
+            .iter()
+            .all(|c| c.is_finite() && (MIN_COST..=MAX_COST).contains(c)),
+        "{p:?}"
+    );
+}
+
+/// Checks movement profiles end to end on a small terrain grid. Layout: a
+/// flags byte (bit 0: the profile as TOML text; bit 1: patch the saved
+/// file; bit 2: smooth; bits 3–4: sector size 4, 5, 8 or 16), a grid
+/// ([`decode_terrain`]), a profile ([`decode_profile`]), a query count byte
+/// (`1 + b % 6`) and the queries (two endpoints each: the high bit of the
+/// first byte picks a usable position, else raw coordinates, as
+/// `decode_point`), then, with bit 1, patches ([`apply_patches`]) of the
+/// saved file's payload (CRC fixed).
+///
+/// An accepted profile must build; the build's file must load for that
+/// profile and be refused for another (a size or a cost changed) and
+/// without one. Every query, full and lazy, on the build and on its loaded
+/// copy, must agree with the test kit's weighted Dijkstra: a path iff one
+/// exists, contiguous and legal for the unit's footprint, from start to
+/// goal, its reported cost its cost, never below the optimum; the exact
+/// weighted A* reaches the optimum; endpoints off the map or not usable
+/// get the documented endpoint errors. A patched file may be refused with
+/// a typed error; if it loads, its answers may be refused as
+/// `Inconsistent` but never wrong.
+pub fn profiles(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let flags = b.u8();
+    let grid = decode_terrain(&mut b);
+    let Some(profile) = decode_profile(&mut b, flags & 1 == 1) else {
+        return;
+    };
+    let sector = [4, 5, 8, 16][usize::from(flags >> 3 & 3)];
+    let hc = HierarchyConfig::new().sector_size(sector).parallel(false);
+    let h = Hierarchy::build_with_profile(&grid, &profile, &hc)
+        .unwrap_or_else(|e| panic!("a valid profile does not build: {e}"));
+    let payload = h.to_bytes();
+    let loaded = Hierarchy::from_bytes_with_profile(&payload, &grid, &profile)
+        .unwrap_or_else(|e| panic!("a fresh profiled file does not load: {e}"));
+    assert!(
+        Hierarchy::from_bytes(&payload, &grid).is_err(),
+        "a profiled file loads without its profile"
+    );
+    let other = {
+        let mut o = Profile::builder(profile.name()).size(if profile.size() < MAX_UNIT_SIZE {
+            profile.size() + 1
+        } else {
+            1
+        });
+        for (t, c) in profile.costs() {
+            o = o.cost(t.to_char(), c);
+        }
+        o.build().expect("a valid profile resized")
+    };
+    assert!(
+        Hierarchy::from_bytes_with_profile(&payload, &grid, &other).is_err(),
+        "a profiled file loads for a profile of another size"
+    );
+    let usable = |p: Point| position_cost(&grid, &profile, p.x.into(), p.y.into()).is_some();
+    let open: Vec<Point> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Point::new(x, y)))
+        .filter(|&p| usable(p))
+        .collect();
+    let config = Config::new().smooth(flags & 4 != 0);
+    let mut planner = Planner::new(config).expect("valid settings");
+    let view = ProfileGrid::new(&grid, &profile);
+    let mut astar = AStar::new();
+    let mut queries = Vec::new();
+    for _ in 0..1 + b.u8() % 6 {
+        let s = decode_point(&mut b, &grid, &open);
+        queries.push((s, decode_point(&mut b, &grid, &open)));
+    }
+    let mut path = Path::default();
+    let mut query = None;
+    for &(s, g) in &queries {
+        let want = if !usable(s) || !usable(g) {
+            Expect::BadEndpoint
+        } else {
+            match weighted_distance(&grid, &profile, s, g) {
+                Some(d) => Expect::Path(d),
+                None => Expect::Unreachable,
+            }
+        };
+        if let Expect::Path(d) = want {
+            let found = astar
+                .find_path_weighted(&view, s, g)
+                .unwrap_or_else(|e| panic!("exact search {s} -> {g}: {e}"));
+            let c = check_weighted_path(&grid, &profile, &found.path, s, g)
+                .unwrap_or_else(|e| panic!("exact search {s} -> {g}: {e}"));
+            assert!(
+                (c - d).abs() <= 1e-6 * d.max(1.0),
+                "exact search {s} -> {g}: {c} against the optimum {d}"
+            );
+        }
+        for (hier, origin) in [(&h, Origin::Fresh), (&loaded, Origin::Fresh)] {
+            check_profiled_query(
+                &mut planner,
+                hier,
+                &grid,
+                &profile,
+                (s, g),
+                want,
+                origin,
+                &mut path,
+                &mut query,
+            );
+        }
+    }
+    if flags & 2 == 0 {
+        return;
+    }
+    let mut patched = payload[RPH_HEADER..].to_vec();
+    apply_patches(&mut patched, &mut b);
+    let Ok(loaded) =
+        Hierarchy::from_bytes_with_profile(&rph_with_header(&patched), &grid, &profile)
+    else {
+        return;
+    };
+    for &(s, g) in &queries {
+        let want = if !usable(s) || !usable(g) {
+            Expect::BadEndpoint
+        } else {
+            match weighted_distance(&grid, &profile, s, g) {
+                Some(d) => Expect::Path(d),
+                None => Expect::Unreachable,
+            }
+        };
+        check_profiled_query(
+            &mut planner,
+            &loaded,
+            &grid,
+            &profile,
+            (s, g),
+            want,
+            Origin::Loaded,
+            &mut path,
+            &mut query,
+        );
+    }
+}
+
+/// One [`profiles`] query, full then lazy, against the oracle's `want`.
+#[allow(clippy::too_many_arguments)]
+fn check_profiled_query(
+    planner: &mut Planner,
+    h: &Hierarchy,
+    grid: &Grid,
+    profile: &Profile,
+    (start, goal): (Point, Point),
+    want: Expect,
+    origin: Origin,
+    path: &mut Path,
+    query: &mut Option<regionpath::Query>,
+) {
+    let ctx = format!(
+        "{} query {start} -> {goal} ({want:?}, {origin:?})",
+        profile.name()
+    );
+    let usable = |p: Point| position_cost(grid, profile, p.x.into(), p.y.into()).is_some();
+    let endpoint_ok = |e: &Error| {
+        let at = |endpoint| match endpoint {
+            regionpath::Endpoint::Start => start,
+            regionpath::Endpoint::Goal => goal,
+        };
+        match e {
+            Error::OutOfBounds { endpoint, point } => {
+                *point == at(*endpoint) && !grid.in_bounds(*point)
+            }
+            Error::Blocked { endpoint, point } => {
+                *point == at(*endpoint) && grid.in_bounds(*point) && !usable(*point)
+            }
+            _ => false,
+        }
+    };
+    let check_err = |e: &Error| match (want, e) {
+        (Expect::BadEndpoint, e) => assert!(endpoint_ok(e), "{ctx}: got {e:?}"),
+        (Expect::Unreachable, Error::Unreachable { start: s, goal: g }) => {
+            assert_eq!((*s, *g), (start, goal), "{ctx}: the error names other ends")
+        }
+        (_, Error::Inconsistent { .. }) if origin == Origin::Loaded => {}
+        _ => panic!("{ctx}: wrong error {e:?}"),
+    };
+    match planner.find_path_into(h, grid, start, goal, path) {
+        Ok(()) => {
+            let Expect::Path(d) = want else {
+                panic!("{ctx}: a path of {} positions", path.cells.len());
+            };
+            let c = check_weighted_path(grid, profile, &path.cells, start, goal)
+                .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+            assert!(
+                (c - path.cost).abs() <= 1e-6 * c.max(1.0),
+                "{ctx}: cost {c} reported as {}",
+                path.cost
+            );
+            assert!(
+                c >= d - 1e-6 * d.max(1.0),
+                "{ctx}: cost {c} below the optimum {d}"
+            );
+            if let (Some(first), Some(last)) = (path.waypoints.first(), path.waypoints.last()) {
+                let k = profile.size() as f32 / 2.0;
+                assert_eq!(
+                    (first.x, first.y),
+                    (start.x as f32 + k, start.y as f32 + k),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    (last.x, last.y),
+                    (goal.x as f32 + k, goal.y as f32 + k),
+                    "{ctx}"
+                );
+            }
+        }
+        Err(e) => check_err(&e),
+    }
+    let started = match query {
+        Some(q) => planner.restart(q, h, grid, start, goal),
+        None => planner.start(h, grid, start, goal).map(|q| {
+            *query = Some(q);
+        }),
+    };
+    if let Err(e) = started {
+        check_err(&e);
+        return;
+    }
+    let reachable = matches!(want, Expect::Path(_));
+    assert!(
+        reachable || origin == Origin::Loaded,
+        "{ctx}: a lazy query started"
+    );
+    let q = query.as_mut().expect("started");
+    let mut cells = Vec::new();
+    let limit = 4 * grid.width() as usize * grid.height() as usize + 16;
+    for legs in 0.. {
+        match planner.next_leg(q, h, grid, &mut cells) {
+            Ok(true) => assert!(legs < limit, "{ctx}: lazy, over {limit} legs"),
+            Ok(false) => break,
+            Err(Error::Inconsistent { .. }) if origin == Origin::Loaded => return,
+            Err(e) => panic!("{ctx}: next_leg failed: {e:?}"),
+        }
+    }
+    assert!(reachable, "{ctx}: every lazy leg planned");
+    check_weighted_path(grid, profile, &cells, start, goal)
+        .unwrap_or_else(|e| panic!("{ctx}: lazy: {e}"));
+}
+
+/// Seed inputs for the five targets, built from the layouts above (the
 /// committed corpora in `fuzz/corpus/` were written from these, plus
 /// crops of the bundled maps).
 pub mod seeds {
@@ -1220,6 +1610,52 @@ pub mod seeds {
                 patch.push(0x7f);
             }
             out.push(patch);
+        }
+        out
+    }
+
+    /// [`profiles`] seeds: painted grids of 8 to 24 cells a side, the
+    /// bundled kinds of unit as TOML text (infantry, a two-cell tank, a
+    /// boat) and as builder input (sizes 1 to 3, one invalid), the saved
+    /// file patched in some, six queries between usable positions each.
+    pub fn profiles() -> Vec<Vec<u8>> {
+        let texts = [
+            "name = \"infantry\"\nsize = 1\n\n[cost]\n\".\" = 1\nG = 1\n\"=\" = 0.5\nT = 2\nS = 3\n",
+            "name = \"tank\"\nsize = 2\n\n[cost]\n\".\" = 1\nG = 1\n\"=\" = 0.7\nT = 4\n",
+            "name = \"boat\"\n[cost]\nW = 1\n\"~\" = 1.5\n",
+            "name = \"bad\"\nsize = 100\n[cost]\n\".\" = 1\n",
+            "name = \"bad\"\nspeed = 2\n[cost]\n\".\" = 0\n",
+        ];
+        let mut out = Vec::new();
+        for (i, side) in [8u8, 13, 16, 24, 20, 11, 17, 24].into_iter().enumerate() {
+            // Flags: text or builder, patched (odd seeds), smooth (every
+            // third), sector size by index.
+            let text = i < texts.len();
+            let flags = u8::from(text)
+                | (u8::from(i % 2 == 1) << 1)
+                | (u8::from(i % 3 == 0) << 2)
+                | (((i % 4) as u8) << 3);
+            let mut v = vec![flags, side - 1, side + 3 - 1, 7];
+            v.extend_from_slice(&(0x5eed_0000 + i as u64).to_le_bytes());
+            v.push(0);
+            if text {
+                let t = texts[i].as_bytes();
+                v.push(t.len() as u8);
+                v.extend_from_slice(t);
+            } else {
+                // Name, size, three costs: ground 1, road 0.5, swamp 3.
+                v.extend_from_slice(&[1, (i % 3) as u8 + 1, 3, 0, 0, 1, 1, 2, 9]);
+            }
+            v.push(5);
+            for q in 0..6u16 {
+                let k = q.wrapping_mul(97).wrapping_add(i as u16 * 31);
+                v.extend_from_slice(&[0x80, k as u8, (k >> 8) as u8, 0x80, (k * 7) as u8, 0]);
+            }
+            if flags & 2 != 0 {
+                // Xor a byte in the region table, cut the tail.
+                v.extend_from_slice(&[0, 60, 0, 0x10, 4, 0xff, 0x7f]);
+            }
+            out.push(v);
         }
         out
     }

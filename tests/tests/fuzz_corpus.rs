@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 
 type Check = fn(&[u8]);
 
-const TARGETS: [(&str, Check); 4] = [
+const TARGETS: [(&str, Check); 5] = [
     ("map_parser", fuzz::map_parser),
     ("scen_parser", fuzz::scen_parser),
     ("hierarchy_file", fuzz::hierarchy_file),
     ("planner", fuzz::planner),
+    ("profiles", fuzz::profiles),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -71,6 +72,9 @@ fn corpora_and_regressions_replay_clean() {
 fn generated_seeds_pass() {
     for (i, s) in seeds::planner().iter().enumerate() {
         run(&format!("planner seed {i}"), fuzz::planner, s);
+    }
+    for (i, s) in seeds::profiles().iter().enumerate() {
+        run(&format!("profiles seed {i}"), fuzz::profiles, s);
     }
     for (i, s) in seeds::hierarchy_file().iter().enumerate() {
         run(&format!("hierarchy_file seed {i}"), fuzz::hierarchy_file, s);
@@ -155,6 +159,11 @@ fn random_planner() {
     random_run("planner", fuzz::planner, 20_000, 0x706c_616e);
 }
 
+#[test]
+fn random_profiles() {
+    random_run("profiles", fuzz::profiles, 5_000, 0x7072_6f66);
+}
+
 /// Writes the seed corpora: `cargo test -p regionpath-tests --test
 /// fuzz_corpus -- --ignored write_seed_corpora`. Files are named by the
 /// hash of their bytes, as cargo-fuzz names what it finds.
@@ -190,6 +199,7 @@ fn write_seed_corpora() {
         ("scen_parser", scen),
         ("hierarchy_file", seeds::hierarchy_file()),
         ("planner", seeds::planner()),
+        ("profiles", seeds::profiles()),
     ] {
         let dir = fuzz_dir().join("corpus").join(target);
         std::fs::create_dir_all(&dir).expect("corpus folder");
