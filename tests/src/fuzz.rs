@@ -35,7 +35,9 @@ use regionpath::{
 use regionpath_testkit::check::repeated_cell;
 use regionpath_testkit::clearance::{centre, independently_clear, point_clearance};
 use regionpath_testkit::maps::{knock_through, maze, obstacles, EAST_FIRST, WEST_FIRST};
-use regionpath_testkit::profiled::{check_weighted_path, position_cost, weighted_distance};
+use regionpath_testkit::profiled::{
+    check_weighted_path, position_cost, random_terrain, weighted_distance,
+};
 use regionpath_testkit::{check_path, distances, Rng64, SplitMix64};
 
 /// Largest side of a decoded grid: small enough that a Dijkstra per query
@@ -323,8 +325,15 @@ fn expect(grid: &Grid, start: Point, goal: Point) -> Expect {
 }
 
 /// Whether `e` is the documented error for bad endpoints `start`/`goal`:
-/// outside the grid or blocked, naming an endpoint that is.
-fn endpoint_error(grid: &Grid, start: Point, goal: Point, e: &Error) -> bool {
+/// outside the grid or on a cell (position) that is not `usable`, naming
+/// an endpoint that is.
+fn endpoint_error(
+    grid: &Grid,
+    start: Point,
+    goal: Point,
+    e: &Error,
+    usable: impl Fn(Point) -> bool,
+) -> bool {
     let at = |endpoint| match endpoint {
         regionpath::Endpoint::Start => start,
         regionpath::Endpoint::Goal => goal,
@@ -334,7 +343,7 @@ fn endpoint_error(grid: &Grid, start: Point, goal: Point, e: &Error) -> bool {
             *point == at(*endpoint) && !grid.in_bounds(*point)
         }
         Error::Blocked { endpoint, point } => {
-            *point == at(*endpoint) && grid.in_bounds(*point) && !grid.is_passable(*point)
+            *point == at(*endpoint) && grid.in_bounds(*point) && !usable(*point)
         }
         _ => false,
     }
@@ -365,7 +374,7 @@ fn check_error(
     let curved = config.filter(|c| c.get_smooth() && c.get_turning_radius() > 0.0);
     match (want, e) {
         (Expect::BadEndpoint, e) => assert!(
-            endpoint_error(grid, start, goal, e),
+            endpoint_error(grid, start, goal, e, |p| grid.is_passable(p)),
             "{}: expected an endpoint error, got {e:?}",
             ctx()
         ),
@@ -1095,29 +1104,22 @@ const PROFILE_COSTS: [f64; 16] = [
 /// neighbour or takes a random kind), then a count byte (`% 8`) of cells
 /// to set, each an x, a y and a kind byte.
 fn decode_terrain(b: &mut Bytes) -> Grid {
-    let w = 1 + usize::from(b.u8()) % MAX_SIDE as usize;
-    let h = 1 + usize::from(b.u8()) % MAX_SIDE as usize;
-    let kinds = &PROFILE_KINDS[..1 + usize::from(b.u8()) % PROFILE_KINDS.len()];
-    let mut rng = SplitMix64(b.u64());
-    let mut rows: Vec<Vec<char>> = Vec::with_capacity(h);
-    for y in 0..h {
-        let mut row = Vec::with_capacity(w);
-        for x in 0..w {
-            let c = match rng.below(5) {
-                0 | 1 if x > 0 => row[x - 1],
-                2 if y > 0 => rows[y - 1][x],
-                _ => kinds[rng.below(kinds.len() as u64) as usize],
-            };
-            row.push(c);
-        }
-        rows.push(row);
-    }
+    let (w, h) = (
+        1 + u32::from(b.u8()) % MAX_SIDE,
+        1 + u32::from(b.u8()) % MAX_SIDE,
+    );
+    let kinds: Vec<Terrain> = PROFILE_KINDS[..1 + usize::from(b.u8()) % PROFILE_KINDS.len()]
+        .iter()
+        .map(|&c| Terrain::from_char(c).expect("printable"))
+        .collect();
+    let mut grid = random_terrain(&mut SplitMix64(b.u64()), w, h, &kinds);
     for _ in 0..b.u8() % 8 {
-        let (x, y) = (usize::from(b.u8()) % w, usize::from(b.u8()) % h);
-        rows[y][x] = kinds[usize::from(b.u8()) % kinds.len()];
+        let p = Point::new(u32::from(b.u8()) % w, u32::from(b.u8()) % h);
+        let t = kinds[usize::from(b.u8()) % kinds.len()];
+        grid.set_terrain(p, t)
+            .expect("in bounds, a kind of the map");
     }
-    let rows: Vec<String> = rows.into_iter().map(String::from_iter).collect();
-    Grid::from_rows(&rows).expect("at most 8 printable kinds")
+    grid
 }
 
 /// Decodes a profile for [`profiles`] and checks that it is accepted
@@ -1360,23 +1362,13 @@ fn check_profiled_query(
         profile.name()
     );
     let usable = |p: Point| position_cost(grid, profile, p.x.into(), p.y.into()).is_some();
-    let endpoint_ok = |e: &Error| {
-        let at = |endpoint| match endpoint {
-            regionpath::Endpoint::Start => start,
-            regionpath::Endpoint::Goal => goal,
-        };
-        match e {
-            Error::OutOfBounds { endpoint, point } => {
-                *point == at(*endpoint) && !grid.in_bounds(*point)
-            }
-            Error::Blocked { endpoint, point } => {
-                *point == at(*endpoint) && grid.in_bounds(*point) && !usable(*point)
-            }
-            _ => false,
-        }
-    };
     let check_err = |e: &Error| match (want, e) {
-        (Expect::BadEndpoint, e) => assert!(endpoint_ok(e), "{ctx}: got {e:?}"),
+        (Expect::BadEndpoint, e) => {
+            assert!(
+                endpoint_error(grid, start, goal, e, usable),
+                "{ctx}: got {e:?}"
+            )
+        }
         (Expect::Unreachable, Error::Unreachable { start: s, goal: g }) => {
             assert_eq!((*s, *g), (start, goal), "{ctx}: the error names other ends")
         }

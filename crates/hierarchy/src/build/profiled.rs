@@ -397,7 +397,7 @@ pub(crate) fn reweigh(h: &mut Hierarchy, view: &ProfileGrid) {
                 // Every cell of the sector is usable, at one cost: the
                 // representative stays, and the way to any cell is the
                 // straight octile one (no Dijkstra: 34 % of Berlin_0_1024's
-                // sectors under infantry).
+                // sectors under infantry; `benches/PROFILES.md` P85).
                 let c = scratch.cheapest;
                 let mut out = vec![f64::INFINITY; 2 * (w + ht) as usize];
                 for_outline(rect, |p| out[outline_slot(rect, p)] = c * octile(old, p));
