@@ -561,18 +561,12 @@ fn check_query(
     let reachable = matches!(want, Expect::Path(_));
     assert!(reachable || origin == Origin::Loaded, "{ctx}: started");
     let q = query.as_mut().expect("started");
-    let mut cells = Vec::new();
     // A lazy path may take detours, but it must end: a leg per region of
     // the route at most, with slack.
     let limit = 4 * grid.passable_count() as usize + 16;
-    for legs in 0.. {
-        match planner.next_leg(q, h, grid, &mut cells) {
-            Ok(true) => assert!(legs < limit, "{ctx}: over {limit} legs"),
-            Ok(false) => break,
-            Err(Error::Inconsistent { .. }) if origin == Origin::Loaded => return,
-            Err(e) => panic!("{ctx}: next_leg failed: {e:?}"),
-        }
-    }
+    let Some(cells) = walk_lazy(planner, q, h, grid, limit, origin, &ctx) else {
+        return;
+    };
     assert!(reachable, "{ctx}: every leg planned");
     // Contiguous, legal, right ends, no cell twice (lazy paths are not
     // promised to be optimal).
@@ -581,6 +575,30 @@ fn check_query(
     for c in &cells {
         assert!(seen.insert(*c), "{ctx}: the lazy path visits {c} twice");
     }
+}
+
+/// Runs a started lazy query leg by leg to its end (at most `limit`
+/// legs) and returns its cells; `None` where a loaded file's leg fails as
+/// `Inconsistent` (its right); any other failure panics, naming `ctx`.
+fn walk_lazy(
+    planner: &mut Planner,
+    q: &mut regionpath::Query,
+    h: &Hierarchy,
+    grid: &Grid,
+    limit: usize,
+    origin: Origin,
+    ctx: &str,
+) -> Option<Vec<Point>> {
+    let mut cells = Vec::new();
+    for legs in 0.. {
+        match planner.next_leg(q, h, grid, &mut cells) {
+            Ok(true) => assert!(legs < limit, "{ctx}: over {limit} legs"),
+            Ok(false) => break,
+            Err(Error::Inconsistent { .. }) if origin == Origin::Loaded => return None,
+            Err(e) => panic!("{ctx}: next_leg failed: {e:?}"),
+        }
+    }
+    Some(cells)
 }
 
 /// The oracle's connected pieces: a label per cell, row by row (8-connected
@@ -1275,17 +1293,22 @@ pub fn profiles(data: &[u8]) {
         let s = decode_point(&mut b, &grid, &open);
         queries.push((s, decode_point(&mut b, &grid, &open)));
     }
+    let wants: Vec<Expect> = queries
+        .iter()
+        .map(|&(s, g)| {
+            if !usable(s) || !usable(g) {
+                Expect::BadEndpoint
+            } else {
+                match weighted_distance(&grid, &profile, s, g) {
+                    Some(d) => Expect::Path(d),
+                    None => Expect::Unreachable,
+                }
+            }
+        })
+        .collect();
     let mut path = Path::default();
     let mut query = None;
-    for &(s, g) in &queries {
-        let want = if !usable(s) || !usable(g) {
-            Expect::BadEndpoint
-        } else {
-            match weighted_distance(&grid, &profile, s, g) {
-                Some(d) => Expect::Path(d),
-                None => Expect::Unreachable,
-            }
-        };
+    for (&(s, g), &want) in queries.iter().zip(&wants) {
         if let Expect::Path(d) = want {
             let found = astar
                 .find_path_weighted(&view, s, g)
@@ -1321,15 +1344,7 @@ pub fn profiles(data: &[u8]) {
     else {
         return;
     };
-    for &(s, g) in &queries {
-        let want = if !usable(s) || !usable(g) {
-            Expect::BadEndpoint
-        } else {
-            match weighted_distance(&grid, &profile, s, g) {
-                Some(d) => Expect::Path(d),
-                None => Expect::Unreachable,
-            }
-        };
+    for (&(s, g), &want) in queries.iter().zip(&wants) {
         check_profiled_query(
             &mut planner,
             &loaded,
@@ -1423,16 +1438,10 @@ fn check_profiled_query(
         "{ctx}: a lazy query started"
     );
     let q = query.as_mut().expect("started");
-    let mut cells = Vec::new();
     let limit = 4 * grid.width() as usize * grid.height() as usize + 16;
-    for legs in 0.. {
-        match planner.next_leg(q, h, grid, &mut cells) {
-            Ok(true) => assert!(legs < limit, "{ctx}: lazy, over {limit} legs"),
-            Ok(false) => break,
-            Err(Error::Inconsistent { .. }) if origin == Origin::Loaded => return,
-            Err(e) => panic!("{ctx}: next_leg failed: {e:?}"),
-        }
-    }
+    let Some(cells) = walk_lazy(planner, q, h, grid, limit, origin, &ctx) else {
+        return;
+    };
     assert!(reachable, "{ctx}: every lazy leg planned");
     check_weighted_path(grid, profile, &cells, start, goal)
         .unwrap_or_else(|e| panic!("{ctx}: lazy: {e}"));
