@@ -1230,15 +1230,15 @@ fn check_profile(p: &Profile) {
 /// Checks movement profiles end to end on a small terrain grid. Layout: a
 /// flags byte (bit 0: the profile as TOML text; bit 1: patch the saved
 /// file; bit 2: smooth; bits 3–4: sector size 4, 5, 8 or 16), a grid
-/// ([`decode_terrain`]), a profile ([`decode_profile`]), a query count byte
+/// (`decode_terrain`), a profile (`decode_profile`), a query count byte
 /// (`1 + b % 6`) and the queries (two endpoints each: the high bit of the
 /// first byte picks a usable position, else raw coordinates, as
 /// `decode_point`), then, with bit 1, patches ([`apply_patches`]) of the
 /// saved file's payload (CRC fixed).
 ///
 /// An accepted profile must build; the build's file must load for that
-/// profile and be refused for another (a size or a cost changed) and
-/// without one. Every query, full and lazy, on the build and on its loaded
+/// profile and be refused for the same costs at another size, and
+/// without a profile. Every query, full and lazy, on the build and on its loaded
 /// copy, must agree with the test kit's weighted Dijkstra: a path iff one
 /// exists, contiguous and legal for the unit's footprint, from start to
 /// goal, its reported cost its cost, never below the optimum; the exact
