@@ -202,7 +202,7 @@ impl Hierarchy {
         &self,
     ) -> Option<(&regionpath_grid::ProfileGrid, &regionpath_search::StepTable)> {
         let d = self.profile.as_deref()?;
-        Some((&d.view, d.table.as_ref()?))
+        Some((&d.view, d.tables.table.as_ref()?))
     }
 
     /// The cheapest cost class of a usable position in `win` (0 without a
@@ -233,7 +233,7 @@ impl Hierarchy {
     /// searched in steps and priced at the end).
     pub(crate) fn cost_floor(&self) -> f32 {
         match self.profile.as_deref() {
-            Some(d) if d.table.is_some() => d.floor() as f32,
+            Some(d) if d.tables.table.is_some() => d.floor() as f32,
             _ => 1.0,
         }
     }

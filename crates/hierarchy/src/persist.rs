@@ -639,7 +639,7 @@ impl Hierarchy {
         // the map is the grid they are checked against.
         let data = profile.map(|p| crate::profile::ProfileData::new(map, p));
         let grid = data.as_ref().map_or(map, |d| d.view.grid());
-        let weighted = data.as_ref().is_some_and(|d| d.table.is_some());
+        let weighted = data.as_ref().is_some_and(|d| d.tables.table.is_some());
         if !(4..=256).contains(&size) {
             return Err(HierarchyError::Corrupt(format!("sector size {size}")));
         }

@@ -10,26 +10,8 @@ use regionpath_search::{Cost, StepTable, COST_ONE};
 pub(crate) struct ProfileData {
     pub(crate) profile: Profile,
     pub(crate) view: ProfileGrid,
-    /// The step costs, where the view's costs differ (`None`: uniform).
-    pub(crate) table: Option<StepTable>,
-    /// Per [`FLOOR_BLOCK`]-square block of positions (row-major), the
-    /// cheapest cost class of a usable position in it (`u8::MAX`: none);
-    /// empty when uniform. A leg search prices its heuristic at the
-    /// cheapest class of its window ([`ProfileData::window_floor`]): a
-    /// window without roads then gets a heuristic twice as tight as one
-    /// priced at the road's cost.
-    block_floor: Vec<u8>,
-    /// Blocks per row of `block_floor`.
-    blocks_wide: u32,
-    /// Per [`NEAR_BLOCK`]-square block of positions (row-major), the
-    /// octile distance in whole positions, rounded down and capped at 255,
-    /// from the block to the nearest block holding a usable position of
-    /// the cheapest class (0 for such a block; walls ignored), measured
-    /// from block to block in steps of [`NEAR_BLOCK`]; empty when uniform.
-    /// See [`LegHeuristic`].
-    near_cheapest: Vec<u8>,
-    /// Blocks per row of `near_cheapest`.
-    near_wide: u32,
+    /// What its queries read beside the view.
+    pub(crate) tables: QueryTables,
 }
 
 /// Side of the blocks of [`ProfileData`]'s distances to the cheapest
@@ -54,21 +36,10 @@ impl ProfileData {
         view: ProfileGrid,
         tables: QueryTables,
     ) -> ProfileData {
-        let QueryTables {
-            table,
-            block_floor,
-            blocks_wide,
-            near_cheapest,
-            near_wide,
-        } = tables;
         ProfileData {
             profile: profile.clone(),
             view,
-            table,
-            block_floor,
-            blocks_wide,
-            near_cheapest,
-            near_wide,
+            tables,
         }
     }
 }
@@ -76,12 +47,27 @@ impl ProfileData {
 /// What a profile's queries read beside its view (the step costs and the
 /// heuristic's block tables): made from the view alone, so a build makes
 /// them while it builds the hierarchy from the same view.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct QueryTables {
-    table: Option<StepTable>,
+    /// The step costs, where the view's costs differ (`None`: uniform).
+    pub(crate) table: Option<StepTable>,
+    /// Per [`FLOOR_BLOCK`]-square block of positions (row-major), the
+    /// cheapest cost class of a usable position in it (`u8::MAX`: none);
+    /// empty when uniform. A leg search prices its heuristic at the
+    /// cheapest class of its window ([`ProfileData::window_floor`]): a
+    /// window without roads then gets a heuristic twice as tight as one
+    /// priced at the road's cost.
     block_floor: Vec<u8>,
+    /// Blocks per row of `block_floor`.
     blocks_wide: u32,
+    /// Per [`NEAR_BLOCK`]-square block of positions (row-major), the
+    /// octile distance in whole positions, rounded down and capped at 255,
+    /// from the block to the nearest block holding a usable position of
+    /// the cheapest class (0 for such a block; walls ignored), measured
+    /// from block to block in steps of [`NEAR_BLOCK`]; empty when uniform.
+    /// See [`LegHeuristic`].
     near_cheapest: Vec<u8>,
+    /// Blocks per row of `near_cheapest`.
     near_wide: u32,
 }
 
@@ -140,7 +126,7 @@ impl ProfileData {
         width: u32,
         height: u32,
     ) -> Option<LegHeuristic<'_>> {
-        let table = self.table.as_ref()?;
+        let table = self.tables.table.as_ref()?;
         let floor = self.window_floor(x, y, width, height);
         let costs = self.view.class_costs();
         // Two classes apart only where the window holds the cheapest one.
@@ -153,8 +139,8 @@ impl ProfileData {
             table,
             floor,
             gap,
-            near: &self.near_cheapest,
-            near_wide: self.near_wide,
+            near: &self.tables.near_cheapest,
+            near_wide: self.tables.near_wide,
             to_target: 0.0,
         })
     }
@@ -166,14 +152,14 @@ impl ProfileData {
     /// [`StepTable::octile_from`] at it is an admissible, consistent
     /// heuristic there. O(blocks the rectangle touches).
     pub(crate) fn window_floor(&self, x: u32, y: u32, width: u32, height: u32) -> u8 {
-        if self.block_floor.is_empty() || width == 0 || height == 0 {
+        if self.tables.block_floor.is_empty() || width == 0 || height == 0 {
             return 0;
         }
         let mut floor = u8::MAX;
         for by in y / FLOOR_BLOCK..=(y + height - 1) / FLOOR_BLOCK {
-            let row = (by * self.blocks_wide) as usize;
+            let row = (by * self.tables.blocks_wide) as usize;
             for bx in x / FLOOR_BLOCK..=(x + width - 1) / FLOOR_BLOCK {
-                if let Some(&c) = self.block_floor.get(row + bx as usize) {
+                if let Some(&c) = self.tables.block_floor.get(row + bx as usize) {
                     floor = floor.min(c);
                 }
             }
@@ -188,9 +174,9 @@ impl ProfileData {
     /// Bytes held: the view, the step table and the block tables.
     pub(crate) fn bytes(&self) -> usize {
         self.view.bytes()
-            + self.table.as_ref().map_or(0, StepTable::bytes)
-            + self.block_floor.capacity()
-            + self.near_cheapest.capacity()
+            + self.tables.table.as_ref().map_or(0, StepTable::bytes)
+            + self.tables.block_floor.capacity()
+            + self.tables.near_cheapest.capacity()
     }
 
     /// Cost of the cheapest position (the lower bound of every step's
@@ -406,7 +392,7 @@ mod tests {
                 .build()
                 .unwrap();
             let data = ProfileData::new(&grid, &profile);
-            let Some(table) = data.table.as_ref() else {
+            let Some(table) = data.tables.table.as_ref() else {
                 continue;
             };
             // A window: a random sub-rectangle for k = 1, else the map.

@@ -769,7 +769,7 @@ impl Hierarchy {
             return Err(e);
         }
         self.refresh();
-        if fresh.table.is_some() {
+        if fresh.tables.table.is_some() {
             crate::build::profiled::reweigh(self, &fresh.view);
         }
         self.bind_profile(grid, fresh);
