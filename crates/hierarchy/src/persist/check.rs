@@ -269,6 +269,31 @@ fn in_box(r: &Region, p: Point) -> bool {
     (a.x..=b.x).contains(&p.x) && (a.y..=b.y).contains(&p.y)
 }
 
+/// Whether the two runs of `len` cells that face each other across a
+/// sector border, from `from` and from its straight neighbour `to` (both
+/// in the grid with their runs), are passable. One read covers a cell of
+/// each: a vertical border row by row, one word holding both columns (the
+/// edges' sector order walks those rows nearly in sequence; the
+/// column-major copy would take a page per border: P74), a horizontal one
+/// 64 cells of both rows at a time (P86).
+fn facing_runs_open(grid: &Grid, from: Point, to: Point, len: u32) -> bool {
+    if from.y == to.y {
+        let mut i = grid.padded_index(Point::new(from.x.min(to.x), from.y));
+        let mut both = u64::MAX;
+        for _ in 0..len {
+            both &= grid.padded_bits(i);
+            i += grid.stride();
+        }
+        both & 3 == 3
+    } else {
+        let (i, j) = (grid.padded_index(from), grid.padded_index(to));
+        (0..len as usize).step_by(64).all(|k| {
+            let want = u64::MAX >> (64 - (len as usize - k).min(64));
+            grid.padded_bits(i + k) & grid.padded_bits(j + k) & want == want
+        })
+    }
+}
+
 /// Checks the records `range` of the edge table `(a, b, link from a)` in
 /// file order (see the module comment; the order against the record before
 /// `range` too, so two ranges side by side check what one would); indices
@@ -329,23 +354,14 @@ pub(super) fn edges(
                 "a corner crossing is not one legal diagonal step",
             ));
         }
-        // Both ends are in the grid (checked above). A row 64 cells a word;
-        // a column a cell at a time from the row-major bits, which the
-        // edges' sector order walks nearly in sequence (the column-major
-        // copy would take a page per border: P74).
-        let open = |run: crate::graph::Run| {
-            if run.vertical {
-                let i = grid.padded_index(run.start);
-                (0..run.len as usize).all(|k| grid.passable_padded(i + k * grid.stride()))
-            } else {
-                (0..run.len).step_by(64).all(|k| {
-                    let n = (run.len - k).min(64);
-                    let want = u64::MAX >> (64 - n);
-                    grid.row_bits(run.start.x + k, run.start.y, n) & want == want
-                })
-            }
+        // Both ends are in the grid (checked above).
+        let open = if diagonal {
+            grid.passable_padded(grid.padded_index(from))
+                && grid.passable_padded(grid.padded_index(to))
+        } else {
+            facing_runs_open(grid, from, to, link.len())
         };
-        if !open(cross) || !open(along) {
+        if !open {
             return Err(bad(part, "crossing run has a blocked cell"));
         }
         if !in_box(ra, from) || !in_box(rb, to) {
@@ -371,4 +387,72 @@ pub(super) fn edges(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `facing_runs_open` against reading every cell of both runs, on
+    /// random grids wide and tall enough for runs over 64 cells, borders in
+    /// all four directions.
+    #[test]
+    fn facing_runs_match_cell_reads() {
+        let (w, h) = (150u32, 140u32);
+        let mut x = 0x9E37_79B9u64;
+        let mut next = |n: u32| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % u64::from(n)) as u32
+        };
+        let (mut open, mut closed) = (0, 0);
+        // A dense grid for short runs, a sparse one so that runs of over
+        // 64 cells are open and one blocked cell decides.
+        for blocked in [600, 40] {
+            let mut g = Grid::new(w, h, true).unwrap();
+            for _ in 0..blocked {
+                let p = Point::new(next(w), next(h));
+                g.set_passable(p, false).unwrap();
+            }
+            for _ in 0..20_000 {
+                let long = next(4) == 0;
+                let len = 1 + next(if long { 130 } else { 16 });
+                let vertical_border = next(2) == 0;
+                // Runs along y (a vertical border) or along x, `to` on either
+                // side of `from`.
+                let (along_x, along_y) = if vertical_border { (2, len) } else { (len, 2) };
+                let (x0, y0) = (next(w - along_x + 1), next(h - along_y + 1));
+                let (a, b) = if vertical_border {
+                    (Point::new(x0, y0), Point::new(x0 + 1, y0))
+                } else {
+                    (Point::new(x0, y0), Point::new(x0, y0 + 1))
+                };
+                let (from, to) = if next(2) == 0 { (a, b) } else { (b, a) };
+                let cell = |p: Point, k: u32| {
+                    if vertical_border {
+                        Point::new(p.x, p.y + k)
+                    } else {
+                        Point::new(p.x + k, p.y)
+                    }
+                };
+                let want =
+                    (0..len).all(|k| g.is_passable(cell(from, k)) && g.is_passable(cell(to, k)));
+                assert_eq!(
+                    facing_runs_open(&g, from, to, len),
+                    want,
+                    "{from:?} {to:?} {len}"
+                );
+                if want {
+                    open += 1;
+                } else {
+                    closed += 1;
+                }
+            }
+        }
+        assert!(
+            open > 1_000 && closed > 1_000,
+            "{open} open, {closed} closed"
+        );
+    }
 }
