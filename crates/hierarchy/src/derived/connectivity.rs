@@ -298,8 +298,11 @@ impl Connectivity {
             let (sx, sy) = layout.coords(r.sector());
             (sy / super_size) * across + sx / super_size
         };
+        // Each region's super-sector once (a division), not once per link
+        // end.
+        let sup_of: Vec<u32> = regions.iter().map(sup).collect();
         let mut cluster_comp = vec![NONE; nclusters];
-        for (r, region) in regions.iter().enumerate() {
+        for (r, &here) in sup_of.iter().enumerate() {
             let (c, k) = (component[r], cluster_of_region[r]);
             let cc = &mut cluster_comp[k as usize];
             if *cc != NONE && *cc != c {
@@ -307,11 +310,10 @@ impl Connectivity {
             }
             *cc = c;
             for &b in graph.neighbors_slice(r as u32) {
-                let other = &regions[b as usize];
                 if component[b as usize] != c {
                     return Err("a link joins two components");
                 }
-                if sup(other) == sup(region) && cluster_of_region[b as usize] != k {
+                if sup_of[b as usize] == here && cluster_of_region[b as usize] != k {
                     return Err("a link inside a super-sector joins two clusters");
                 }
             }
