@@ -78,26 +78,21 @@ where
     (0..n).fold(Vec::new(), f)
 }
 
-/// `f(k, chunk)` for the `k`-th chunk of `size` items of `out` (the last
-/// one shorter), side by side when `parallel`; the results in chunk order.
-pub(crate) fn chunks_mut<T, R, F>(parallel: bool, out: &mut [T], size: usize, f: F) -> Vec<R>
+/// `f(i)` for each `i < n`, side by side when `parallel`; the results in
+/// order, each written once into the returned vector (no fill before, no
+/// per-chunk vectors joined after).
+pub(crate) fn map_collect<R, F>(parallel: bool, n: usize, f: F) -> Vec<R>
 where
-    T: Send,
     R: Send,
-    F: Fn(usize, &mut [T]) -> R + Sync + Send,
+    F: Fn(usize) -> R + Sync + Send,
 {
     #[cfg(feature = "rayon")]
     if parallel {
         use rayon::prelude::*;
-        return out
-            .par_chunks_mut(size)
-            .enumerate()
-            .map(|(k, c)| f(k, c))
-            .collect();
+        let mut out = Vec::new();
+        (0..n).into_par_iter().map(f).collect_into_vec(&mut out);
+        return out;
     }
     let _ = parallel;
-    out.chunks_mut(size)
-        .enumerate()
-        .map(|(k, c)| f(k, c))
-        .collect()
+    (0..n).map(f).collect()
 }
