@@ -78,21 +78,22 @@ where
     (0..n).fold(Vec::new(), f)
 }
 
-/// `f(i)` for each `i < n`, side by side when `parallel`; the results in
-/// order, each written once into the returned vector (no fill before, no
-/// per-chunk vectors joined after).
-pub(crate) fn map_collect<R, F>(parallel: bool, n: usize, f: F) -> Vec<R>
+/// `f(item)` for each of `items`, side by side when `parallel`; the
+/// results in order, each written once into the returned vector (no fill
+/// before, no per-chunk vectors joined after).
+pub(crate) fn map_collect<T, R, F>(parallel: bool, items: &[T], f: F) -> Vec<R>
 where
+    T: Sync,
     R: Send,
-    F: Fn(usize) -> R + Sync + Send,
+    F: Fn(&T) -> R + Sync + Send,
 {
     #[cfg(feature = "rayon")]
     if parallel {
         use rayon::prelude::*;
         let mut out = Vec::new();
-        (0..n).into_par_iter().map(f).collect_into_vec(&mut out);
+        items.par_iter().map(f).collect_into_vec(&mut out);
         return out;
     }
     let _ = parallel;
-    (0..n).map(f).collect()
+    items.iter().map(f).collect()
 }

@@ -782,11 +782,12 @@ fn parse_regions(
     layout: &Layout,
     parallel: bool,
 ) -> Result<(Vec<Region>, Vec<u32>), HierarchyError> {
-    let n = table.len() / 32;
+    let (records, _) = table.as_chunks::<32>();
+    let n = records.len();
     // A record off its sector or the map keeps sector `u32::MAX`, which
     // the order pass refuses at its index.
-    let regions = crate::par::map_collect(parallel, n, |i| {
-        let v = words::<8>(&table[32 * i..]);
+    let regions = crate::par::map_collect(parallel, records, |rec| {
+        let v = words::<8>(rec);
         let ok =
             (v[0] as usize) < layout.count() && layout.rect(v[0]).contains(Point::new(v[1], v[2]));
         Region::new(
@@ -831,8 +832,9 @@ fn parse_edges(
     // An invalid record becomes `(u32::MAX, ..)` (a valid `a` is below
     // `n`), found by a scan only when some record was.
     let invalid = std::sync::atomic::AtomicBool::new(false);
-    let edges = crate::par::map_collect(parallel, table.len() / 32, |i| {
-        let v = words::<8>(&table[32 * i..]);
+    let (records, _) = table.as_chunks::<32>();
+    let edges = crate::par::map_collect(parallel, records, |rec| {
+        let v = words::<8>(rec);
         let (a, b, w) = (v[0], v[1], f32::from_bits(v[2]));
         let from = Point::new(v[3], v[4]);
         let to = Point::new(v[5], v[6]);
