@@ -354,10 +354,10 @@ pub(super) fn edges(
                 "a corner crossing is not one legal diagonal step",
             ));
         }
-        // Both ends are in the grid (checked above).
+        // Both ends are in the grid (checked above). A diagonal's `to`
+        // was read by `can_step`, which takes `from` as given.
         let open = if diagonal {
             grid.passable_padded(grid.padded_index(from))
-                && grid.passable_padded(grid.padded_index(to))
         } else {
             facing_runs_open(grid, from, to, link.len())
         };
