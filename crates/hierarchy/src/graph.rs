@@ -427,14 +427,6 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
     // Both directions of each edge, placed by source (a counting sort:
     // no comparison sort of the whole list), then each row (a region's few
     // neighbours) ordered by target.
-    let mut start = vec![0usize; n + 1];
-    for &(a, b, _) in edges {
-        start[a as usize + 1] += 1;
-        start[b as usize + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
     // Edges in ascending `(a, b)` order with `a < b` (every loaded file,
     // and builds) fill each row in ascending order already: row `r` gets
     // the `(a, r)` edges (ascending `a < r`) before the `(r, b)` ones
@@ -444,28 +436,50 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
             .windows(2)
             .all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1));
     if let (true, Some(&(_, _, first))) = (ordered, edges.first()) {
-        let mut targets = vec![0u32; start[n]];
-        let mut links = vec![first; start[n]];
-        let mut next = start.clone();
+        // Each row's first slot and the entries written to it so far: the
+        // scatter's cursor, and the row's length once it is done. No
+        // other array per region (a load's graph is most of its fresh
+        // memory).
+        let mut rows = vec![[0u32; 2]; n];
+        for &(a, b, _) in edges {
+            rows[a as usize][1] += 1;
+            rows[b as usize][1] += 1;
+        }
+        let mut at = 0u32;
+        for r in &mut rows {
+            r[0] = at;
+            at += r[1];
+            r[1] = 0;
+        }
+        let mut targets = vec![0u32; at as usize];
+        let mut links = vec![first; at as usize];
         for &(a, b, l) in edges {
-            let (a, b) = (a as usize, b as usize);
-            targets[next[a]] = b as u32;
-            links[next[a]] = l;
-            next[a] += 1;
-            targets[next[b]] = a as u32;
-            links[next[b]] = l.reversed();
-            next[b] += 1;
+            let ra = &mut rows[a as usize];
+            let i = (ra[0] + ra[1]) as usize;
+            ra[1] += 1;
+            targets[i] = b;
+            links[i] = l;
+            let rb = &mut rows[b as usize];
+            let j = (rb[0] + rb[1]) as usize;
+            rb[1] += 1;
+            targets[j] = a;
+            links[j] = l.reversed();
         }
         return RegionGraph {
-            rows: start
-                .windows(2)
-                .map(|w| [w[0] as u32, (w[1] - w[0]) as u32])
-                .collect(),
+            rows,
             targets,
             links,
             edges: edges.len(),
             dead: 0,
         };
+    }
+    let mut start = vec![0usize; n + 1];
+    for &(a, b, _) in edges {
+        start[a as usize + 1] += 1;
+        start[b as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
     }
     let mut directed: Vec<(u32, Link)> = match edges.first() {
         Some(&(_, _, l)) => vec![(0, l); start[n]],
@@ -532,6 +546,76 @@ mod rounding_tests {
         }
         for &a in &v {
             assert_eq!(round_non_negative(a), a.round() as u32, "{a}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod region_graph_tests {
+    use super::{region_graph, Link};
+    use regionpath_grid::Point;
+
+    /// The in-place build of ordered edges (each row written by its
+    /// cursor) gives the graph the general path gives (placed by source,
+    /// each row sorted) for the same undirected edges listed out of order
+    /// and half of them turned round.
+    #[test]
+    fn ordered_edges_build_the_graph_the_sorting_path_builds() {
+        let mut x = 0x2545_F491u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for round in 0..40 {
+            let n = 1 + (next() % 300) as usize;
+            let mut edges = Vec::new();
+            for a in 0..n as u32 {
+                for b in a + 1..n as u32 {
+                    if next() % (4 + round) == 0 {
+                        let from = Point::new(next() % 1000, 1 + next() % 1000);
+                        let to = Point::new(from.x + 1, from.y - (next() % 2));
+                        let cost = (next() % 5000) as f32 / 64.0;
+                        edges.push((a, b, Link::new(cost, from, to, 1 + next() % 16)));
+                    }
+                }
+            }
+            let ordered = region_graph(n, &edges);
+            let mut mixed: Vec<_> = edges
+                .iter()
+                .map(|&(a, b, l)| {
+                    if next() % 2 == 0 {
+                        (b, a, l.reversed())
+                    } else {
+                        (a, b, l)
+                    }
+                })
+                .collect();
+            for i in (1..mixed.len()).rev() {
+                mixed.swap(i, next() as usize % (i + 1));
+            }
+            let sorted = region_graph(n, &mixed);
+            assert_eq!(
+                ordered,
+                sorted,
+                "round {round}: {n} nodes, {} edges",
+                edges.len()
+            );
+            assert_eq!(ordered.edge_count(), edges.len());
+            // Every edge in both rows, oriented from the row's node.
+            let find = |a: u32, b: u32| {
+                let at = ordered.neighbors_slice(a).iter().position(|&t| t == b);
+                at.map(|i| ordered.edges_slice(a)[i])
+            };
+            for &(a, b, l) in &edges {
+                assert_eq!(find(a, b), Some(l));
+                assert_eq!(find(b, a), Some(l.reversed()));
+            }
+            for a in 0..n as u32 {
+                let row = ordered.neighbors_slice(a);
+                assert!(row.windows(2).all(|w| w[0] < w[1]), "row {a} ascends");
+            }
         }
     }
 }
