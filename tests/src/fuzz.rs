@@ -1591,20 +1591,21 @@ pub mod seeds {
             let size_index = [0u8, 4, 6][i % 3];
             let mut patch = g;
             patch.extend_from_slice(&[RphMode::Patch as u8, size_index, (i % 3) as u8, 0]);
-            // The first edge's `b` (payload offset 40 + 32 per region + 4
-            // + 4) set to region 0, and region 0's cell count changed.
+            // The first edge's `b` (format 9: payload offset 56 fixed + 4
+            // + 20 per region + 4, then 4 into the record) set to region 0,
+            // and region 0's cell count (offset 56 + 4 + 4) changed.
             let regions = h.regions().len();
-            let edge = 40 + 32 * regions + 4;
+            let edge = 56 + 4 + 20 * regions + 4;
             patch.push(2);
             patch.extend_from_slice(&((edge + 4) as u16).to_le_bytes());
             patch.push(0);
-            patch.push(0);
-            patch.extend_from_slice(&(52u16).to_le_bytes());
+            patch.push(2);
+            patch.extend_from_slice(&(64u16).to_le_bytes());
             patch.push(0x10);
             // The first landmark distances (format 6: after the edge
             // table, the shift and the landmark regions) set to 127.
             let lm = h.stats().landmarks;
-            let table = 52 + 4 + 32 * regions + 4 + 32 * h.edge_list().len() + 4 + 4 * lm;
+            let table = 56 + 4 + 20 * regions + 4 + 16 * h.edge_list().len() + 4 + 4 * lm;
             if let Ok(at) = u16::try_from(table) {
                 patch.push(2);
                 patch.extend_from_slice(&at.to_le_bytes());

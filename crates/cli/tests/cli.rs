@@ -497,16 +497,16 @@ fn an_edge_endpoint_changed_with_its_crc_fixed_is_refused() {
     let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
     // Header 24 bytes; payload: 36 bytes of fixed fields, 16 of build
     // settings and 4 of the profile flag (none), the region table (count,
-    // 32 bytes each: sector first), the edge table (count, 32 bytes each:
+    // 20 bytes each: sector first), the edge table (count, 16 bytes each:
     // a, b first).
     let regions_at = 24 + 36 + 16 + 4;
     let n = u32_at(&bytes, regions_at) as usize;
-    let sector = |r: u32| u32_at(&bytes, regions_at + 4 + 32 * r as usize);
-    let edges_at = regions_at + 4 + 32 * n;
+    let sector = |r: u32| u32_at(&bytes, regions_at + 4 + 20 * r as usize);
+    let edges_at = regions_at + 4 + 20 * n;
     let m = u32_at(&bytes, edges_at) as usize;
     let (mut tried, mut refused) = (0, 0);
     for e in 0..m {
-        let at = edges_at + 4 + 32 * e;
+        let at = edges_at + 4 + 16 * e;
         let (a, b) = (u32_at(&bytes, at), u32_at(&bytes, at + 4));
         // Either end, to another region of its sector, keeping a < b.
         for (field, old, other) in [(at, a, b), (at + 4, b, a)] {

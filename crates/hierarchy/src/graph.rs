@@ -232,6 +232,28 @@ impl Link {
         self.step & MORE_CROSSINGS == 0
     }
 
+    /// The fields a `.rph` edge record stores: the cost units (1/64
+    /// cell), the first crossing cell, the step byte (the direction's index
+    /// in `Dir::ALL`, bit 3 set when the regions also touch along another
+    /// run) and the run length minus one.
+    #[inline]
+    pub(crate) fn stored(&self) -> (u16, Point, u8, u8) {
+        (self.cost, self.from(), self.step, self.len_m1)
+    }
+
+    /// The link of stored fields ([`Link::stored`]); `None` when the step
+    /// byte sets a bit above bit 3. The caller checks the cells are on the
+    /// map.
+    #[inline]
+    pub(crate) fn from_stored(cost: u16, from: Point, step: u8, len_m1: u8) -> Option<Link> {
+        (step < 16).then(|| Link {
+            cost,
+            from: pack(from),
+            step,
+            len_m1,
+        })
+    }
+
     /// The same link, marked as one of several crossings between its
     /// regions.
     pub(crate) fn with_more_crossings(mut self, more: bool) -> Link {

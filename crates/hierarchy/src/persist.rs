@@ -20,12 +20,14 @@
 //!     per kind its character u32 and cost f64; the grid checksum is then
 //!     the map's terrain checksum ([`Grid::terrain_checksum`]), and the
 //!     tables describe the profile's positions
-//!   region count u32, then per region: sector, rep x, rep y, cells,
-//!     min x, min y, max x, max y (u32 each)
-//!   edge count u32, then per edge: a u32, b u32, cost f32, first
-//!     crossing cell in a (x u32, y u32), first crossing cell in b (x, y),
-//!     run length u32, its top bit set when a and b also touch along
-//!     another run (format 4)
+//!   region count u32, then per region (format 9: 20 bytes): sector u32,
+//!     cells u32, rep x, rep y, min x, min y, max x, max y (u16 each)
+//!   edge count u32, then per edge (format 9: 16 bytes): a u32, b u32,
+//!     first crossing cell in a (x u16, y u16), cost u16 (1/64 cell, as
+//!     the region graph keeps it), step u8 (bits 0–2: the direction from
+//!     that cell to b's first crossing cell, its index in `Dir::ALL`; bit
+//!     3 set when a and b also touch along another run; bits 4–7 zero),
+//!     run length minus one u8
 //!   landmarks (format 6): weight shift u32, the landmark count's regions
 //!     (u32 each), then per region its distance from each landmark (u16,
 //!     65,535 unreached), padded with one zero u16 to a multiple of 4 bytes
@@ -59,7 +61,7 @@
 //! [`HierarchyError::WrongProfile`]); under a profile whose costs differ
 //! the links' costs come from the terrain, so they are checked for range
 //! only, while the landmark distances are still checked against them.
-//! Files of format 7 and earlier are refused with
+//! Files of format 8 and earlier are refused with
 //! [`HierarchyError::Version`] (rebuild them: a build is at most a few
 //! times a load). Every
 //! length is checked against the bytes that remain before anything is
@@ -81,7 +83,15 @@ mod check;
 mod derived;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
+
+/// Bytes of a region record (format 9; 32 before).
+const REGION_RECORD: usize = 20;
+/// Bytes of an edge record (format 9; 32 before). Records in the links'
+/// own units and widths: a third less file for the CRC and the parse to
+/// read (caves-16376: 187 → 118 MB), and a record parses without
+/// converting a cost.
+const EDGE_RECORD: usize = 16;
 
 const MAGIC: &[u8; 8] = b"RPHIER\0\n";
 const HEADER: usize = 8 + 4 + 8 + 4;
@@ -345,7 +355,7 @@ fn checked_payload(bytes: &[u8]) -> Result<&[u8], HierarchyError> {
 
 /// The CRC-32 of a payload; one of at least [`PARALLEL_CRC_BYTES`] in
 /// two halves side by side, combined into the same value (11 ms of a
-/// 187 MB file's load on one thread: P86).
+/// 187 MB file's load on one thread in format 8: P86).
 fn payload_crc(payload: &[u8]) -> u32 {
     if payload.len() < PARALLEL_CRC_BYTES {
         return crc32fast::hash(payload);
@@ -404,21 +414,21 @@ pub fn read_file_summary(bytes: &[u8]) -> Result<FileSummary, HierarchyError> {
     }
     let fixed_bytes = r.at;
     let sectors = Layout::new(width, height, sector_size).count() as u64;
-    let n = r.count(32)?;
+    let n = r.count(REGION_RECORD)?;
     let mut last_sector = 0u32;
     for i in 0..n {
         let sector = r.u32()?;
-        r.take(28)?;
+        r.take(REGION_RECORD - 4)?;
         if u64::from(sector) >= sectors || sector < last_sector {
             return Err(HierarchyError::Corrupt(format!("region {i} is invalid")));
         }
         last_sector = sector;
     }
     let region_bytes = r.at - fixed_bytes;
-    let m = r.count(32)?;
+    let m = r.count(EDGE_RECORD)?;
     for i in 0..m {
         let (a, b) = (r.u32()?, r.u32()?);
-        r.take(24)?;
+        r.take(EDGE_RECORD - 8)?;
         if a >= b || b as usize >= n {
             return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
         }
@@ -472,7 +482,8 @@ impl Hierarchy {
         let mut edges = Vec::new();
         self.each_edge(|a, b, l| edges.push((a, b, *l)));
         let mut p = Vec::with_capacity(
-            100 + self.regions.len() * (32 + 2 * self.landmarks.count()) + edges.len() * 32,
+            100 + self.regions.len() * (REGION_RECORD + 2 * self.landmarks.count())
+                + edges.len() * EDGE_RECORD,
         );
         p.extend_from_slice(&self.grid_checksum.to_le_bytes());
         for v in [self.layout.width, self.layout.height, self.layout.size] {
@@ -487,30 +498,23 @@ impl Hierarchy {
         write_profile(self.profile(), &mut p);
         p.extend_from_slice(&(self.regions.len() as u32).to_le_bytes());
         for r in &self.regions {
+            p.extend_from_slice(&r.sector().to_le_bytes());
+            p.extend_from_slice(&r.cells().to_le_bytes());
             let (rep, min, max) = (r.representative(), r.min(), r.max());
-            for v in [
-                r.sector(),
-                rep.x,
-                rep.y,
-                r.cells(),
-                min.x,
-                min.y,
-                max.x,
-                max.y,
-            ] {
-                p.extend_from_slice(&v.to_le_bytes());
+            for v in [rep.x, rep.y, min.x, min.y, max.x, max.y] {
+                // Cells of a map of at most `MAX_DIMENSION` (65,535) a side.
+                p.extend_from_slice(&(v as u16).to_le_bytes());
             }
         }
         p.extend_from_slice(&(edges.len() as u32).to_le_bytes());
         for (a, b, l) in &edges {
             p.extend_from_slice(&a.to_le_bytes());
             p.extend_from_slice(&b.to_le_bytes());
-            p.extend_from_slice(&l.cost().to_le_bytes());
-            let (from, to) = (l.from(), l.to());
-            let more = (!l.is_only_crossing() as u32) << 31;
-            for v in [from.x, from.y, to.x, to.y, l.len() | more] {
-                p.extend_from_slice(&v.to_le_bytes());
-            }
+            let (cost, from, step, len_m1) = l.stored();
+            p.extend_from_slice(&(from.x as u16).to_le_bytes());
+            p.extend_from_slice(&(from.y as u16).to_le_bytes());
+            p.extend_from_slice(&cost.to_le_bytes());
+            p.extend_from_slice(&[step, len_m1]);
         }
         let (ids, shift, dist) = self.landmarks.parts();
         p.extend_from_slice(&shift.to_le_bytes());
@@ -665,10 +669,10 @@ impl Hierarchy {
             return Err(HierarchyError::Corrupt(format!("sector size {size}")));
         }
         let layout = Layout::new(width, height, size);
-        let n = r.count(32)?;
-        let region_table = r.take(n * 32)?;
-        let m = r.count(32)?;
-        let edge_table = r.take(m * 32)?;
+        let n = r.count(REGION_RECORD)?;
+        let region_table = r.take(n * REGION_RECORD)?;
+        let m = r.count(EDGE_RECORD)?;
+        let edge_table = r.take(m * EDGE_RECORD)?;
         let (regions, edges) = crate::par::join(
             config.get_parallel(),
             || parse_regions(region_table, &layout, config.get_parallel()),
@@ -772,7 +776,7 @@ impl Hierarchy {
     }
 }
 
-/// The region table's records (32 bytes each), range-checked: sectors in
+/// The region table's records ([`REGION_RECORD`] bytes each), range-checked: sectors in
 /// order and on the map, each representative in its sector (whether it is
 /// passable: `check::regions`).
 /// Also the first region of each sector (one entry past the last sector).
@@ -782,20 +786,21 @@ fn parse_regions(
     layout: &Layout,
     parallel: bool,
 ) -> Result<(Vec<Region>, Vec<u32>), HierarchyError> {
-    let (records, _) = table.as_chunks::<32>();
+    let (records, _) = table.as_chunks::<REGION_RECORD>();
     let n = records.len();
     // A record off its sector or the map keeps sector `u32::MAX`, which
     // the order pass refuses at its index.
     let regions = crate::par::map_collect(parallel, records, |rec| {
-        let v = words::<8>(rec);
-        let ok =
-            (v[0] as usize) < layout.count() && layout.rect(v[0]).contains(Point::new(v[1], v[2]));
+        let (sector, cells) = (u32_at(rec, 0), u32_at(rec, 4));
+        let point = |at: usize| Point::new(u16_at(rec, at), u16_at(rec, at + 2));
+        let rep = point(8);
+        let ok = (sector as usize) < layout.count() && layout.rect(sector).contains(rep);
         Region::new(
-            if ok { v[0] } else { u32::MAX },
-            Point::new(v[1], v[2]),
-            v[3],
-            Point::new(v[4], v[5]),
-            Point::new(v[6], v[7]),
+            if ok { sector } else { u32::MAX },
+            rep,
+            cells,
+            point(12),
+            point(16),
         )
     });
     let mut first_region = vec![0u32; layout.count() + 1];
@@ -816,9 +821,9 @@ fn parse_regions(
     Ok((regions, first_region))
 }
 
-/// The edge table's records (32 bytes each) over `n` regions,
-/// range-checked: `a < b < n`, a finite cost, both crossing cells on the
-/// map and neighbours, a run of 1 to a sector side. What the cells are is
+/// The edge table's records ([`EDGE_RECORD`] bytes each) over `n` regions,
+/// range-checked: `a < b < n`, both crossing cells on the map, a step byte
+/// of a direction and the more-crossings bit, a run of 1 to a sector side. What the cells are is
 /// checked with the other tables (`check::edges`). Side by side when
 /// `parallel`.
 fn parse_edges(
@@ -832,32 +837,28 @@ fn parse_edges(
     // An invalid record becomes `(u32::MAX, ..)` (a valid `a` is below
     // `n`), found by a scan only when some record was.
     let invalid = std::sync::atomic::AtomicBool::new(false);
-    let (records, _) = table.as_chunks::<32>();
+    let (records, _) = table.as_chunks::<EDGE_RECORD>();
     let edges = crate::par::map_collect(parallel, records, |rec| {
-        let v = words::<8>(rec);
-        let (a, b, w) = (v[0], v[1], f32::from_bits(v[2]));
-        let from = Point::new(v[3], v[4]);
-        let to = Point::new(v[5], v[6]);
-        let (len, more) = (v[7] & !(1 << 31), v[7] >> 31 != 0);
+        let (a, b) = (u32_at(rec, 0), u32_at(rec, 4));
+        let from = Point::new(u16_at(rec, 8), u16_at(rec, 10));
+        let (cost, step, len_m1) = (u16_at(rec, 12) as u16, rec[14], rec[15]);
+        let link = Link::from_stored(cost, from, step, len_m1);
+        // The other side's cell, on the map (the direction's step from
+        // `from` wraps past 0 to a huge coordinate).
+        let to = link.map(|l| l.to());
         let ok = (a as usize) < n
             && (b as usize) < n
-            && w.is_finite()
-            && w >= 0.0
             && a < b
             && from.x < width
             && from.y < height
-            && to.x < width
-            && to.y < height
-            && from.x.abs_diff(to.x) <= 1
-            && from.y.abs_diff(to.y) <= 1
-            && from != to
-            && len >= 1
-            && len <= size;
-        if ok {
-            (a, b, Link::new(w, from, to, len).with_more_crossings(more))
-        } else {
-            invalid.store(true, std::sync::atomic::Ordering::Relaxed);
-            (u32::MAX, 0, blank)
+            && to.is_some_and(|t| t.x < width && t.y < height)
+            && u32::from(len_m1) < size;
+        match link {
+            Some(l) if ok => (a, b, l),
+            _ => {
+                invalid.store(true, std::sync::atomic::Ordering::Relaxed);
+                (u32::MAX, 0, blank)
+            }
         }
     });
     if invalid.into_inner() {
@@ -867,14 +868,16 @@ fn parse_edges(
     Ok(edges)
 }
 
-/// The first `N` little-endian u32 words of `rec` (at least `4 N` bytes).
+/// The little-endian u32 at byte `at` of a record.
 #[inline]
-fn words<const N: usize>(rec: &[u8]) -> [u32; N] {
-    let mut v = [0u32; N];
-    for (w, c) in v.iter_mut().zip(rec.chunks_exact(4)) {
-        *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-    }
-    v
+fn u32_at(rec: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([rec[at], rec[at + 1], rec[at + 2], rec[at + 3]])
+}
+
+/// The little-endian u16 at byte `at` of a record, widened.
+#[inline]
+fn u16_at(rec: &[u8], at: usize) -> u32 {
+    u32::from(u16::from_le_bytes([rec[at], rec[at + 1]]))
 }
 
 #[cfg(test)]
@@ -937,8 +940,8 @@ mod summary_tests {
                     s.portal_bytes,
                     st.portals.min(1) * 4 + st.portals * Portals::STORED_BYTES
                 );
-                assert_eq!(s.region_bytes, 4 + 32 * st.regions);
-                assert_eq!(s.edge_bytes, 4 + 32 * st.edges);
+                assert_eq!(s.region_bytes, 4 + REGION_RECORD * st.regions);
+                assert_eq!(s.edge_bytes, 4 + EDGE_RECORD * st.edges);
                 assert_eq!(
                     s.landmark_bytes,
                     4 + 4 * st.landmarks + (2 * st.regions * st.landmarks).next_multiple_of(4)
@@ -1170,14 +1173,39 @@ mod summary_tests {
 mod parse_tests {
     use super::*;
 
-    fn record(words: [u32; 8]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    /// A region record: sector, representative, cells, box.
+    fn region_record(
+        s: u32,
+        rep: (u16, u16),
+        cells: u32,
+        min: (u16, u16),
+        max: (u16, u16),
+    ) -> Vec<u8> {
+        let mut v = [s.to_le_bytes(), cells.to_le_bytes()].concat();
+        for c in [rep.0, rep.1, min.0, min.1, max.0, max.1] {
+            v.extend_from_slice(&c.to_le_bytes());
+        }
+        assert_eq!(v.len(), REGION_RECORD);
+        v
+    }
+
+    /// An edge record: regions, first crossing cell, cost units, step
+    /// byte, run length minus one.
+    fn edge_record(a: u32, b: u32, from: (u16, u16), cost: u16, step: u8, len_m1: u8) -> Vec<u8> {
+        let mut v = [a.to_le_bytes(), b.to_le_bytes()].concat();
+        for c in [from.0, from.1, cost] {
+            v.extend_from_slice(&c.to_le_bytes());
+        }
+        v.extend_from_slice(&[step, len_m1]);
+        assert_eq!(v.len(), EDGE_RECORD);
+        v
     }
 
     /// A valid edge record from region `a` to `a + 1` on a 64 × 64 map of
-    /// 16-cell sectors: a vertical border crossed by a 4-cell run.
-    fn edge(a: u32) -> [u32; 8] {
-        [a, a + 1, 5.0f32.to_bits(), 15, 2, 16, 2, 4]
+    /// 16-cell sectors: a vertical border crossed eastwards (`Dir::ALL[1]`)
+    /// by a 4-cell run.
+    fn edge(a: u32) -> Vec<u8> {
+        edge_record(a, a + 1, (15, 2), 320, 1, 3)
     }
 
     /// The first bad record is the one named, also when the records are
@@ -1185,7 +1213,7 @@ mod parse_tests {
     #[test]
     fn the_first_invalid_record_is_named() {
         let layout = Layout::new(64, 64, 16);
-        let region = |s: u32, x: u32, y: u32| record([s, x, y, 1, x, y, x, y]);
+        let region = |s: u32, x: u16, y: u16| region_record(s, (x, y), 1, (x, y), (x, y));
         let good: Vec<u8> = [
             region(0, 1, 1),
             region(0, 3, 3),
@@ -1220,26 +1248,44 @@ mod parse_tests {
             }
         }
         let n = 200_000;
-        let mut table: Vec<u8> = (0..n).flat_map(|i| record(edge(i % 1000))).collect();
+        let mut table: Vec<u8> = (0..n).flat_map(|i| edge(i % 1000)).collect();
         let edges = parse_edges(&table, 1001, &layout, true).unwrap();
         assert_eq!(edges.len(), n as usize);
         assert_eq!((edges[1234].0, edges[1234].1), (234, 235));
+        let link = edges[1234].2;
+        assert_eq!(
+            (link.cost_units(), link.from(), link.to(), link.len()),
+            (320, Point::new(15, 2), Point::new(16, 2), 4)
+        );
+        assert!(link.is_only_crossing());
         // Record 150,000 with a = b, then record 120,000 with a run longer
         // than a sector side: 120,000 is named, then 150,000 alone.
-        let set = |t: &mut Vec<u8>, i: usize, w: [u32; 8]| {
-            t[32 * i..32 * i + 32].copy_from_slice(&record(w))
+        let set = |t: &mut Vec<u8>, i: usize, r: Vec<u8>| {
+            t[EDGE_RECORD * i..EDGE_RECORD * (i + 1)].copy_from_slice(&r)
         };
-        set(
-            &mut table,
-            150_000,
-            [7, 7, 5.0f32.to_bits(), 15, 2, 16, 2, 4],
-        );
+        set(&mut table, 150_000, edge_record(7, 7, (15, 2), 320, 1, 3));
         let mut both = table.clone();
-        set(
-            &mut both,
-            120_000,
-            [7, 8, 5.0f32.to_bits(), 15, 2, 16, 2, 17],
-        );
+        set(&mut both, 120_000, edge_record(7, 8, (15, 2), 320, 1, 16));
+        // One bad field at a time in a short table; the more-crossings bit
+        // (step bit 3) is valid.
+        let more = parse_edges(&edge_record(7, 8, (15, 2), 320, 9, 3), 1001, &layout, false);
+        assert!(!more.unwrap()[0].2.is_only_crossing());
+        for bad in [
+            edge_record(8, 7, (15, 2), 320, 1, 3),        // a > b
+            edge_record(7, 1001, (15, 2), 320, 1, 3),     // b off the table
+            edge_record(7, 8, (64, 2), 320, 1, 3),        // first cell off the map
+            edge_record(7, 8, (0, 2), 320, 3, 3),         // west of column 0
+            edge_record(7, 8, (15, 63), 320, 2, 3),       // south of the last row
+            edge_record(7, 8, (15, 2), 320, 1 | 0x10, 3), // a step bit above bit 3
+        ] {
+            let t = [edge(0), bad].concat();
+            for parallel in [false, true] {
+                match parse_edges(&t, 1001, &layout, parallel) {
+                    Err(HierarchyError::Corrupt(m)) => assert_eq!(m, "edge 1 is invalid"),
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
         for (t, at) in [(&both, 120_000), (&table, 150_000)] {
             for parallel in [false, true] {
                 match parse_edges(t, 1001, &layout, parallel) {

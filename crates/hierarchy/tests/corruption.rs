@@ -19,7 +19,8 @@ const HEADER: usize = 24;
 /// One random change to `bytes` (a whole file): a byte set to a random
 /// value, a bit flipped, an aligned 4-byte field of the region, edge or
 /// landmark table or of the portal layer (fields, landmark distances)
-/// nudged by a little or copied from another record, or one landmark
+/// nudged by a little (in its low or its high half) or copied from
+/// another record, or one landmark
 /// distance (`u16`) nudged or copied from another (the changes most likely
 /// to stay plausible).
 fn mutate(bytes: &mut [u8], rng: &mut Rng, (dist, count): (usize, usize)) {
@@ -38,7 +39,8 @@ fn mutate(bytes: &mut [u8], rng: &mut Rng, (dist, count): (usize, usize)) {
         2 => {
             let at = tables + 4 * rng.below(fields as u64) as usize;
             let v = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-            let d = 1 + rng.below(3) as u32;
+            // Either half: records pack coordinates as pairs of u16.
+            let d = (1 + rng.below(3) as u32) << (16 * rng.below(2));
             let v = if rng.below(2) == 0 {
                 v.wrapping_add(d)
             } else {
@@ -64,11 +66,13 @@ fn mutate(bytes: &mut [u8], rng: &mut Rng, (dist, count): (usize, usize)) {
             bytes[at..at + 2].copy_from_slice(&v.to_le_bytes());
         }
         _ => {
-            // The same field of another 32-byte record.
+            // The same field of another record: a region's (20 bytes) or
+            // an edge's (16).
             let at = tables + 4 * rng.below(fields as u64) as usize;
-            let records = (bytes.len() - at) / 32;
+            let size = [20, 16][rng.below(2) as usize];
+            let records = (bytes.len() - at) / size;
             if records > 1 {
-                let from = at + 32 * (1 + rng.below(records as u64 - 1) as usize);
+                let from = at + size * (1 + rng.below(records as u64 - 1) as usize);
                 let v: [u8; 4] = bytes[from..from + 4].try_into().unwrap();
                 bytes[at..at + 4].copy_from_slice(&v);
             }
