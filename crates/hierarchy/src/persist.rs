@@ -673,24 +673,37 @@ impl Hierarchy {
         let region_table = r.take(n * REGION_RECORD)?;
         let m = r.count(EDGE_RECORD)?;
         let edge_table = r.take(m * EDGE_RECORD)?;
-        let (regions, edges) = crate::par::join(
-            config.get_parallel(),
-            || parse_regions(region_table, &layout, config.get_parallel()),
-            || parse_edges(edge_table, n, &layout, config.get_parallel()),
+        // The sections after the tables are read beside the tables' parse
+        // (their lengths follow from the counts alone); a table's error is
+        // still the one reported first.
+        let parallel = config.get_parallel();
+        let ((regions, edges), rest) = crate::par::join(
+            parallel,
+            || {
+                crate::par::join(
+                    parallel,
+                    || parse_regions(region_table, &layout, parallel),
+                    || parse_edges(edge_table, n, &layout, parallel),
+                )
+            },
+            move || {
+                let landmarks = read_landmarks(&mut r, n, landmark_count)?;
+                let stored_portals = if portals {
+                    let count = r.count(Portals::STORED_BYTES)?;
+                    Some(r.take(count * Portals::STORED_BYTES)?)
+                } else {
+                    None
+                };
+                let stored = derived::read(&mut r, n)?;
+                if r.at != payload.len() {
+                    return Err(HierarchyError::Corrupt("trailing bytes".into()));
+                }
+                Ok((landmarks, stored_portals, stored))
+            },
         );
         let (regions, first_region) = regions?;
         let edges = edges?;
-        let landmarks = read_landmarks(&mut r, n, landmark_count)?;
-        let stored_portals = if portals {
-            let count = r.count(Portals::STORED_BYTES)?;
-            Some(r.take(count * Portals::STORED_BYTES)?)
-        } else {
-            None
-        };
-        let stored = derived::read(&mut r, n)?;
-        if r.at != payload.len() {
-            return Err(HierarchyError::Corrupt("trailing bytes".into()));
-        }
+        let (landmarks, stored_portals, stored) = rest?;
         // The tables against each other and the grid (see `check`; the
         // region check's pass over the cells also gives the sealed sectors
         // and the digests), beside the region graph and the check of the
@@ -698,7 +711,6 @@ impl Hierarchy {
         // was built in parallel). A table's error is reported before a
         // derived table's: those are checked against the graph the tables
         // make.
-        let parallel = config.get_parallel();
         // Edges in chunks, so that the thread done first takes the rest.
         const CHUNK: usize = 1 << 13;
         let chunks = edges.len().div_ceil(CHUNK) as u32;
