@@ -576,6 +576,7 @@ mod rounding_tests {
 mod region_graph_tests {
     use super::{region_graph, Link};
     use regionpath_grid::Point;
+    use regionpath_testkit::{Rng64, SplitMix64};
 
     /// The in-place build of ordered edges (each row written by its
     /// cursor) gives the graph the general path gives (placed by source,
@@ -583,13 +584,8 @@ mod region_graph_tests {
     /// and half of them turned round.
     #[test]
     fn ordered_edges_build_the_graph_the_sorting_path_builds() {
-        let mut x = 0x2545_F491u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = SplitMix64(0x2545_F491);
+        let mut next = move || rng.next_u64() as u32;
         for round in 0..40 {
             let n = 1 + (next() % 300) as usize;
             let mut edges = Vec::new();

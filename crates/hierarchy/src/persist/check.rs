@@ -461,13 +461,9 @@ mod tests {
     /// band), empty sectors included.
     #[test]
     fn four_sectors_read_together_match_one_at_a_time() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: u32| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % u64::from(n)) as u32
-        };
+        use regionpath_testkit::{Rng64, SplitMix64};
+        let mut rng = SplitMix64(0x2545_F491_4F6C_DD1D);
+        let mut next = |n: u32| rng.below(u64::from(n)) as u32;
         let mut checked = 0;
         for (w, h, blocked_per_mille) in
             [(150, 70, 500), (64, 37, 999), (200, 48, 80), (131, 16, 0)]
