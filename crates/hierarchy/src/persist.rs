@@ -89,7 +89,7 @@ pub const FORMAT_VERSION: u32 = 9;
 const REGION_RECORD: usize = 20;
 /// Bytes of an edge record (format 9; 32 before). Records in the links'
 /// own units and widths: a third less file for the CRC and the parse to
-/// read (caves-16376: 187 → 118 MB), and a record parses without
+/// read (caves-16376: 187 → 123 MB), and a record parses without
 /// converting a cost.
 const EDGE_RECORD: usize = 16;
 
@@ -788,9 +788,9 @@ impl Hierarchy {
     }
 }
 
-/// The region table's records ([`REGION_RECORD`] bytes each), range-checked: sectors in
-/// order and on the map, each representative in its sector (whether it is
-/// passable: `check::regions`).
+/// The region table's records ([`REGION_RECORD`] bytes each),
+/// range-checked: sectors in order and on the map, each representative in
+/// its sector (whether it is passable: `check::regions`).
 /// Also the first region of each sector (one entry past the last sector).
 /// Records side by side when `parallel`, then their order in one pass.
 fn parse_regions(
@@ -833,11 +833,11 @@ fn parse_regions(
     Ok((regions, first_region))
 }
 
-/// The edge table's records ([`EDGE_RECORD`] bytes each) over `n` regions,
-/// range-checked: `a < b < n`, both crossing cells on the map, a step byte
-/// of a direction and the more-crossings bit, a run of 1 to a sector side. What the cells are is
-/// checked with the other tables (`check::edges`). Side by side when
-/// `parallel`.
+/// The edge table's records ([`EDGE_RECORD`] bytes each) over `n`
+/// regions, range-checked: `a < b < n`, both crossing cells on the map, a
+/// step byte of a direction and the more-crossings bit, a run of 1 to a
+/// sector side. What the cells are is checked with the other tables
+/// (`check::edges`). Side by side when `parallel`.
 fn parse_edges(
     table: &[u8],
     n: usize,
