@@ -446,9 +446,6 @@ impl Run {
 /// Builds the region graph from undirected edges `(a, b, link from a)`
 /// over `n` nodes, rows back to back.
 pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph {
-    // Both directions of each edge, placed by source (a counting sort:
-    // no comparison sort of the whole list), then each row (a region's few
-    // neighbours) ordered by target.
     // Edges in ascending `(a, b)` order with `a < b` (every loaded file,
     // and builds) fill each row in ascending order already: row `r` gets
     // the `(a, r)` edges (ascending `a < r`) before the `(r, b)` ones
@@ -475,17 +472,17 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
         }
         let mut targets = vec![0u32; at as usize];
         let mut links = vec![first; at as usize];
-        for &(a, b, l) in edges {
-            let ra = &mut rows[a as usize];
-            let i = (ra[0] + ra[1]) as usize;
-            ra[1] += 1;
-            targets[i] = b;
+        // Appends `(t, l)` to row `r`.
+        let mut put = |r: u32, t: u32, l: Link| {
+            let row = &mut rows[r as usize];
+            let i = (row[0] + row[1]) as usize;
+            row[1] += 1;
+            targets[i] = t;
             links[i] = l;
-            let rb = &mut rows[b as usize];
-            let j = (rb[0] + rb[1]) as usize;
-            rb[1] += 1;
-            targets[j] = a;
-            links[j] = l.reversed();
+        };
+        for &(a, b, l) in edges {
+            put(a, b, l);
+            put(b, a, l.reversed());
         }
         return RegionGraph {
             rows,
@@ -495,6 +492,9 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
             dead: 0,
         };
     }
+    // Both directions of each edge, placed by source (a counting sort:
+    // no comparison sort of the whole list), then each row (a region's few
+    // neighbours) ordered by target and without repeats.
     let mut start = vec![0usize; n + 1];
     for &(a, b, _) in edges {
         start[a as usize + 1] += 1;

@@ -20,9 +20,8 @@ const HEADER: usize = 24;
 /// value, a bit flipped, an aligned 4-byte field of the region, edge or
 /// landmark table or of the portal layer (fields, landmark distances)
 /// nudged by a little (in its low or its high half) or copied from
-/// another record, or one landmark
-/// distance (`u16`) nudged or copied from another (the changes most likely
-/// to stay plausible).
+/// another record, or one landmark distance (`u16`) nudged or copied from
+/// another (the changes most likely to stay plausible).
 fn mutate(bytes: &mut [u8], rng: &mut Rng, (dist, count): (usize, usize)) {
     let payload = bytes.len() - HEADER;
     let tables = HEADER + 36;

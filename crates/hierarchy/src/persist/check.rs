@@ -257,13 +257,13 @@ fn sector_range(
             union = Some(union.map_or(b, |u| u.union(&b)));
             reps.push((rep.y, rep.x));
         }
+        // The group's first sector column, and its first sector.
         let (sx, _) = layout.coords(s);
-        let first = s - sx % 4;
-        let four = layout.size == 16 && (sx - sx % 4 + 4) * 16 <= layout.width;
+        let (gx, first) = (sx - sx % 4, s - sx % 4);
+        let four = layout.size == 16 && (gx + 4) * 16 <= layout.width;
         let (open, open_box, digest) = if four {
             if group.0 != first {
-                let x0 = (sx - sx % 4) * 16;
-                group = (first, passable_in4(grid, first, x0, rect.y0, rect.y1));
+                group = (first, passable_in4(grid, first, gx * 16, rect.y0, rect.y1));
             }
             group.1[(s - first) as usize]
         } else {
