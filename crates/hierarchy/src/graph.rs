@@ -254,6 +254,18 @@ impl Link {
         })
     }
 
+    /// [`Link::from_stored`] of fields already checked: the step byte's
+    /// bits above bit 3 (none in a checked record) are dropped.
+    #[inline]
+    pub(crate) fn from_checked(cost: u16, from: Point, step: u8, len_m1: u8) -> Link {
+        Link {
+            cost,
+            from: pack(from),
+            step: step & 15,
+            len_m1,
+        }
+    }
+
     /// The same link, marked as one of several crossings between its
     /// regions.
     pub(crate) fn with_more_crossings(mut self, more: bool) -> Link {
@@ -446,24 +458,47 @@ impl Run {
 /// Builds the region graph from undirected edges `(a, b, link from a)`
 /// over `n` nodes, rows back to back.
 pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph {
+    region_graph_of(n, edges.iter().copied())
+}
+
+/// [`region_graph`] of edges read through an iterator, walked twice when
+/// the edges are ordered (three times otherwise). Why: a load decodes its
+/// edge records where they lie instead of listing them (16 bytes per
+/// edge of fresh memory, P88).
+pub(crate) fn region_graph_of<I>(n: usize, edges: I) -> RegionGraph
+where
+    I: Iterator<Item = (u32, u32, Link)> + Clone,
+{
     // Edges in ascending `(a, b)` order with `a < b` (every loaded file,
     // and builds) fill each row in ascending order already: row `r` gets
     // the `(a, r)` edges (ascending `a < r`) before the `(r, b)` ones
     // (ascending `b > r`), without repeats. Written in place, no sort.
-    let ordered = edges.iter().all(|e| e.0 < e.1)
-        && edges
-            .windows(2)
-            .all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1));
-    if let (true, Some(&(_, _, first))) = (ordered, edges.first()) {
-        // Each row's first slot and the entries written to it so far: the
-        // scatter's cursor, and the row's length once it is done. No
-        // other array per region (a load's graph is most of its fresh
-        // memory).
-        let mut rows = vec![[0u32; 2]; n];
-        for &(a, b, _) in edges {
-            rows[a as usize][1] += 1;
-            rows[b as usize][1] += 1;
-        }
+    // Each row's first slot and the entries written to it so far: the
+    // scatter's cursor, and the row's length once it is done. No other
+    // array per region (a load's graph is most of its fresh memory).
+    let mut rows = vec![[0u32; 2]; n];
+    let mut ordered = true;
+    let mut last = None;
+    let mut first = None;
+    let mut m = 0usize;
+    for (a, b, l) in edges.clone() {
+        ordered &= a < b && last < Some((a, b));
+        last = Some((a, b));
+        first.get_or_insert(l);
+        rows[a as usize][1] += 1;
+        rows[b as usize][1] += 1;
+        m += 1;
+    }
+    let Some(first) = first else {
+        return RegionGraph {
+            rows,
+            targets: Vec::new(),
+            links: Vec::new(),
+            edges: 0,
+            dead: 0,
+        };
+    };
+    if ordered {
         let mut at = 0u32;
         for r in &mut rows {
             r[0] = at;
@@ -480,7 +515,7 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
             targets[i] = t;
             links[i] = l;
         };
-        for &(a, b, l) in edges {
+        for (a, b, l) in edges {
             put(a, b, l);
             put(b, a, l.reversed());
         }
@@ -488,7 +523,7 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
             rows,
             targets,
             links,
-            edges: edges.len(),
+            edges: m,
             dead: 0,
         };
     }
@@ -496,19 +531,15 @@ pub(crate) fn region_graph(n: usize, edges: &[(u32, u32, Link)]) -> RegionGraph 
     // no comparison sort of the whole list), then each row (a region's few
     // neighbours) ordered by target and without repeats.
     let mut start = vec![0usize; n + 1];
-    for &(a, b, _) in edges {
-        start[a as usize + 1] += 1;
-        start[b as usize + 1] += 1;
+    for (s, r) in start[1..].iter_mut().zip(&rows) {
+        *s = r[1] as usize;
     }
     for i in 0..n {
         start[i + 1] += start[i];
     }
-    let mut directed: Vec<(u32, Link)> = match edges.first() {
-        Some(&(_, _, l)) => vec![(0, l); start[n]],
-        None => Vec::new(),
-    };
+    let mut directed: Vec<(u32, Link)> = vec![(0, first); start[n]];
     let mut next = start.clone();
-    for &(a, b, l) in edges {
+    for (a, b, l) in edges {
         directed[next[a as usize]] = (b, l);
         next[a as usize] += 1;
         directed[next[b as usize]] = (a, l.reversed());

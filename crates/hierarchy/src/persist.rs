@@ -70,7 +70,7 @@
 //! still checked against itself and its grid (`check`: linear in the file)
 //! and refused with [`HierarchyError::Inconsistent`] where they disagree.
 
-use crate::graph::{region_graph, Link, Region};
+use crate::graph::{region_graph_of, Link, Region};
 use crate::model::Hierarchy;
 use crate::portal::Portals;
 use crate::sector::Layout;
@@ -725,7 +725,7 @@ impl Hierarchy {
                     |_, c| {
                         let from = c as usize * CHUNK;
                         let to = (from + CHUNK).min(edges.len());
-                        check::edges(grid, &layout, &regions, &edges, from..to, weighted)
+                        check::edges(grid, &layout, &regions, edges, from..to, weighted)
                     },
                 );
                 let (sealed, digests) = cells?;
@@ -733,14 +733,13 @@ impl Hierarchy {
                 Ok::<_, HierarchyError>((sealed, digests))
             },
             || {
-                let landmarks =
-                    landmarks
-                        .check(n, &edges)
-                        .map_err(|reason| HierarchyError::Inconsistent {
-                            part: FilePart::Landmarks,
-                            reason,
-                        });
-                let graph = region_graph(n, &edges);
+                let landmarks = landmarks.check(n, edges.iter()).map_err(|reason| {
+                    HierarchyError::Inconsistent {
+                        part: FilePart::Landmarks,
+                        reason,
+                    }
+                });
+                let graph = region_graph_of(n, edges.iter());
                 let parts = stored.into_parts(&layout, &regions, &graph);
                 (landmarks, graph, parts)
             },
@@ -833,51 +832,97 @@ fn parse_regions(
     Ok((regions, first_region))
 }
 
+/// The edge table's records, read where they lie: each decoded when used
+/// (`parse_edges` has range-checked them all). Why: a list of the decoded
+/// edges was 16 bytes per edge of fresh memory, written once and read by
+/// the link check, the landmark check and the region graph (P88).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeRecords<'a>(&'a [[u8; EDGE_RECORD]]);
+
+impl<'a> EdgeRecords<'a> {
+    /// Records held.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Edge `i` as `(a, b, link from a)`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> (u32, u32, Link) {
+        decode_edge(&self.0[i])
+    }
+
+    /// The edges in file order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u32, Link)> + Clone + 'a {
+        self.0.iter().map(decode_edge)
+    }
+}
+
+/// The fields of an edge record: regions `a` and `b`, then the link's
+/// stored fields as [`Link::from_stored`] takes them.
+#[inline]
+fn edge_fields(rec: &[u8; EDGE_RECORD]) -> (u32, u32, u16, Point, u8, u8) {
+    let from = Point::new(u16_at(rec, 8), u16_at(rec, 10));
+    let cost = u16_at(rec, 12) as u16;
+    (u32_at(rec, 0), u32_at(rec, 4), cost, from, rec[14], rec[15])
+}
+
+/// A range-checked record's edge.
+#[inline]
+fn decode_edge(rec: &[u8; EDGE_RECORD]) -> (u32, u32, Link) {
+    let (a, b, cost, from, step, len_m1) = edge_fields(rec);
+    (a, b, Link::from_checked(cost, from, step, len_m1))
+}
+
 /// The edge table's records ([`EDGE_RECORD`] bytes each) over `n`
 /// regions, range-checked: `a < b < n`, both crossing cells on the map, a
 /// step byte of a direction and the more-crossings bit, a run of 1 to a
 /// sector side. What the cells are is checked with the other tables
-/// (`check::edges`). Side by side when `parallel`.
-fn parse_edges(
-    table: &[u8],
+/// (`check::edges`). In chunks side by side when `parallel`; the first
+/// invalid record is the one named.
+fn parse_edges<'a>(
+    table: &'a [u8],
     n: usize,
     layout: &Layout,
     parallel: bool,
-) -> Result<Vec<(u32, u32, Link)>, HierarchyError> {
+) -> Result<EdgeRecords<'a>, HierarchyError> {
     let (width, height, size) = (layout.width, layout.height, layout.size);
-    let blank = Link::new(0.0, Point::new(0, 0), Point::new(1, 0), 1);
-    // An invalid record becomes `(u32::MAX, ..)` (a valid `a` is below
-    // `n`), found by a scan only when some record was.
-    let invalid = std::sync::atomic::AtomicBool::new(false);
     let (records, _) = table.as_chunks::<EDGE_RECORD>();
-    let edges = crate::par::map_collect(parallel, records, |rec| {
-        let (a, b) = (u32_at(rec, 0), u32_at(rec, 4));
-        let from = Point::new(u16_at(rec, 8), u16_at(rec, 10));
-        let (cost, step, len_m1) = (u16_at(rec, 12) as u16, rec[14], rec[15]);
-        let link = Link::from_stored(cost, from, step, len_m1);
+    let valid = |rec: &[u8; EDGE_RECORD]| {
+        let (a, b, cost, from, step, len_m1) = edge_fields(rec);
+        let Some(link) = Link::from_stored(cost, from, step, len_m1) else {
+            return false;
+        };
         // The other side's cell, on the map (the direction's step from
         // `from` wraps past 0 to a huge coordinate).
-        let to = link.map(|l| l.to());
-        let ok = (a as usize) < n
+        let to = link.to();
+        (a as usize) < n
             && (b as usize) < n
             && a < b
             && from.x < width
             && from.y < height
-            && to.is_some_and(|t| t.x < width && t.y < height)
-            && u32::from(len_m1) < size;
-        match link {
-            Some(l) if ok => (a, b, l),
-            _ => {
-                invalid.store(true, std::sync::atomic::Ordering::Relaxed);
-                (u32::MAX, 0, blank)
-            }
-        }
-    });
-    if invalid.into_inner() {
-        let i = edges.iter().position(|e| e.0 == u32::MAX).unwrap_or(0);
-        return Err(HierarchyError::Corrupt(format!("edge {i} is invalid")));
+            && to.x < width
+            && to.y < height
+            && link.len() <= size
+    };
+    const CHUNK: usize = 1 << 14;
+    let chunks = records.len().div_ceil(CHUNK) as u32;
+    let first_bad = crate::par::map_range(
+        parallel,
+        chunks,
+        || (),
+        |_, c| {
+            let from = c as usize * CHUNK;
+            let to = (from + CHUNK).min(records.len());
+            records[from..to]
+                .iter()
+                .position(|r| !valid(r))
+                .map(|i| from + i)
+        },
+    );
+    match first_bad.into_iter().flatten().next() {
+        Some(i) => Err(HierarchyError::Corrupt(format!("edge {i} is invalid"))),
+        None => Ok(EdgeRecords(records)),
     }
-    Ok(edges)
 }
 
 /// The little-endian u32 at byte `at` of a record.
@@ -1268,8 +1313,13 @@ mod parse_tests {
         let mut table: Vec<u8> = (0..n).flat_map(|i| edge(i % 1000)).collect();
         let edges = parse_edges(&table, 1001, &layout, true).unwrap();
         assert_eq!(edges.len(), n as usize);
-        assert_eq!((edges[1234].0, edges[1234].1), (234, 235));
-        let link = edges[1234].2;
+        let (a, b, link) = edges.get(1234);
+        assert_eq!((a, b), (234, 235));
+        // Every record holds the same crossing: the iterator decodes each
+        // in place, in file order.
+        assert!(edges
+            .iter()
+            .eq((0..n).map(|i| (i % 1000, i % 1000 + 1, link))));
         assert_eq!(
             (link.cost_units(), link.from(), link.to(), link.len()),
             (320, Point::new(15, 2), Point::new(16, 2), 4)
@@ -1285,8 +1335,9 @@ mod parse_tests {
         set(&mut both, 120_000, edge_record(7, 8, (15, 2), 320, 1, 16));
         // One bad field at a time in a short table; the more-crossings bit
         // (step bit 3) is valid.
-        let more = parse_edges(&edge_record(7, 8, (15, 2), 320, 9, 3), 1001, &layout, false);
-        assert!(!more.unwrap()[0].2.is_only_crossing());
+        let more = edge_record(7, 8, (15, 2), 320, 9, 3);
+        let more = parse_edges(&more, 1001, &layout, false);
+        assert!(!more.unwrap().get(0).2.is_only_crossing());
         for bad in [
             edge_record(8, 7, (15, 2), 320, 1, 3),        // a > b
             edge_record(7, 1001, (15, 2), 320, 1, 3),     // b off the table

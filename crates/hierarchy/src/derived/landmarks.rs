@@ -439,7 +439,11 @@ impl Landmarks {
     /// by at most the edge's weight. Summed along any path, that makes
     /// every bound at most the true distance (admissible) and consistent,
     /// and unreached exactly on whole connected pieces. O(edges × k).
-    pub(crate) fn check(&self, n: usize, edges: &[(u32, u32, Link)]) -> Result<(), &'static str> {
+    pub(crate) fn check(
+        &self,
+        n: usize,
+        edges: impl IntoIterator<Item = (u32, u32, Link)>,
+    ) -> Result<(), &'static str> {
         let k = self.count();
         if k > LANDMARKS || self.shift > MAX_SHIFT || self.dist.len() != n * k {
             return Err("landmark table has the wrong shape");
@@ -465,8 +469,8 @@ impl Landmarks {
             bad
         };
         for (a, b, link) in edges {
-            let w = weight(link, self.shift).min(u32::from(u16::MAX)) as u16;
-            let (ra, rb) = (self.row(*a), self.row(*b));
+            let w = weight(&link, self.shift).min(u32::from(u16::MAX)) as u16;
+            let (ra, rb) = (self.row(a), self.row(b));
             // A full table's rows as arrays: a fixed length the compiler
             // turns into a few vector instructions.
             let bad = match (

@@ -49,6 +49,7 @@
 //! of those kinds was always caught by the checks above in the tests
 //! (`tests/corruption.rs`).
 
+use super::EdgeRecords;
 use crate::build::sectors::{sector_data, SectorScratch};
 use crate::derived::SealedSectors;
 use crate::graph::{Link, Region};
@@ -364,14 +365,16 @@ pub(super) fn edges(
     grid: &Grid,
     layout: &Layout,
     regions: &[Region],
-    edges: &[(u32, u32, Link)],
+    edges: EdgeRecords<'_>,
     range: std::ops::Range<usize>,
     weighted: bool,
 ) -> Result<(), HierarchyError> {
-    let mut last = range.start.checked_sub(1).map(|j| (edges[j].0, edges[j].1));
-    let first = range.start;
-    for (i, &(a, b, link)) in edges[range].iter().enumerate() {
-        let i = first + i;
+    let mut last = range.start.checked_sub(1).map(|j| {
+        let (a, b, _) = edges.get(j);
+        (a, b)
+    });
+    for i in range {
+        let (a, b, link) = edges.get(i);
         let part = FilePart::Edge {
             index: i as u32,
             a,
