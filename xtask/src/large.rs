@@ -1,6 +1,6 @@
 //! Large-world measurements (development aid): random long queries on one
 //! map, hierarchical full queries and lazy first legs beside our exact jump
-//! point search, in one run.
+//! point search, in one run (hierarchical: the least of three runs per row).
 //!
 //! ```text
 //! cargo run --release -p xtask -- large MAP.map [--queries 30] [--seed 1]
@@ -197,7 +197,17 @@ pub fn run(args: Vec<String>) {
         let r = planner
             .find_path_into(&h, &grid, s, g, &mut out)
             .expect("hierarchical");
-        th.push(t.elapsed().as_secs_f64());
+        let mut best = t.elapsed().as_secs_f64();
+        // The least of three, as `--only full` times it: the ratio to JPS
+        // in one run.
+        for _ in 0..2 {
+            let t = Instant::now();
+            planner
+                .find_path_into(&h, &grid, s, g, &mut out)
+                .expect("hierarchical");
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        th.push(best);
         exp += r.expanded as u64;
         abs_exp += r.abstract_expanded as u64;
         legs += r.legs as u64;
@@ -246,7 +256,7 @@ pub fn run(args: Vec<String>) {
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let (mj, mh) = (mean(&tj), mean(&th));
     println!(
-        "{} queries ≥ {min_dist:.0}: jps mean {:.1} ms | hier mean {:.2} ms p99 {:.2} ms max {:.2} ms | x{:.1}",
+        "{} queries ≥ {min_dist:.0}: jps mean {:.1} ms | hier mean (least of 3) {:.2} ms p99 {:.2} ms max {:.2} ms | x{:.1}",
         pairs.len(),
         mj * 1e3,
         mh * 1e3,
