@@ -834,8 +834,8 @@ fn parse_regions(
 
 /// The edge table's records, read where they lie: each decoded when used
 /// (`parse_edges` has range-checked them all). Why: a list of the decoded
-/// edges was 16 bytes per edge of fresh memory, written once and read by
-/// the link check, the landmark check and the region graph (P88).
+/// edges would be 16 bytes per edge of fresh memory, written once and read
+/// by the link check, the landmark check and the region graph (P88).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EdgeRecords<'a>(&'a [[u8; EDGE_RECORD]]);
 

@@ -10,13 +10,13 @@ use super::*;
 use crate::derived::levels::Level;
 
 /// Heuristic weight of the level searches. Their routes are priced by
-/// straight lines through crossings, so every node whose line to the goal
-/// is nearly as short got expanded: on open caves a band of nodes around
-/// the route. At 1.05 (30 rows of each 16,376² map, P89) level expansions
-/// fell 7,100 → 5,620 a query on rooms and 1,770 → 440 on caves, while the
-/// corridors still hold about the same routes (rooms 2.51 → 2.52 % over
-/// optimal on average with the region search unweighted; 100 rows 2.76 %
-/// either way). 1.1 took rooms to 3.0–3.2 %.
+/// straight lines through crossings, so an unweighted search expands every
+/// node whose line to the goal is nearly as short: on open caves a band of
+/// nodes around the route. At 1.05 (30 rows of each 16,376² map, P89)
+/// level expansions fell 7,100 → 5,620 a query on rooms and 1,770 → 440
+/// on caves, while the corridors still hold about the same routes (rooms
+/// 2.51 → 2.52 % over optimal on average with the region search
+/// unweighted; 100 rows 2.76 % either way). 1.1 took rooms to 3.0–3.2 %.
 pub(super) const LEVEL_WEIGHT: f32 = 1.05;
 
 /// Nodes of a level route a lazy query's first route keeps at each level

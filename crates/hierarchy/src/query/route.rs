@@ -104,7 +104,7 @@ pub(super) fn best_point(run: Run, a: Point, b: Point) -> Point {
 /// abstraction levels ([`Corridor::Marked`]: full routes on maps of at least
 /// [`PlannerConfig::get_levels_from`] regions). Such a route runs through
 /// hundreds of regions, and the landmark bound on rooms maps is about a
-/// tenth below the links' costs, so an unweighted search expanded about
+/// tenth below the links' costs, so an unweighted search expands about
 /// eleven regions per route region, each a few cache misses. 100 rows of
 /// 16,376² rooms (P89): 1.0 8,640 region expansions a query, paths 2.76 %
 /// over optimal on average; 1.05 6,940, 2.78 %; 1.07 6,200, 2.81 %; 1.1
