@@ -9,8 +9,8 @@
 //! `--scen` also writes the rows (with JPS's optimal lengths) as a Moving AI
 //! scenario file, for `regionpath scen --first-leg`.
 
-use regionpath_grid::{octile, read_map, Point};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlannerConfig};
+use regionpath_grid::{octile, read_map, Grid, Point};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanStats, PlannerConfig};
 use regionpath_search::JumpPointSearch;
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -29,6 +29,28 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+}
+
+/// The planner's full query over `pair`, run three times: its statistics
+/// and the least of the three times (seconds).
+fn least_of_three(
+    planner: &mut CellPlanner,
+    h: &Hierarchy,
+    grid: &Grid,
+    (s, g): (Point, Point),
+    out: &mut Vec<Point>,
+) -> (PlanStats, f64) {
+    let mut best = f64::INFINITY;
+    let mut stats = None;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let r = planner
+            .find_path_into(h, grid, s, g, out)
+            .expect("hierarchical");
+        best = best.min(t.elapsed().as_secs_f64());
+        stats.get_or_insert(r);
+    }
+    (stats.expect("three runs"), best)
 }
 
 fn pct(v: &mut [f64], p: usize) -> f64 {
@@ -171,15 +193,7 @@ pub fn run(args: Vec<String>) {
             continue;
         }
         if only == "full" {
-            let mut best = f64::INFINITY;
-            for _ in 0..3 {
-                let t = Instant::now();
-                planner
-                    .find_path_into(&h, &grid, s, g, &mut out)
-                    .expect("hierarchical");
-                best = best.min(t.elapsed().as_secs_f64());
-            }
-            th.push(best);
+            th.push(least_of_three(&mut planner, &h, &grid, (s, g), &mut out).1);
             continue;
         }
         let t = Instant::now();
@@ -193,20 +207,9 @@ pub fn run(args: Vec<String>) {
                 .cost
         };
         tj.push(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        let r = planner
-            .find_path_into(&h, &grid, s, g, &mut out)
-            .expect("hierarchical");
-        let mut best = t.elapsed().as_secs_f64();
         // The least of three, as `--only full` times it: the ratio to JPS
         // in one run.
-        for _ in 0..2 {
-            let t = Instant::now();
-            planner
-                .find_path_into(&h, &grid, s, g, &mut out)
-                .expect("hierarchical");
-            best = best.min(t.elapsed().as_secs_f64());
-        }
+        let (r, best) = least_of_three(&mut planner, &h, &grid, (s, g), &mut out);
         th.push(best);
         exp += r.expanded as u64;
         abs_exp += r.abstract_expanded as u64;
