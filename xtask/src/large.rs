@@ -31,8 +31,8 @@ impl Rng {
     }
 }
 
-/// The planner's full query over `pair`, run three times: its statistics
-/// and the least of the three times (seconds).
+/// The planner's full query from `s` to `g`, run three times: the first
+/// run's statistics and the least of the three times (seconds).
 fn least_of_three(
     planner: &mut CellPlanner,
     h: &Hierarchy,

@@ -101,7 +101,8 @@ pub(super) fn best_point(run: Run, a: Point, b: Point) -> Point {
 }
 
 /// Heuristic weight of the region search inside a corridor of the
-/// abstraction levels ([`Corridor::Marked`]: full routes on maps of at least
+/// abstraction levels ([`Corridor::Marked`]: whole routes, a full query's
+/// or the rest of a lazy one's, on maps of at least
 /// [`PlannerConfig::get_levels_from`] regions). Such a route runs through
 /// hundreds of regions, and the landmark bound on rooms maps is about a
 /// tenth below the links' costs, so an unweighted search expands about
