@@ -55,6 +55,24 @@ where
     (0..n).map(|k| f(&mut scratch, k)).collect()
 }
 
+/// `f` over `0..len` cut into ranges of `chunk` items (the last one
+/// shorter), side by side when `parallel`; the results in range order.
+pub(crate) fn map_chunks<R, F>(parallel: bool, len: usize, chunk: usize, f: F) -> Vec<R>
+where
+    R: Send,
+    F: Fn(std::ops::Range<usize>) -> R + Sync + Send,
+{
+    map_range(
+        parallel,
+        len.div_ceil(chunk) as u32,
+        || (),
+        |_, c| {
+            let from = c as usize * chunk;
+            f(from..(from + chunk).min(len))
+        },
+    )
+}
+
 /// Folds `0..n` into vectors with `f` (per thread when `parallel`) and
 /// concatenates them. The order of the items is unspecified when
 /// `parallel`: callers sort or index what they need.

@@ -713,21 +713,13 @@ impl Hierarchy {
         // make.
         // Edges in chunks, so that the thread done first takes the rest.
         const CHUNK: usize = 1 << 13;
-        let chunks = edges.len().div_ceil(CHUNK) as u32;
         let (tables, derived) = crate::par::join(
             parallel,
             || {
                 let cells = check::regions(grid, &layout, &regions, &first_region, parallel);
-                let links = crate::par::map_range(
-                    parallel,
-                    chunks,
-                    || (),
-                    |_, c| {
-                        let from = c as usize * CHUNK;
-                        let to = (from + CHUNK).min(edges.len());
-                        check::edges(grid, &layout, &regions, edges, from..to, weighted)
-                    },
-                );
+                let links = crate::par::map_chunks(parallel, edges.len(), CHUNK, |range| {
+                    check::edges(grid, &layout, &regions, edges, range, weighted)
+                });
                 let (sealed, digests) = cells?;
                 links.into_iter().collect::<Result<(), _>>()?;
                 Ok::<_, HierarchyError>((sealed, digests))
@@ -904,21 +896,13 @@ fn parse_edges<'a>(
             && to.y < height
             && link.len() <= size
     };
-    const CHUNK: usize = 1 << 14;
-    let chunks = records.len().div_ceil(CHUNK) as u32;
-    let first_bad = crate::par::map_range(
-        parallel,
-        chunks,
-        || (),
-        |_, c| {
-            let from = c as usize * CHUNK;
-            let to = (from + CHUNK).min(records.len());
-            records[from..to]
-                .iter()
-                .position(|r| !valid(r))
-                .map(|i| from + i)
-        },
-    );
+    let first_bad = crate::par::map_chunks(parallel, records.len(), 1 << 14, |range| {
+        let from = range.start;
+        records[range]
+            .iter()
+            .position(|r| !valid(r))
+            .map(|i| from + i)
+    });
     match first_bad.into_iter().flatten().next() {
         Some(i) => Err(HierarchyError::Corrupt(format!("edge {i} is invalid"))),
         None => Ok(EdgeRecords(records)),
