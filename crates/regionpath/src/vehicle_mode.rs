@@ -398,8 +398,8 @@ impl VehicleCurver {
     /// beyond it within its box plus 8R + 16 cells, guided by the grid
     /// distance ([`DirectionalSearch::find_guided`], 20 000 expansions;
     /// the stretches repaired before it
-    /// kept); when that fails too, every stretch is searched again reaching
-    /// 4R + 6; when a stretch still cannot be repaired, the query fails if
+    /// kept) and, when that fails too, every stretch searched again
+    /// reaching 4R + 6; when a stretch still cannot be repaired, the query fails if
     /// no chain of primitives leaves the goal backwards by more than
     /// 8R + 16 cells ([`DirectionalSearch::escape`], 2 000 expansions: a
     /// goal in a pocket too narrow to turn in); else the cell path is
@@ -749,8 +749,16 @@ impl VehicleCurver {
                 costs.is_some() || self.wide_path.nested || self.wide_area(grid, cells).is_none();
             // First each stretch near its turn, widened alone where that
             // fails; then every stretch far from its turn (other cuts
-            // between the repairs).
-            for (reaches, detour) in [([near, far], detour), ([far, far], false)] {
+            // between the repairs), but only where the wide-path stage
+            // will not follow: where it does, it curved the rows of the 26
+            // maps the second pass failed at a sixth of that pass's cost
+            // (R = 2, every 8th row: the same rows and lengths, Paris_1_256
+            // −25 % curve time; `benches/PROFILES.md` P90).
+            let passes = if detour { 2 } else { 1 };
+            for (reaches, detour) in [([near, far], detour), ([far, far], false)]
+                .into_iter()
+                .take(passes)
+            {
                 // A repaired curve the final check refuses (a splice the
                 // `f32` pieces cannot join within the check's tolerance)
                 // is not returned: the next stage is tried instead.
