@@ -363,6 +363,8 @@ pub struct DirectionalSearch {
     escape_box: Option<EscapeBox>,
     /// Whether the last escape search expanded a node outside its box.
     escaped: bool,
+    /// See [`DirectionalSearch::may_leave_area`].
+    may_leave_area: bool,
 }
 
 /// Default of [`DirectionalSearch::set_dense_limit`]: areas of up to this
@@ -396,7 +398,24 @@ impl DirectionalSearch {
             guide: Guide::default(),
             escape_box: None,
             escaped: false,
+            may_leave_area: true,
         }
+    }
+
+    /// After a search that ran out of nodes ([`Outcome::NoPath`]), whether
+    /// a chain of primitives from the start might still reach the goal by
+    /// leaving the search's area: `false` when no node it expanded lies
+    /// within the tables' reach (the largest extent of a child or a swept
+    /// cell, plus a cell) of a side of the area that is not the map's
+    /// edge, and (guided) the guide reported no cell unreached, so that
+    /// nothing was cut off by the area rather than by blocked cells and
+    /// the map's outline: then no chain joins them on the whole map.
+    /// `true` after any other outcome. O(1).
+    /// Why: a caller that would search a wider area after an exhausted
+    /// one skips it where the first search already proved there is no
+    /// curve.
+    pub fn may_leave_area(&self) -> bool {
+        self.may_leave_area
     }
 
     /// The primitives in use.
@@ -709,6 +728,7 @@ impl DirectionalSearch {
         limits: &Limits,
         out: &mut Track,
     ) -> Result<Outcome, VehicleError> {
+        self.may_leave_area = true;
         let area = limits.area.unwrap_or(Area::of_grid(grid));
         if area.x as u64 + area.width as u64 > grid.width() as u64
             || area.y as u64 + area.height as u64 > grid.height() as u64
@@ -907,6 +927,8 @@ impl DirectionalSearch {
                     }
                 }
                 if !joined(guide, cx, cy) {
+                    // The guide's area may cut the start off the goal.
+                    self.may_leave_area = true;
                     return Ok(Outcome::NoPath { expansions: 0 });
                 }
                 for hd in 0..hn {
@@ -972,12 +994,22 @@ impl DirectionalSearch {
         let mut expansions = 0u32;
         let mut spans = [0u64; 2 * MAX_EXTENT as usize + 1];
         let extent = steering.extent() as usize;
+        // The box of the expanded nodes' cells (area coordinates).
+        let mut expanded_box = (usize::MAX, usize::MAX, 0usize, 0usize);
         let found_at: u32;
         let goal_parent: u32;
         let mut found_edge = NONE;
         let found_cost: f64;
         loop {
             let Some(e) = self.heap.pop().map(Queued::entry) else {
+                let near = extent.max(reach as usize) + 1;
+                let (x0, y0, x1, y1) = expanded_box;
+                let cut = expansions > 0
+                    && ((area.x > 0 && x0 < near)
+                        || (area.y > 0 && y0 < near)
+                        || (area.x + area.width < grid.width() && x1 + near >= w)
+                        || (area.y + area.height < grid.height() && y1 + near >= h));
+                self.may_leave_area = cut || (guided && guide.unreached_asked);
                 return Ok(Outcome::NoPath { expansions });
             };
             if e.edge == UNPRICED {
@@ -1067,6 +1099,12 @@ impl DirectionalSearch {
             let hd = (e.node as usize / dirs) as u32 % hn;
             let c = e.node as usize / dirs / hn as usize;
             let (cx, cy) = (c % w, c / w);
+            expanded_box = (
+                expanded_box.0.min(cx),
+                expanded_box.1.min(cy),
+                expanded_box.2.max(cx),
+                expanded_box.3.max(cy),
+            );
             if let Some(b) = escape_box {
                 if cx < b.x0 || cy < b.y0 || cx > b.x1 || cy > b.y1 {
                     self.escaped = true;
@@ -1360,6 +1398,8 @@ struct Guide {
     /// The smallest f of the open cells.
     f: u32,
     pending: usize,
+    /// Whether a cell asked for was found unreached since the reset.
+    unreached_asked: bool,
 }
 
 /// Buckets of the guide's ring (a power of two above the largest rise of
@@ -1393,6 +1433,7 @@ impl Guide {
         self.to = start;
         self.f = 0;
         self.pending = 0;
+        self.unreached_asked = false;
         let (gx, gy) = goal;
         if gx < 0 || gy < 0 || gx >= w as i64 || gy >= h as i64 {
             return;
@@ -1434,7 +1475,9 @@ impl Guide {
         if d & GUIDE_OPEN == 0 {
             return d;
         }
-        self.resume(i)
+        let d = self.resume(i);
+        self.unreached_asked |= d == UNREACHED;
+        d
     }
 
     fn resume(&mut self, target: usize) -> u32 {

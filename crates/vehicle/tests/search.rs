@@ -501,6 +501,71 @@ fn guided_search_is_complete_against_brute_force() {
     );
 }
 
+/// A search confined to an area that runs out of nodes proves that no
+/// curve exists on the whole map exactly when it says the area was not
+/// left open ([`DirectionalSearch::may_leave_area`] false): on rooms and
+/// random obstacle maps, areas round the ends with small random margins,
+/// plain and guided, every such proof is confirmed by the brute force over
+/// the whole map; both answers occur, and some areas that may be left do
+/// hide a curve.
+#[test]
+fn an_exhausted_area_proves_no_curve_unless_it_may_be_left() {
+    let mut rng = XorShift64Star::new(5150);
+    let (big_r, r, hn, size) = (2.0, 0.4, 16, 40);
+    let mut s = search(big_r, r, hn, Neighbourhood::D24);
+    let (mut proofs, mut open, mut hidden) = (0, 0, 0);
+    for m in 0..96 {
+        let grid = if m % 2 == 0 {
+            rooms(size, size, 9, 60, &mut |n| rng.below(n))
+        } else {
+            obstacles(size, size, 25, &mut |n| rng.below(n))
+        };
+        let Some((a, b)) = random_pair(&grid, &mut rng) else {
+            continue;
+        };
+        if a == b {
+            continue;
+        }
+        let margin = 2 + rng.below(16) as u32;
+        let area = Area::around(
+            &grid,
+            [(a.x as f64, a.y as f64), (b.x as f64, b.y as f64)],
+            margin,
+        );
+        let limits = Limits {
+            area: Some(area),
+            ..Limits::default()
+        };
+        let mut pieces = Track::new();
+        let guided = m % 4 < 2;
+        let out = if guided {
+            s.find_guided(&grid, Start::Cell(a), Goal::Cell(b), &limits, &mut pieces)
+        } else {
+            s.find(&grid, Start::Cell(a), Goal::Cell(b), &limits, &mut pieces)
+        }
+        .unwrap();
+        if !matches!(out, Outcome::NoPath { .. }) {
+            continue;
+        }
+        let whole = brute_force(&grid, a, b, big_r, r, hn, 2);
+        if s.may_leave_area() {
+            open += 1;
+            hidden += usize::from(whole.is_some());
+        } else {
+            assert!(
+                whole.is_none(),
+                "{a:?} to {b:?} within {area:?} (guided {guided}): no curve proved, \
+                 yet the brute force finds {whole:?}"
+            );
+            proofs += 1;
+        }
+    }
+    assert!(
+        proofs >= 4 && open >= 4 && hidden >= 1,
+        "proofs {proofs}, open {open} ({hidden} hiding a curve)"
+    );
+}
+
 /// A wall across the way with its pocket facing the start (a U open
 /// towards it): the Euclidean heuristic floods the pocket and exhausts a
 /// budget the grid-guided search meets, its curve legal by the
