@@ -210,6 +210,23 @@ impl Search {
     }
 }
 
+/// The box of a search that ran out of nodes without a curve and the
+/// expansions that took (`None`: no such box is known).
+type Exhausted = Option<(Area, u32)>;
+
+/// How many times wider than [`detour_margin`] the margin of the last box
+/// searched is (a search over the path's box that ran out of nodes proves
+/// only that the curve leaves the box), and how many times the first
+/// box's expansions it may spend (at least [`DETOUR_BUDGET`]). Every 8th
+/// row, R = 2: one more row of random512-25-0's 230 curved (a loop of 162
+/// cells for a point path of 67; its other 43 failures have no curve at
+/// all); R = 4, r = 1, every 16th row: 4 more rows (AR0602SR, Paris_1_256).
+/// Not searched where the first box's search proved that no curve exists
+/// ([`DirectionalSearch::may_leave_area`]): without that, queries with no
+/// curve paid up to three times as much (ost003d's one: 2.9 → 10 ms;
+/// `benches/PROFILES.md` P90).
+const WIDER_BOX_FACTOR: u32 = 4;
+
 /// Largest box of the search over the whole path, in cells; a larger box
 /// is not searched. The search's per-cell scratch (the guide's grid
 /// distances, 4 bytes a cell) stays within 64 MB; its per-node scratch
@@ -238,8 +255,9 @@ pub enum CurveStage {
     /// turn (corridors at least three cells wide away from the ends),
     /// rounded and repaired, gave the curve.
     WidePath,
-    /// The local repairs failed; the search over the whole path's box
-    /// gave the curve.
+    /// The search over the whole path's box gave the curve (first where
+    /// the illegal turns are dense, else after the stages above), or the
+    /// one over a box four times wider after it ran out of nodes.
     WholeBox,
     /// No legal curve was found ([`Error::NoLegalCurve`]).
     Failed,
@@ -252,6 +270,9 @@ enum BoxSearch {
     /// No chain of primitives joins the ends within the box (or the box
     /// is too large to search).
     NoChain,
+    /// The search ran out of nodes in `area` after `expansions`: no chain
+    /// of primitives joins the ends within that box, but one may leave it.
+    Exhausted { area: Area, expansions: u32 },
     /// The budget ran out first.
     OutOfBudget,
 }
@@ -411,7 +432,11 @@ impl VehicleCurver {
     /// ([`CurveStage::WidePath`]); and when that fails too, one guided
     /// directional search over the whole path's box plus 8R + 16 cells (at
     /// most 2²⁴ cells, 150 000 expansions; its node scratch follows the
-    /// nodes touched above 2²⁰ nodes). Turns short
+    /// nodes touched above 2²⁰ nodes), and where a search over that box
+    /// (this one or the one for dense turns) runs out of nodes, one over
+    /// the path's box plus 4 · (8R + 16) cells with four times the
+    /// expansions it took (20 000 to 150 000): a curve that loops to turn
+    /// far from the path. Turns short
     /// of the radius are found without searching for the largest radius
     /// each could take ([`TurnPolicy::Sharpen`]), and the cuts beside a
     /// repair keep at least a cell of any line they cut, so that no
@@ -657,7 +682,7 @@ impl VehicleCurver {
                     cells,
                     start_goal,
                     r,
-                    (None, false, None),
+                    (None, None, None),
                     out,
                 ) {
                     Err(Error::NoLegalCurve { .. }) => Err(Error::UnitTooWide { segment }),
@@ -720,7 +745,9 @@ impl VehicleCurver {
         // no chain of primitives leaves: then no search finds a curve).
         // The repairs and the later stages still run when it finds
         // nothing; the box's search again only when the budget stopped it.
-        let mut box_searched = false;
+        // `Some` once the box's search found no chain in the box: with the
+        // box and the expansions spent when it ran out of nodes.
+        let mut box_searched = None;
         // The goal-pocket check's answer, once asked.
         let mut pocket = None;
         if !single
@@ -731,9 +758,22 @@ impl VehicleCurver {
             let budget = (cells.len() as u32)
                 .saturating_mul(DENSE_BUDGET_PER_CELL)
                 .clamp(DETOUR_BUDGET, GLOBAL_BUDGET);
-            match self.whole_box(grid, costs, cells, start_goal, r, Some(loose), budget, out)? {
+            let margin = detour_margin(big_r as f64);
+            match self.whole_box(
+                grid,
+                costs,
+                cells,
+                start_goal,
+                r,
+                Some(loose),
+                (margin, budget, None),
+                out,
+            )? {
                 BoxSearch::Curve(Ok(())) => return Ok(()),
-                BoxSearch::NoChain => box_searched = true,
+                BoxSearch::NoChain => box_searched = Some(None),
+                BoxSearch::Exhausted { area, expansions } => {
+                    box_searched = Some(Some((area, expansions)))
+                }
                 BoxSearch::Curve(Err(_)) | BoxSearch::OutOfBudget => {}
             }
         }
@@ -798,8 +838,11 @@ impl VehicleCurver {
     /// path: the goal-pocket check, the cell path planned again with room
     /// to turn (without terrain costs; [`CurveStage::WidePath`]), then
     /// one search over the whole path's box ([`VehicleCurver::whole_box`]
-    /// with [`GLOBAL_BUDGET`]; skipped when `box_searched`: an earlier
-    /// search found no chain in that box). `loose`: the rounded curve,
+    /// with [`GLOBAL_BUDGET`]; skipped when `box_searched` is `Some`: an
+    /// earlier search found no chain in that box), and where that search
+    /// ran out of nodes (with the box and its expansions in
+    /// `box_searched`), one over a box [`WIDER_BOX_FACTOR`] times wider
+    /// round the path. `loose`: the rounded curve,
     /// when there is one (a search that needs no piece returns it);
     /// `pocket`: the goal-pocket check's answer when it was asked before.
     #[allow(clippy::too_many_arguments)]
@@ -810,7 +853,7 @@ impl VehicleCurver {
         cells: &[Point],
         start_goal: (Start, Goal),
         r: f32,
-        (loose, box_searched, pocket): (Option<&CurvedPath>, bool, Option<bool>),
+        (loose, box_searched, pocket): (Option<&CurvedPath>, Option<Exhausted>, Option<bool>),
         out: &mut CurvedPath,
     ) -> Result<(), Error> {
         let failed = |me: &mut Self| {
@@ -835,12 +878,46 @@ impl VehicleCurver {
                 return Ok(());
             }
         }
-        if box_searched {
+        let margin = detour_margin(self.config.get_turning_radius() as f64);
+        let exhausted = match box_searched {
+            Some(known) => known,
+            None => match self.whole_box(
+                grid,
+                costs,
+                cells,
+                start_goal,
+                r,
+                loose,
+                (margin, GLOBAL_BUDGET, None),
+                out,
+            )? {
+                BoxSearch::Curve(checked) => return checked,
+                BoxSearch::Exhausted { area, expansions } => Some((area, expansions)),
+                BoxSearch::NoChain | BoxSearch::OutOfBudget => None,
+            },
+        };
+        // Every chain within the box was tried: a curve, if any, leaves it
+        // (a loop to turn beyond the margin). One wider box, on a budget of
+        // a few times what that box took, so that a query without a curve
+        // pays a bounded multiple of what it paid already.
+        let Some((area, spent)) = exhausted else {
             return failed(self);
-        }
-        match self.whole_box(grid, costs, cells, start_goal, r, loose, GLOBAL_BUDGET, out)? {
+        };
+        let budget = spent
+            .saturating_mul(WIDER_BOX_FACTOR)
+            .clamp(DETOUR_BUDGET, GLOBAL_BUDGET);
+        match self.whole_box(
+            grid,
+            costs,
+            cells,
+            start_goal,
+            r,
+            loose,
+            (margin * WIDER_BOX_FACTOR, budget, Some(area)),
+            out,
+        )? {
             BoxSearch::Curve(checked) => checked,
-            BoxSearch::NoChain | BoxSearch::OutOfBudget => failed(self),
+            _ => failed(self),
         }
     }
 
@@ -848,8 +925,10 @@ impl VehicleCurver {
     /// (the curve may have to leave the path's neighbourhood to find room
     /// to turn: [`detour_margin`]), guided by the grid distance to the
     /// goal, at most `budget` expansions over at most [`GLOBAL_MAX_CELLS`]
-    /// cells (a larger box is not searched: [`BoxSearch::NoChain`]). On a
-    /// curve the stage is [`CurveStage::WholeBox`], else
+    /// cells (a larger box is not searched: [`BoxSearch::NoChain`]), the
+    /// box the path's plus `margin` cells each way (not searched when it
+    /// is `searched`, a box whose search ran out of nodes: no chain). On
+    /// a curve the stage is [`CurveStage::WholeBox`], else
     /// [`CurveStage::Failed`]. `loose`: the rounded curve, returned when
     /// the search needs no piece.
     #[allow(clippy::too_many_arguments)]
@@ -861,7 +940,7 @@ impl VehicleCurver {
         start_goal: (Start, Goal),
         r: f32,
         loose: Option<&CurvedPath>,
-        budget: u32,
+        (margin, budget, searched): (u32, u32, Option<Area>),
         out: &mut CurvedPath,
     ) -> Result<BoxSearch, Error> {
         let big_r = self.config.get_turning_radius();
@@ -870,9 +949,9 @@ impl VehicleCurver {
         let area = Area::around(
             grid,
             cells.iter().map(|p| (p.x as f64 + 0.5, p.y as f64 + 0.5)),
-            detour_margin(big_r as f64),
+            margin,
         );
-        if area.width as u64 * area.height as u64 > GLOBAL_MAX_CELLS {
+        if area.width as u64 * area.height as u64 > GLOBAL_MAX_CELLS || Some(area) == searched {
             return Ok(BoxSearch::NoChain);
         }
         let limits = Limits {
@@ -906,7 +985,9 @@ impl VehicleCurver {
                 self.stage = CurveStage::WholeBox;
                 Ok(BoxSearch::Curve(self.checked(grid, out, big_r, r)))
             }
-            Outcome::NoPath { .. } => Ok(BoxSearch::NoChain),
+            // Nothing near the box's sides: no chain on the whole map.
+            Outcome::NoPath { .. } if !self.search.may_leave_area() => Ok(BoxSearch::NoChain),
+            Outcome::NoPath { expansions } => Ok(BoxSearch::Exhausted { area, expansions }),
             Outcome::BudgetExhausted { .. } => Ok(BoxSearch::OutOfBudget),
         }
     }

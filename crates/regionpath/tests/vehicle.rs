@@ -670,6 +670,57 @@ fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
     far_gap_curves(90..92, CurveStage::WholeBox);
 }
 
+/// One-cell corridors with a single place to turn far below them: the
+/// start's corridor B (column 20, rows 10–99) meets corridor A (row 10,
+/// columns 20–50) at a junction no curve turns at; A bends down at an open
+/// 9 × 9 square round (50, 10) into column 50, and both B and column 50
+/// end in a room (rows 100–129). The cell path from (20, 30) to (35, 10)
+/// goes up B and along A; the only curve drives down B, turns in the room,
+/// comes up column 50 and turns west at the square, some 70 rows below
+/// the path's box.
+fn far_turning_room() -> Grid {
+    open_where(61, 130, |x, y| {
+        (x == 20 && (10..100).contains(&y))
+            || (y == 10 && (20..=50).contains(&x))
+            || ((46..=54).contains(&x) && (6..=14).contains(&y))
+            || (x == 50 && (10..100).contains(&y))
+            || y >= 100
+    })
+}
+
+/// On [`far_turning_room`] (R = 2, r = 0.4), the search over the path's
+/// box runs out of nodes (no chain turns within it); the box four times
+/// wider round the path holds the room, and the curve found there is
+/// legal by the independent check and turns in the room. A directional
+/// search over the whole map agrees that a curve exists.
+#[test]
+fn a_curve_that_turns_far_beyond_the_path_box_is_found() {
+    let grid = far_turning_room();
+    let (a, b) = (Point::new(20, 30), Point::new(35, 10));
+    let mut whole = exhaustive(VehicleSpec::new(2.0, 0.4));
+    assert!(matches!(
+        whole_map(&mut whole, &grid, a, b),
+        Outcome::Found { .. }
+    ));
+    let hier = Hierarchy::build(&grid, &HierarchyConfig::default()).unwrap();
+    let mut p = Planner::new(vehicle(2.0, 0.4)).unwrap();
+    let path = p.find_path(&hier, &grid, a, b).unwrap();
+    assert!(
+        path.cells.iter().all(|c| c.y <= 30),
+        "the cell path goes up B and along A"
+    );
+    let mut curver = VehicleCurver::new(&vehicle(2.0, 0.4)).unwrap().unwrap();
+    let again = curver.curve(&grid, &path.cells, &path.waypoints).unwrap();
+    assert_eq!(curver.stage(), CurveStage::WholeBox);
+    for c in [&path.curve.expect("a curve"), &again] {
+        check(&grid, c, 2.0, 0.4, a, b);
+        let lowest = (0..=2000)
+            .map(|i| c.sample(c.length() * i as f32 / 2000.0).0.y)
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert!(lowest > 100.0, "the curve turns in the room: {lowest}");
+    }
+}
+
 /// A ship (R = 4, unit radius 1) planned on a hierarchy for one-cell
 /// units, on `testkit::maps::narrow_and_wide_gap`: the cell path takes the
 /// one-cell gap, which the unit cannot pass. The curve goes round through
