@@ -404,10 +404,11 @@ impl DirectionalSearch {
 
     /// After a search that ran out of nodes ([`Outcome::NoPath`]), whether
     /// a chain of primitives from the start might still reach the goal by
-    /// leaving the search's area: `false` when no node it expanded lies
-    /// within the tables' reach (the largest extent of a child or a swept
-    /// cell, plus a cell) of a side of the area that is not the map's
-    /// edge, and (guided) the guide reported no cell unreached, so that
+    /// leaving the search's area: `false` when neither the start's cell nor
+    /// any node it expanded lies within the tables' reach (the largest
+    /// extent of a child or a swept cell, plus a cell) of a side of the
+    /// area that is not the map's edge, and (guided) the guide reported no
+    /// cell unreached, so that
     /// nothing was cut off by the area rather than by blocked cells and
     /// the map's outline: then no chain joins them on the whole map.
     /// `true` after any other outcome. O(1).
@@ -994,8 +995,14 @@ impl DirectionalSearch {
         let mut expansions = 0u32;
         let mut spans = [0u64; 2 * MAX_EXTENT as usize + 1];
         let extent = steering.extent() as usize;
-        // The box of the expanded nodes' cells (area coordinates).
-        let mut expanded_box = (usize::MAX, usize::MAX, 0usize, 0usize);
+        // The box of the start's cell and the expanded nodes' cells (area
+        // coordinates; the start is inside the area, checked above): a
+        // pose's first curves go to cells within reach of its cell.
+        let (sx, sy) = (
+            (start_xy.0.floor() as i64 - area.x as i64) as usize,
+            (start_xy.1.floor() as i64 - area.y as i64) as usize,
+        );
+        let mut expanded_box = (sx, sy, sx, sy);
         let found_at: u32;
         let goal_parent: u32;
         let mut found_edge = NONE;
@@ -1004,11 +1011,10 @@ impl DirectionalSearch {
             let Some(e) = self.heap.pop().map(Queued::entry) else {
                 let near = extent.max(reach as usize) + 1;
                 let (x0, y0, x1, y1) = expanded_box;
-                let cut = expansions > 0
-                    && ((area.x > 0 && x0 < near)
-                        || (area.y > 0 && y0 < near)
-                        || (area.x + area.width < grid.width() && x1 + near >= w)
-                        || (area.y + area.height < grid.height() && y1 + near >= h));
+                let cut = (area.x > 0 && x0 < near)
+                    || (area.y > 0 && y0 < near)
+                    || (area.x + area.width < grid.width() && x1 + near >= w)
+                    || (area.y + area.height < grid.height() && y1 + near >= h);
                 self.may_leave_area = cut || (guided && guide.unreached_asked);
                 return Ok(Outcome::NoPath { expansions });
             };

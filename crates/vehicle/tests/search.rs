@@ -461,6 +461,25 @@ fn run_guided(s: &mut DirectionalSearch, grid: &Grid, a: Point, b: Point) -> Opt
     }
 }
 
+/// Map `m` of a series of `size` × `size`: rooms of 9 × 9 cells with
+/// doors of one or two cells for even `m`, `percent` % of the cells
+/// blocked at random for odd; with two distinct random passable cells
+/// (`None` when it has no two).
+fn rooms_or_obstacles(
+    m: u32,
+    size: u32,
+    percent: u64,
+    rng: &mut XorShift64Star,
+) -> Option<(Grid, Point, Point)> {
+    let grid = if m.is_multiple_of(2) {
+        rooms(size, size, 9, 60, &mut |n| rng.below(n))
+    } else {
+        obstacles(size, size, percent, &mut |n| rng.below(n))
+    };
+    let (a, b) = random_pair(&grid, rng)?;
+    (a != b).then_some((grid, a, b))
+}
+
 /// The grid guide prunes no curve: on random obstacle maps, wherever the
 /// brute-force search over the same primitives
 /// finds a path the guided search finds a legal one (its length is not
@@ -474,17 +493,9 @@ fn guided_search_is_complete_against_brute_force() {
     let mut s = search(big_r, r, hn, Neighbourhood::D24);
     for m in 0..16 {
         {
-            let grid = if m % 2 == 0 {
-                rooms(size, size, 9, 60, &mut |n| rng.below(n))
-            } else {
-                obstacles(size, size, 16, &mut |n| rng.below(n))
-            };
-            let Some((a, b)) = random_pair(&grid, &mut rng) else {
+            let Some((grid, a, b)) = rooms_or_obstacles(m, size, 16, &mut rng) else {
                 continue;
             };
-            if a == b {
-                continue;
-            }
             let brute = brute_force(&grid, a, b, big_r, r, hn, 2);
             match (brute, run_guided(&mut s, &grid, a, b)) {
                 (Some(_), Some(_)) => both += 1,
@@ -515,17 +526,9 @@ fn an_exhausted_area_proves_no_curve_unless_it_may_be_left() {
     let mut s = search(big_r, r, hn, Neighbourhood::D24);
     let (mut proofs, mut open, mut hidden) = (0, 0, 0);
     for m in 0..96 {
-        let grid = if m % 2 == 0 {
-            rooms(size, size, 9, 60, &mut |n| rng.below(n))
-        } else {
-            obstacles(size, size, 25, &mut |n| rng.below(n))
-        };
-        let Some((a, b)) = random_pair(&grid, &mut rng) else {
+        let Some((grid, a, b)) = rooms_or_obstacles(m, size, 25, &mut rng) else {
             continue;
         };
-        if a == b {
-            continue;
-        }
         let margin = 2 + rng.below(16) as u32;
         let area = Area::around(
             &grid,
