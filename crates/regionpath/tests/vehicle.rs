@@ -676,8 +676,9 @@ fn a_far_gap_is_found_over_a_box_above_the_dense_store() {
 /// 9 × 9 square round (50, 10) into column 50, and both B and column 50
 /// end in a room (rows 100–129). The cell path from (20, 30) to (35, 10)
 /// goes up B and along A; the only curve drives down B, turns in the room,
-/// comes up column 50 and turns west at the square, some 70 rows below
-/// the path's box.
+/// comes up column 50 and turns west at the square: it turns 70 rows
+/// below the path, beyond the margin (8R + 16 = 32 cells) of the path's
+/// box.
 fn far_turning_room() -> Grid {
     open_where(61, 130, |x, y| {
         (x == 20 && (10..100).contains(&y))
