@@ -210,10 +210,6 @@ impl Search {
     }
 }
 
-/// The box of a search that ran out of nodes without a curve and the
-/// expansions that took (`None`: no such box is known).
-type Exhausted = Option<(Area, u32)>;
-
 /// How many times wider than [`detour_margin`] the margin of the last box
 /// searched is (a search over the path's box that ran out of nodes proves
 /// only that the curve leaves the box), and how many times the first
@@ -745,8 +741,8 @@ impl VehicleCurver {
         // no chain of primitives leaves: then no search finds a curve).
         // The repairs and the later stages still run when it finds
         // nothing; the box's search again only when the budget stopped it.
-        // `Some` once the box's search found no chain in the box: with the
-        // box and the expansions spent when it ran out of nodes.
+        // The box's search once it found no chain in the box
+        // (`BoxSearch::NoChain` or `BoxSearch::Exhausted`).
         let mut box_searched = None;
         // The goal-pocket check's answer, once asked.
         let mut pocket = None;
@@ -770,9 +766,8 @@ impl VehicleCurver {
                 out,
             )? {
                 BoxSearch::Curve(Ok(())) => return Ok(()),
-                BoxSearch::NoChain => box_searched = Some(None),
-                BoxSearch::Exhausted { area, expansions } => {
-                    box_searched = Some(Some((area, expansions)))
+                found @ (BoxSearch::NoChain | BoxSearch::Exhausted { .. }) => {
+                    box_searched = Some(found)
                 }
                 BoxSearch::Curve(Err(_)) | BoxSearch::OutOfBudget => {}
             }
@@ -838,11 +833,10 @@ impl VehicleCurver {
     /// path: the goal-pocket check, the cell path planned again with room
     /// to turn (without terrain costs; [`CurveStage::WidePath`]), then
     /// one search over the whole path's box ([`VehicleCurver::whole_box`]
-    /// with [`GLOBAL_BUDGET`]; skipped when `box_searched` is `Some`: an
-    /// earlier search found no chain in that box), and where that search
-    /// ran out of nodes (with the box and its expansions in
-    /// `box_searched`), one over a box [`WIDER_BOX_FACTOR`] times wider
-    /// round the path. `loose`: the rounded curve,
+    /// with [`GLOBAL_BUDGET`]; skipped when `box_searched`, that search's
+    /// answer from earlier, found no chain in that box), and where that
+    /// search ran out of nodes ([`BoxSearch::Exhausted`]), one over a box
+    /// [`WIDER_BOX_FACTOR`] times wider round the path. `loose`: the rounded curve,
     /// when there is one (a search that needs no piece returns it);
     /// `pocket`: the goal-pocket check's answer when it was asked before.
     #[allow(clippy::too_many_arguments)]
@@ -853,7 +847,7 @@ impl VehicleCurver {
         cells: &[Point],
         start_goal: (Start, Goal),
         r: f32,
-        (loose, box_searched, pocket): (Option<&CurvedPath>, Option<Exhausted>, Option<bool>),
+        (loose, box_searched, pocket): (Option<&CurvedPath>, Option<BoxSearch>, Option<bool>),
         out: &mut CurvedPath,
     ) -> Result<(), Error> {
         let failed = |me: &mut Self| {
@@ -879,9 +873,9 @@ impl VehicleCurver {
             }
         }
         let margin = detour_margin(self.config.get_turning_radius() as f64);
-        let exhausted = match box_searched {
+        let first = match box_searched {
             Some(known) => known,
-            None => match self.whole_box(
+            None => self.whole_box(
                 grid,
                 costs,
                 cells,
@@ -890,18 +884,16 @@ impl VehicleCurver {
                 loose,
                 (margin, GLOBAL_BUDGET, None),
                 out,
-            )? {
-                BoxSearch::Curve(checked) => return checked,
-                BoxSearch::Exhausted { area, expansions } => Some((area, expansions)),
-                BoxSearch::NoChain | BoxSearch::OutOfBudget => None,
-            },
+            )?,
         };
         // Every chain within the box was tried: a curve, if any, leaves it
         // (a loop to turn beyond the margin). One wider box, on a budget of
         // a few times what that box took, so that a query without a curve
         // pays a bounded multiple of what it paid already.
-        let Some((area, spent)) = exhausted else {
-            return failed(self);
+        let (area, spent) = match first {
+            BoxSearch::Curve(checked) => return checked,
+            BoxSearch::Exhausted { area, expansions } => (area, expansions),
+            BoxSearch::NoChain | BoxSearch::OutOfBudget => return failed(self),
         };
         let budget = spent
             .saturating_mul(WIDER_BOX_FACTOR)

@@ -928,8 +928,8 @@ impl DirectionalSearch {
                     }
                 }
                 if !joined(guide, cx, cy) {
-                    // The guide's area may cut the start off the goal.
-                    self.may_leave_area = true;
+                    // `may_leave_area` stays true: the guide's area may cut
+                    // the start off the goal.
                     return Ok(Outcome::NoPath { expansions: 0 });
                 }
                 for hd in 0..hn {
