@@ -593,3 +593,133 @@ fn weighted_join_radius_applies_under_terrain_costs_only() {
         "the join radius never changed a uniform path"
     );
 }
+
+/// Rooms of 7 × 7 cells behind one-cell walls, each room of one random
+/// kind (ground, road, forest, swamp), each wall between two rooms open by
+/// a one-cell door of ground with probability 4/5: `rooms` rooms a side.
+fn rooms_with_terrain(rng: &mut SplitMix64, rooms: u32) -> Grid {
+    let side = rooms * 8 + 1;
+    let kinds = ['.', '.', '=', 'T', 'S'];
+    let kind: Vec<char> = (0..rooms * rooms)
+        .map(|_| kinds[rng.below(kinds.len() as u64) as usize])
+        .collect();
+    let mut cells = vec![vec!['@'; side as usize]; side as usize];
+    for y in 1..side - 1 {
+        for x in 1..side - 1 {
+            if x % 8 != 0 && y % 8 != 0 {
+                cells[y as usize][x as usize] = kind[((y / 8) * rooms + x / 8) as usize];
+            }
+        }
+    }
+    for ry in 0..rooms {
+        for rx in 0..rooms {
+            // The door east of room (rx, ry), then the one south of it.
+            if rx + 1 < rooms && rng.below(5) != 0 {
+                let y = ry * 8 + 1 + rng.below(7) as u32;
+                cells[y as usize][(rx * 8 + 8) as usize] = '.';
+            }
+            if ry + 1 < rooms && rng.below(5) != 0 {
+                let x = rx * 8 + 1 + rng.below(7) as u32;
+                cells[(ry * 8 + 8) as usize][x as usize] = '.';
+            }
+        }
+    }
+    let rows: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
+    Grid::from_rows(&rows).unwrap()
+}
+
+/// Where rooms meet through one-cell doors, routes priced through the
+/// regions' representatives zig-zag from room to room; under terrain costs
+/// a full query there plans a second route priced through the doors
+/// (`PlanStats::second_route`) and keeps the cheaper path. Against the
+/// oracle on rooms with random terrain: every path legal and no cheaper
+/// than the optimum, and the mean and the worst suboptimality lower than
+/// with the second route off. On open terrain (no doors) no second route
+/// is planned.
+#[test]
+fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
+    let mut rng = SplitMix64(8128);
+    let infantry = Profile::builder("infantry")
+        .cost('.', 1.0)
+        .cost('=', 0.5)
+        .cost('T', 2.0)
+        .cost('S', 3.0)
+        .build()
+        .unwrap();
+    let config = HierarchyConfig::new();
+    let (mut on, mut off) = (Tally::default(), Tally::default());
+    let mut second = 0;
+    for _ in 0..4 {
+        let grid = rooms_with_terrain(&mut rng, 24);
+        let hier = Hierarchy::build_with_profile(&grid, &infantry, &config).unwrap();
+        let open = usable(&grid, &infantry);
+        let pairs: Vec<(Point, Point)> = (0..40)
+            .map(|_| {
+                let mut pick = || open[rng.below(open.len() as u64) as usize];
+                (pick(), pick())
+            })
+            .collect();
+        let with = PlannerConfig::new();
+        let paths_on = oracle_checked_paths(&hier, &grid, &infantry, with, &pairs);
+        let paths_off =
+            oracle_checked_paths(&hier, &grid, &infantry, with.second_route(false), &pairs);
+        let mut planner = CellPlanner::new();
+        let mut cells = Vec::new();
+        for (k, &(s, g)) in pairs.iter().enumerate() {
+            let Some(d) = weighted_distances(&grid, &infantry, s).expect("usable start")
+                [(g.y * grid.width() + g.x) as usize]
+            else {
+                continue;
+            };
+            if d <= 0.0 {
+                continue;
+            }
+            let cost = |p: &[Point]| check_weighted_path(&grid, &infantry, p, s, g).unwrap();
+            on.ratios.push(cost(&paths_on[k]) / d);
+            off.ratios.push(cost(&paths_off[k]) / d);
+            let st = planner
+                .find_path_into(&hier, &grid, s, g, &mut cells)
+                .unwrap();
+            second += usize::from(st.second_route);
+        }
+    }
+    eprintln!(
+        "rooms: {} paths, {second} second routes, mean {:.4} -> {:.4}, worst {:.4} -> {:.4}",
+        on.ratios.len(),
+        off.mean(),
+        on.mean(),
+        off.worst(),
+        on.worst()
+    );
+    assert!(on.ratios.len() > 100, "{} reachable pairs", on.ratios.len());
+    assert!(second > 0, "no second route planned");
+    assert!(
+        on.mean() < off.mean(),
+        "mean {} !< {}",
+        on.mean(),
+        off.mean()
+    );
+    assert!(
+        on.worst() <= off.worst(),
+        "worst {} > {}",
+        on.worst(),
+        off.worst()
+    );
+
+    // Open terrain, no walls: no doors, no second route.
+    let kinds = random_kinds(&mut rng, 4);
+    let grid = random_terrain(&mut rng, 96, 96, &kinds);
+    let profile = random_profile(&mut rng, &kinds, 1, false);
+    let hier = Hierarchy::build_with_profile(&grid, &profile, &config).unwrap();
+    assert!(!hier.profile_view().unwrap().is_uniform());
+    let open = usable(&grid, &profile);
+    let mut planner = CellPlanner::new();
+    let mut cells = Vec::new();
+    for _ in 0..40 {
+        let s = open[rng.below(open.len() as u64) as usize];
+        let g = open[rng.below(open.len() as u64) as usize];
+        if let Ok(st) = planner.find_path_into(&hier, &grid, s, g, &mut cells) {
+            assert!(!st.second_route, "{s}->{g}: a second route without doors");
+        }
+    }
+}

@@ -24,10 +24,13 @@
 //!   uniform costs hold wherever they skip); their heuristic is priced at
 //!   the cheapest cost class in the window, not in the map; a lazy leg's
 //!   corridor search stays windowed A*;
-//! - the exact portal layer, straight-line answers, the quality recheck's
-//!   search and the second route (all priced in uniform steps) are off; a
-//!   one-window answer is checked against the region route instead (it is
-//!   refined where it leaves the window for less, P84).
+//! - the exact portal layer, straight-line answers and the quality
+//!   recheck's search (all priced in uniform steps) are off; a one-window
+//!   answer is checked against the region route instead (it is refined
+//!   where it leaves the window for less, P84); the second route prices
+//!   each straight piece between crossings at its link's cost per cell and
+//!   runs only where the positions' sectors meet through narrow doors
+//!   (rooms, where routes through representatives zig-zag; P92).
 
 use crate::graph::{region_graph, Link};
 use crate::model::Hierarchy;

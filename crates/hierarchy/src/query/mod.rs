@@ -20,7 +20,10 @@
 //! *Second route* (full queries): a path still over 1.04 × octile with ≥ 3
 //! route regions gets a region A* priced by straight lines between crossings;
 //! if that route is ≥ 3 % cheaper it is refined too and the shorter path wins
-//! (P32). *Quick start* (lazy queries): start and goal in different clusters
+//! (P32). Under terrain costs only where the profile's positions meet through
+//! narrow doors (the portal layer's test): each straight piece priced at its
+//! link's cost per cell, refined when no dearer than the first (P92).
+//! *Quick start* (lazy queries): start and goal in different clusters
 //! route over the cluster graph, plan regions only in the first three clusters,
 //! and make the first leg about half a window (P33). *Levels* (hierarchies
 //! of at least [`PlannerConfig::get_levels_from`] regions): route searches
@@ -248,8 +251,12 @@ pub struct PlannerConfig {
     /// refine that route too, and the shorter path is returned. Through
     /// representatives, a chain of rooms joined by doors costs the same
     /// along an L as along the diagonal, and the legs cannot undo an L
-    /// (8room_000 rows up to 22% longer than optimal). Lazy queries
-    /// ([`CellPlanner::start`]) keep their first route. Default on.
+    /// (8room_000 rows up to 22% longer than optimal). Under a profile
+    /// whose costs differ, each straight piece is priced at its link's
+    /// terrain cost per cell of the link's way, and only on maps whose
+    /// positions meet through narrow doors (the portal layer's test:
+    /// rooms; elsewhere it cost a quarter of the speed for little). Lazy
+    /// queries ([`CellPlanner::start`]) keep their first route. Default on.
     pub(crate) second_route: bool,
 }
 
@@ -509,8 +516,12 @@ impl PlannerConfig {
     /// refine that route too, and the shorter path is returned. Through
     /// representatives, a chain of rooms joined by doors costs the same
     /// along an L as along the diagonal, and the legs cannot undo an L
-    /// (8room_000 rows up to 22% longer than optimal). Lazy queries
-    /// ([`CellPlanner::start`]) keep their first route. Default on.
+    /// (8room_000 rows up to 22% longer than optimal). Under a profile
+    /// whose costs differ, each straight piece is priced at its link's
+    /// terrain cost per cell of the link's way, and only on maps whose
+    /// positions meet through narrow doors (the portal layer's test:
+    /// rooms; elsewhere it cost a quarter of the speed for little). Lazy
+    /// queries ([`CellPlanner::start`]) keep their first route. Default on.
     pub fn get_second_route(&self) -> bool {
         self.second_route
     }
@@ -1021,6 +1032,11 @@ impl CellPlanner {
                 self.second_route(h, grid, out);
             } else {
                 self.recheck_window_answer(h, grid, out);
+                // Rooms joined by doors: routes through representatives
+                // zig-zag, routes through the doors do not (P92).
+                if h.profile.as_ref().is_some_and(|d| d.tables.doors) {
+                    self.second_route(h, grid, out);
+                }
             }
         }
         self.stats.cost = h.path_cost(out);

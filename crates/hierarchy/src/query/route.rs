@@ -52,6 +52,64 @@ pub(super) fn crossing_cost(cross: &[(Run, Run)], start: Point, goal: Point) -> 
     sum + euclid(at, goal)
 }
 
+/// Cost per unit of straight-line length of the [`RouteCosts::Crossings`]
+/// pieces priced by the link from region `a` to region `b` under a profile
+/// whose costs differ: the link's terrain-priced cost over the octile
+/// length of its way (the representative of `a`, the crossing, the
+/// representative of `b`), at least `floor` (the cheapest class). 1 for a
+/// hierarchy whose costs are uniform (`floor` 0 marks it). O(1).
+#[inline]
+pub(super) fn link_rate(
+    h: &Hierarchy,
+    a: u32,
+    b: u32,
+    link: &crate::graph::Link,
+    floor: f32,
+) -> f32 {
+    if floor <= 0.0 {
+        return 1.0;
+    }
+    let ra = h.regions[a as usize].representative();
+    let rb = h.regions[b as usize].representative();
+    let (f, t) = (link.from(), link.to());
+    let way = octile(ra, f) + octile(f, t) + octile(t, rb);
+    (link.cost() / way.max(1.0) as f32).max(floor)
+}
+
+/// The [`RouteCosts::Crossings`] cost of `route` (regions, first to last)
+/// with its crossings `cross` (as [`crossing_cost`]), each piece priced at
+/// [`link_rate`] of the link it leaves its region by (the goal's piece at
+/// the last link's): what the crossing search sums under a profile whose
+/// costs differ (`floor` > 0), [`crossing_cost`] otherwise. O(route ·
+/// degree).
+pub(super) fn priced_crossing_cost(
+    h: &Hierarchy,
+    route: &[u32],
+    cross: &[(Run, Run)],
+    (start, goal): (Point, Point),
+    floor: f32,
+) -> f32 {
+    if floor <= 0.0 {
+        return crossing_cost(cross, start, goal);
+    }
+    let mut at = start;
+    let mut sum = 0.0;
+    let mut rate = 1.0;
+    for (i, c) in cross.iter().enumerate().skip(1) {
+        let (Some(&a), Some(&b)) = (route.get(i - 1), route.get(i)) else {
+            break;
+        };
+        let k = h.graph.neighbors_slice(a).iter().position(|&x| x == b);
+        rate = k
+            .and_then(|k| h.graph.edges_slice(a).get(k))
+            .map_or(floor, |l| link_rate(h, a, b, l, floor));
+        let q = best_point(c.1, at, goal);
+        sum += rate * euclid(at, q);
+        at = q;
+    }
+    sum + rate * euclid(at, goal)
+}
+
 /// The cell of `run` on the shortest straight-line way from `a` to `b`
 /// through the run's line (mirroring `b` across it when both lie on the
 /// same side), clamped to the run.
@@ -585,6 +643,12 @@ impl CellPlanner {
         let gen = nodes.gen();
         let goal_row = &h.landmarks.goal_row(to);
         let floor = h.cost_floor();
+        // Crossing pieces priced by the terrain (see `link_rate`).
+        let rate_floor = if crossings && h.weights().is_some() {
+            floor
+        } else {
+            0.0
+        };
         let aw = if crossings {
             CROSSING_WEIGHT
         } else if corridor == Corridor::Marked {
@@ -646,10 +710,11 @@ impl CellPlanner {
                 }
                 let (ng, q) = if crossings {
                     let q = best_point(link.crossing().1, here, goal);
-                    let mut ng = g + euclid(here, q);
+                    let rate = link_rate(h, id, other, link, rate_floor);
+                    let mut ng = g + rate * euclid(here, q);
                     if other == to {
                         // The goal's region is priced to the goal itself.
-                        ng += euclid(q, goal);
+                        ng += rate * euclid(q, goal);
                     }
                     (ng, q)
                 } else {
@@ -670,7 +735,7 @@ impl CellPlanner {
                     } else if other == to {
                         0.0
                     } else {
-                        euclid(q, goal).max(CROSSING_LANDMARK_FACTOR * o.lm)
+                        (euclid(q, goal) * floor).max(CROSSING_LANDMARK_FACTOR * o.lm)
                     };
                     let f = ng + aw * hh;
                     heap.push(heap_key(f, other));
