@@ -634,8 +634,10 @@ fn rooms_with_terrain(rng: &mut SplitMix64, rooms: u32) -> Grid {
 /// (`PlanStats::second_route`) and keeps the cheaper path. Against the
 /// oracle on rooms with random terrain: every path legal and no cheaper
 /// than the optimum, and the mean and the worst suboptimality lower than
-/// with the second route off. On open terrain (no doors) no second route
-/// is planned.
+/// with the second route off; after doors are walled up and new ones
+/// opened, the updated hierarchy still plans second routes and agrees with
+/// the oracle (full and lazy queries). On open terrain (no doors) no second
+/// route is planned.
 #[test]
 fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
     let mut rng = SplitMix64(8128);
@@ -648,10 +650,11 @@ fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
         .unwrap();
     let config = HierarchyConfig::new();
     let (mut on, mut off) = (Tally::default(), Tally::default());
-    let mut second = 0;
+    let (mut second, mut second_after_edit) = (0, 0);
+    let mut edited = Tally::default();
     for _ in 0..4 {
-        let grid = rooms_with_terrain(&mut rng, 24);
-        let hier = Hierarchy::build_with_profile(&grid, &infantry, &config).unwrap();
+        let mut grid = rooms_with_terrain(&mut rng, 24);
+        let mut hier = Hierarchy::build_with_profile(&grid, &infantry, &config).unwrap();
         let open = usable(&grid, &infantry);
         let pairs: Vec<(Point, Point)> = (0..40)
             .map(|_| {
@@ -682,7 +685,45 @@ fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
                 .unwrap();
             second += usize::from(st.second_route);
         }
+        // Wall cells between rooms flipped: doors walled up, new ones cut.
+        let side = grid.width();
+        let mut changed = Vec::new();
+        while changed.len() < 24 {
+            let (x, y) = (
+                1 + rng.below(side as u64 - 2),
+                1 + rng.below(side as u64 - 2),
+            );
+            let p = Point::new(x as u32, y as u32);
+            if (p.x % 8 == 0) == (p.y % 8 == 0) || changed.contains(&p) {
+                continue;
+            }
+            let wall = grid.terrain(p).is_ok_and(|t| t.to_char() == '@');
+            let t = Terrain::from_char(if wall { '.' } else { '@' }).unwrap();
+            grid.set_terrain(p, t).unwrap();
+            changed.push(p);
+        }
+        hier.update(&grid, &changed).unwrap();
+        check_queries(
+            &hier,
+            &grid,
+            &infantry,
+            &mut rng,
+            3,
+            10,
+            &mut edited,
+            "edited rooms",
+        );
+        let open = usable(&grid, &infantry);
+        for _ in 0..20 {
+            let s = open[rng.below(open.len() as u64) as usize];
+            let g = open[rng.below(open.len() as u64) as usize];
+            if let Ok(st) = planner.find_path_into(&hier, &grid, s, g, &mut cells) {
+                second_after_edit += usize::from(st.second_route);
+            }
+        }
     }
+    assert!(edited.found > 60, "{edited:?}");
+    assert!(second_after_edit > 0, "no second route after the edits");
     eprintln!(
         "rooms: {} paths, {second} second routes, mean {:.4} -> {:.4}, worst {:.4} -> {:.4}",
         on.ratios.len(),
