@@ -69,11 +69,6 @@ pub(crate) struct QueryTables {
     near_cheapest: Vec<u8>,
     /// Blocks per row of `near_cheapest`.
     near_wide: u32,
-    /// Whether the positions' sectors meet through narrow doors (the test
-    /// of the exact portal layer, [`crate::portal::Portals::worth_building`]),
-    /// where costs differ: a full query there may plan a second route
-    /// priced through the crossings (see `CellPlanner::second_route`).
-    pub(crate) doors: bool,
 }
 
 impl QueryTables {
@@ -110,10 +105,8 @@ impl QueryTables {
             }
             chamfer(&mut near_cheapest, near_wide as usize);
         }
-        let doors = table.is_some() && crate::portal::Portals::worth_building(view.grid());
         QueryTables {
             table,
-            doors,
             block_floor,
             blocks_wide,
             near_cheapest,

@@ -630,14 +630,15 @@ fn rooms_with_terrain(rng: &mut SplitMix64, rooms: u32) -> Grid {
 
 /// Where rooms meet through one-cell doors, routes priced through the
 /// regions' representatives zig-zag from room to room; under terrain costs
-/// a full query there plans a second route priced through the doors
-/// (`PlanStats::second_route`) and keeps the cheaper path. Against the
+/// a full query whose route crosses through such narrow runs plans a
+/// second route priced through the doors (`PlanStats::second_route`) and
+/// keeps the cheaper path. Against the
 /// oracle on rooms with random terrain: every path legal and no cheaper
 /// than the optimum, and the mean and the worst suboptimality lower than
 /// with the second route off; after doors are walled up and new ones
 /// opened, the updated hierarchy still plans second routes and agrees with
-/// the oracle (full and lazy queries). On open terrain (no doors) no second
-/// route is planned.
+/// the oracle (full and lazy queries). On open terrain (regions meeting
+/// along whole sector sides) no second route is planned.
 #[test]
 fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
     let mut rng = SplitMix64(8128);
@@ -694,7 +695,7 @@ fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
                 1 + rng.below(side as u64 - 2),
             );
             let p = Point::new(x as u32, y as u32);
-            if (p.x % 8 == 0) == (p.y % 8 == 0) || changed.contains(&p) {
+            if p.x.is_multiple_of(8) == p.y.is_multiple_of(8) || changed.contains(&p) {
                 continue;
             }
             let wall = grid.terrain(p).is_ok_and(|t| t.to_char() == '@');
@@ -747,20 +748,34 @@ fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
         off.worst()
     );
 
-    // Open terrain, no walls: no doors, no second route.
-    let kinds = random_kinds(&mut rng, 4);
-    let grid = random_terrain(&mut rng, 96, 96, &kinds);
-    let profile = random_profile(&mut rng, &kinds, 1, false);
+    // Open terrain (patches of every kind, no walls): regions meet along
+    // whole sector sides, no second route.
+    let kinds = ['.', '=', 'T', 'S'];
+    let patch: Vec<char> = (0..16 * 16)
+        .map(|_| kinds[rng.below(kinds.len() as u64) as usize])
+        .collect();
+    let rows: Vec<String> = (0..96)
+        .map(|y| (0..96).map(|x| patch[(y / 6) * 16 + x / 6]).collect())
+        .collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let profile = infantry;
     let hier = Hierarchy::build_with_profile(&grid, &profile, &config).unwrap();
     assert!(!hier.profile_view().unwrap().is_uniform());
     let open = usable(&grid, &profile);
     let mut planner = CellPlanner::new();
     let mut cells = Vec::new();
+    let mut routed = 0;
     for _ in 0..40 {
         let s = open[rng.below(open.len() as u64) as usize];
         let g = open[rng.below(open.len() as u64) as usize];
-        if let Ok(st) = planner.find_path_into(&hier, &grid, s, g, &mut cells) {
-            assert!(!st.second_route, "{s}->{g}: a second route without doors");
-        }
+        let st = planner
+            .find_path_into(&hier, &grid, s, g, &mut cells)
+            .unwrap();
+        assert!(!st.second_route, "{s}->{g}: a second route on open terrain");
+        routed += usize::from(st.route_len >= 3);
     }
+    assert!(
+        routed > 5,
+        "{routed} queries with a route of 3 regions or more"
+    );
 }

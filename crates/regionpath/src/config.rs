@@ -237,8 +237,8 @@ impl Config {
 
     /// Full queries whose path still looks long after the recheck plan a
     /// second route priced by its crossings and keep the shorter path
-    /// (default on; under a profile whose costs differ, only on maps of
-    /// rooms joined by narrow doors, see
+    /// (default on; under a profile whose costs differ, only on routes
+    /// through narrow crossings such as doors, see
     /// [`regionpath_hierarchy::PlannerConfig::get_second_route`]).
     #[must_use]
     pub fn second_route(mut self, yes: bool) -> Self {

@@ -29,8 +29,8 @@
 //!   answer is checked against the region route instead (it is refined
 //!   where it leaves the window for less, P84); the second route prices
 //!   each straight piece between crossings at its link's cost per cell and
-//!   runs only where the positions' sectors meet through narrow doors
-//!   (rooms, where routes through representatives zig-zag; P92).
+//!   runs only on routes through narrow crossings (doors, gaps: where
+//!   routes through representatives zig-zag; P92).
 
 use crate::graph::{region_graph, Link};
 use crate::model::Hierarchy;

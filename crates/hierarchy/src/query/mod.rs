@@ -20,9 +20,10 @@
 //! *Second route* (full queries): a path still over 1.04 × octile with ≥ 3
 //! route regions gets a region A* priced by straight lines between crossings;
 //! if that route is ≥ 3 % cheaper it is refined too and the shorter path wins
-//! (P32). Under terrain costs only where the profile's positions meet through
-//! narrow doors (the portal layer's test): each straight piece priced at its
-//! link's cost per cell, refined when no dearer than the first (P92).
+//! (P32). Under terrain costs only where the first route's crossings are
+//! narrow (at most 3 cells on average: doors, gaps): each straight piece
+//! priced at its link's cost per cell, refined when no dearer than the
+//! first (P92).
 //! *Quick start* (lazy queries): start and goal in different clusters
 //! route over the cluster graph, plan regions only in the first three clusters,
 //! and make the first leg about half a window (P33). *Levels* (hierarchies
@@ -253,10 +254,11 @@ pub struct PlannerConfig {
     /// along an L as along the diagonal, and the legs cannot undo an L
     /// (8room_000 rows up to 22% longer than optimal). Under a profile
     /// whose costs differ, each straight piece is priced at its link's
-    /// terrain cost per cell of the link's way, and only on maps whose
-    /// positions meet through narrow doors (the portal layer's test:
-    /// rooms; elsewhere it cost a quarter of the speed for little). Lazy
-    /// queries ([`CellPlanner::start`]) keep their first route. Default on.
+    /// terrain cost per cell of the link's way, and only where the first
+    /// route's crossings are narrow (doors and gaps of at most 3 cells on
+    /// average; on routes through wide crossings, streets and open ground,
+    /// it cost a quarter of the speed for little). Lazy queries
+    /// ([`CellPlanner::start`]) keep their first route. Default on.
     pub(crate) second_route: bool,
 }
 
@@ -518,10 +520,11 @@ impl PlannerConfig {
     /// along an L as along the diagonal, and the legs cannot undo an L
     /// (8room_000 rows up to 22% longer than optimal). Under a profile
     /// whose costs differ, each straight piece is priced at its link's
-    /// terrain cost per cell of the link's way, and only on maps whose
-    /// positions meet through narrow doors (the portal layer's test:
-    /// rooms; elsewhere it cost a quarter of the speed for little). Lazy
-    /// queries ([`CellPlanner::start`]) keep their first route. Default on.
+    /// terrain cost per cell of the link's way, and only where the first
+    /// route's crossings are narrow (doors and gaps of at most 3 cells on
+    /// average; on routes through wide crossings, streets and open ground,
+    /// it cost a quarter of the speed for little). Lazy queries
+    /// ([`CellPlanner::start`]) keep their first route. Default on.
     pub fn get_second_route(&self) -> bool {
         self.second_route
     }
@@ -1032,9 +1035,10 @@ impl CellPlanner {
                 self.second_route(h, grid, out);
             } else {
                 self.recheck_window_answer(h, grid, out);
-                // Rooms joined by doors: routes through representatives
-                // zig-zag, routes through the doors do not (P92).
-                if h.profile.as_ref().is_some_and(|d| d.tables.doors) {
+                // Through doors and narrow gaps routes priced through
+                // representatives zig-zag, routes through the crossings do
+                // not (P92).
+                if self.route_is_narrow() {
                     self.second_route(h, grid, out);
                 }
             }

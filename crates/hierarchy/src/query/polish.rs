@@ -11,9 +11,21 @@ use crate::profile::plain_path_cost;
 /// 3.17%, 0 cost +93% for 2.91%; Berlin_0_1024 +80% / +135%).
 pub(super) const SECOND_ROUTE_GAIN: f32 = 0.03;
 
+/// Under a profile whose costs differ, the second route runs only where the
+/// first route's crossings hold at most this many cell pairs on average
+/// ([`CellPlanner::route_is_narrow`]): doors and gaps, where the crossing
+/// is a fixed point that the straight-line pricing gets right and the
+/// pricing through representatives zig-zags. Painted maps, 150 pairs
+/// (P92): random512-25-0 infantry p95 over optimal 8.28 % without, 7.98 %
+/// at 2, 6.08 % at 3, 5.71 % at 4; random512-10-0 tank abstract expansions
+/// a query 84 without, 94 at 3, 122 at 4 (a p95 of 7.39 % at 3 and 6.70 %
+/// at 4); Berlin_0_1024 and TheFrozenSea (streets, open ground) plan
+/// almost none even at 6.
+pub(super) const NARROW_CROSSING: f32 = 3.0;
+
 /// [`SECOND_ROUTE_GAIN`] under a profile whose costs differ (where the
-/// second route runs only on maps of rooms joined by doors): a second route
-/// no dearer than the first is refined. 8room_000 with terrain, infantry,
+/// second route runs only on routes through narrow crossings): a second
+/// route no dearer than the first is refined. 8room_000 with terrain, infantry,
 /// 500 pairs for each of two seeds: at 0.03 p95 8.05 % and 8.88 % over
 /// optimal, at 0 7.74 % and 7.62 % for 5 % more query time (P92).
 pub(super) const SECOND_ROUTE_GAIN_WEIGHTED: f32 = 0.0;
@@ -144,6 +156,15 @@ impl CellPlanner {
         } else {
             std::mem::swap(&mut self.route, &mut self.first_route);
         }
+    }
+
+    /// Whether the route planned (its crossings in `self.cross`, the
+    /// first the start's) crosses from region to region through runs of at
+    /// most [`NARROW_CROSSING`] cell pairs on average. O(route).
+    pub(super) fn route_is_narrow(&self) -> bool {
+        let crossings = self.cross.len().saturating_sub(1);
+        let pairs: u32 = self.cross.iter().skip(1).map(|c| c.1.len).sum();
+        crossings > 0 && pairs as f32 <= NARROW_CROSSING * crossings as f32
     }
 
     /// Refines the route planned in `self.route` for `pr`'s query from
