@@ -2,8 +2,9 @@
 //! (wrapping `System`, per-thread counts) shows that `AStar::find_path_into`,
 //! `JumpPointSearch::find_path_into` and `WindowedAStar::find_path_into` allocate nothing after warm-up
 //! queries, on the project's own generated maps (`maps/`), as does the
-//! facade planner with smoothing under every bundled movement profile, and
-//! that the answers of the counted queries are still right.
+//! facade planner with smoothing under every bundled movement profile and
+//! with second routes under a profile (rooms joined by doors), and that the
+//! answers of the counted queries are still right.
 
 mod common;
 
@@ -355,4 +356,80 @@ fn profiled_planner_with_smoothing_allocates_nothing_once_warm() {
             scen.rows.len()
         );
     }
+}
+
+/// Second routes under a profile whose costs differ (routes through narrow
+/// crossings, P92) allocate nothing once warm either: rooms of 7 × 7 cells
+/// of one terrain each (ground, road, forest, swamp) joined by one-cell
+/// doors, infantry costs, full queries with smoothing; the counted queries
+/// plan second routes and end where asked.
+#[test]
+fn profiled_second_routes_allocate_nothing_once_warm() {
+    use regionpath::{Config, Hierarchy, HierarchyConfig, Path, Planner, Profile};
+    let rooms = 20u32;
+    let side = (rooms * 8 + 1) as usize;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let kinds = ['.', '=', 'T', 'S'];
+    let kind: Vec<char> = (0..rooms * rooms)
+        .map(|_| kinds[next(4) as usize])
+        .collect();
+    let mut cells = vec![vec!['@'; side]; side];
+    for (y, row) in cells.iter_mut().enumerate().take(side - 1).skip(1) {
+        for (x, c) in row.iter_mut().enumerate().take(side - 1).skip(1) {
+            if x % 8 != 0 && y % 8 != 0 {
+                *c = kind[(y / 8) * rooms as usize + x / 8];
+            }
+        }
+    }
+    for r in 0..rooms as usize {
+        for q in 0..rooms as usize - 1 {
+            // A door in the wall east of room (q, r) and south of (r, q).
+            cells[r * 8 + 1 + next(7) as usize][q * 8 + 8] = '.';
+            cells[q * 8 + 8][r * 8 + 1 + next(7) as usize] = '.';
+        }
+    }
+    let rows: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
+    let grid = Grid::from_rows(&rows).unwrap();
+    let infantry = Profile::builder("infantry")
+        .cost('.', 1.0)
+        .cost('=', 0.5)
+        .cost('T', 2.0)
+        .cost('S', 3.0)
+        .build()
+        .unwrap();
+    let h = Hierarchy::build_with_profile(&grid, &infantry, &HierarchyConfig::new()).unwrap();
+    let room_cell = |i: u64| Point::new((i % 20) as u32 * 8 + 4, (i / 20) as u32 * 8 + 4);
+    let pairs: Vec<(Point, Point)> = (0..40)
+        .map(|_| (room_cell(next(400)), room_cell(next(400))))
+        .collect();
+    let mut planner = Planner::new(Config::new().smooth(true)).unwrap();
+    let mut path = Path::default();
+    for &(s, g) in &pairs {
+        planner.find_path_into(&h, &grid, s, g, &mut path).unwrap();
+        planner.find_path_into(&h, &grid, g, s, &mut path).unwrap();
+    }
+    let ((ended, second), usage) = common::measure(|| {
+        let (mut ended, mut second) = (0usize, 0usize);
+        for &(s, g) in pairs.iter().rev() {
+            planner.find_path_into(&h, &grid, g, s, &mut path).unwrap();
+            ended += usize::from(path.cells.first() == Some(&g) && path.cells.last() == Some(&s));
+            second += usize::from(path.stats.second_route);
+        }
+        (ended, second)
+    });
+    assert_eq!(ended, pairs.len());
+    assert!(second > 0, "no second route among the counted queries");
+    assert_eq!(
+        usage.allocations,
+        0,
+        "{} allocations over {} warm queries",
+        usage.allocations,
+        pairs.len()
+    );
 }
