@@ -360,53 +360,22 @@ fn profiled_planner_with_smoothing_allocates_nothing_once_warm() {
 
 /// Second routes under a profile whose costs differ (routes through narrow
 /// crossings, P92) allocate nothing once warm either: rooms of 7 × 7 cells
-/// of one terrain each (ground, road, forest, swamp) joined by one-cell
-/// doors, infantry costs, full queries with smoothing; the counted queries
-/// plan second routes and end where asked.
+/// of one terrain each (ground, road, forest, swamp), every two
+/// neighbouring rooms joined by a one-cell door, infantry costs, full
+/// queries with smoothing; the counted queries plan second routes and end
+/// where asked.
 #[test]
 fn profiled_second_routes_allocate_nothing_once_warm() {
-    use regionpath::{Config, Hierarchy, HierarchyConfig, Path, Planner, Profile};
-    let rooms = 20u32;
-    let side = (rooms * 8 + 1) as usize;
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
-    let kinds = ['.', '=', 'T', 'S'];
-    let kind: Vec<char> = (0..rooms * rooms)
-        .map(|_| kinds[next(4) as usize])
-        .collect();
-    let mut cells = vec![vec!['@'; side]; side];
-    for (y, row) in cells.iter_mut().enumerate().take(side - 1).skip(1) {
-        for (x, c) in row.iter_mut().enumerate().take(side - 1).skip(1) {
-            if x % 8 != 0 && y % 8 != 0 {
-                *c = kind[(y / 8) * rooms as usize + x / 8];
-            }
-        }
-    }
-    for r in 0..rooms as usize {
-        for q in 0..rooms as usize - 1 {
-            // A door in the wall east of room (q, r) and south of (r, q).
-            cells[r * 8 + 1 + next(7) as usize][q * 8 + 8] = '.';
-            cells[q * 8 + 8][r * 8 + 1 + next(7) as usize] = '.';
-        }
-    }
-    let rows: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
-    let grid = Grid::from_rows(&rows).unwrap();
-    let infantry = Profile::builder("infantry")
-        .cost('.', 1.0)
-        .cost('=', 0.5)
-        .cost('T', 2.0)
-        .cost('S', 3.0)
-        .build()
-        .unwrap();
+    use regionpath::{Config, Hierarchy, HierarchyConfig, Path, Planner};
+    use regionpath_testkit::profiled::{infantry, rooms_with_terrain};
+    use regionpath_testkit::{Rng64, SplitMix64};
+    let mut rng = SplitMix64(0x9E37_79B9_7F4A_7C15);
+    let grid = rooms_with_terrain(&mut rng, 20, true);
+    let infantry = infantry();
     let h = Hierarchy::build_with_profile(&grid, &infantry, &HierarchyConfig::new()).unwrap();
     let room_cell = |i: u64| Point::new((i % 20) as u32 * 8 + 4, (i / 20) as u32 * 8 + 4);
     let pairs: Vec<(Point, Point)> = (0..40)
-        .map(|_| (room_cell(next(400)), room_cell(next(400))))
+        .map(|_| (room_cell(rng.below(400)), room_cell(rng.below(400))))
         .collect();
     let mut planner = Planner::new(Config::new().smooth(true)).unwrap();
     let mut path = Path::default();

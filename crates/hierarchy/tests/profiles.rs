@@ -8,8 +8,8 @@ use regionpath_hierarchy::{
     CellPlanner, Hierarchy, HierarchyConfig, PlanError, PlannerConfig, PortalMode,
 };
 use regionpath_testkit::profiled::{
-    check_weighted_path, position_cost, random_kinds, random_profile, random_terrain,
-    weighted_distances,
+    check_weighted_path, infantry, position_cost, random_kinds, random_profile, random_terrain,
+    rooms_with_terrain, weighted_distances,
 };
 use regionpath_testkit::{Rng64, SplitMix64};
 
@@ -594,40 +594,6 @@ fn weighted_join_radius_applies_under_terrain_costs_only() {
     );
 }
 
-/// Rooms of 7 × 7 cells behind one-cell walls, each room of one random
-/// kind (ground, road, forest, swamp), each wall between two rooms open by
-/// a one-cell door of ground with probability 4/5: `rooms` rooms a side.
-fn rooms_with_terrain(rng: &mut SplitMix64, rooms: u32) -> Grid {
-    let side = rooms * 8 + 1;
-    let kinds = ['.', '.', '=', 'T', 'S'];
-    let kind: Vec<char> = (0..rooms * rooms)
-        .map(|_| kinds[rng.below(kinds.len() as u64) as usize])
-        .collect();
-    let mut cells = vec![vec!['@'; side as usize]; side as usize];
-    for y in 1..side - 1 {
-        for x in 1..side - 1 {
-            if x % 8 != 0 && y % 8 != 0 {
-                cells[y as usize][x as usize] = kind[((y / 8) * rooms + x / 8) as usize];
-            }
-        }
-    }
-    for ry in 0..rooms {
-        for rx in 0..rooms {
-            // The door east of room (rx, ry), then the one south of it.
-            if rx + 1 < rooms && rng.below(5) != 0 {
-                let y = ry * 8 + 1 + rng.below(7) as u32;
-                cells[y as usize][(rx * 8 + 8) as usize] = '.';
-            }
-            if ry + 1 < rooms && rng.below(5) != 0 {
-                let x = rx * 8 + 1 + rng.below(7) as u32;
-                cells[(ry * 8 + 8) as usize][x as usize] = '.';
-            }
-        }
-    }
-    let rows: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
-    Grid::from_rows(&rows).unwrap()
-}
-
 /// Where rooms meet through one-cell doors, routes priced through the
 /// regions' representatives zig-zag from room to room; under terrain costs
 /// a full query whose route crosses through such narrow runs plans a
@@ -642,19 +608,13 @@ fn rooms_with_terrain(rng: &mut SplitMix64, rooms: u32) -> Grid {
 #[test]
 fn rooms_joined_by_doors_get_a_second_route_under_terrain_costs() {
     let mut rng = SplitMix64(8128);
-    let infantry = Profile::builder("infantry")
-        .cost('.', 1.0)
-        .cost('=', 0.5)
-        .cost('T', 2.0)
-        .cost('S', 3.0)
-        .build()
-        .unwrap();
+    let infantry = infantry();
     let config = HierarchyConfig::new();
     let (mut on, mut off) = (Tally::default(), Tally::default());
     let (mut second, mut second_after_edit) = (0, 0);
     let mut edited = Tally::default();
     for _ in 0..4 {
-        let mut grid = rooms_with_terrain(&mut rng, 24);
+        let mut grid = rooms_with_terrain(&mut rng, 24, false);
         let mut hier = Hierarchy::build_with_profile(&grid, &infantry, &config).unwrap();
         let open = usable(&grid, &infantry);
         let pairs: Vec<(Point, Point)> = (0..40)

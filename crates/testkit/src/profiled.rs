@@ -218,6 +218,55 @@ pub fn random_profile(rng: &mut SplitMix64, kinds: &[Terrain], k: u32, few_costs
     b.build().expect("valid random profile")
 }
 
+/// Rooms of 7 × 7 cells behind one-cell walls (`@`), `rooms` a side,
+/// each room of one random kind: ground `.`, road `=`, forest `T` or swamp
+/// `S` (ground twice as likely). The wall between two neighbouring rooms
+/// has a one-cell door of ground at a random place (never a wall's corner)
+/// always when `every_door`, else with probability 4/5.
+pub fn rooms_with_terrain(rng: &mut impl Rng64, rooms: u32, every_door: bool) -> Grid {
+    let side = (rooms * 8 + 1) as usize;
+    let kinds = ['.', '.', '=', 'T', 'S'];
+    let kind: Vec<char> = (0..rooms * rooms)
+        .map(|_| kinds[rng.below(kinds.len() as u64) as usize])
+        .collect();
+    let mut cells = vec![vec!['@'; side]; side];
+    for (y, row) in cells.iter_mut().enumerate().take(side - 1).skip(1) {
+        for (x, c) in row.iter_mut().enumerate().take(side - 1).skip(1) {
+            if x % 8 != 0 && y % 8 != 0 {
+                *c = kind[(y / 8) * rooms as usize + x / 8];
+            }
+        }
+    }
+    let rooms = rooms as usize;
+    for ry in 0..rooms {
+        for rx in 0..rooms {
+            // The door east of room (rx, ry), then the one south of it.
+            if rx + 1 < rooms && (every_door || rng.below(5) != 0) {
+                let y = ry * 8 + 1 + rng.below(7) as usize;
+                cells[y][rx * 8 + 8] = '.';
+            }
+            if ry + 1 < rooms && (every_door || rng.below(5) != 0) {
+                let x = rx * 8 + 1 + rng.below(7) as usize;
+                cells[ry * 8 + 8][x] = '.';
+            }
+        }
+    }
+    let rows: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
+    Grid::from_rows(&rows).expect("walls and four kinds")
+}
+
+/// An infantry profile for [`rooms_with_terrain`]: ground 1, road 0.5,
+/// forest 2, swamp 3, size 1.
+pub fn infantry() -> Profile {
+    Profile::builder("infantry")
+        .cost('.', 1.0)
+        .cost('=', 0.5)
+        .cost('T', 2.0)
+        .cost('S', 3.0)
+        .build()
+        .expect("valid costs")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

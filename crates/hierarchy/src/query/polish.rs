@@ -27,7 +27,7 @@ pub(super) const NARROW_CROSSING: f32 = 3.0;
 /// second route runs only on routes through narrow crossings): a second
 /// route no dearer than the first is refined. 8room_000 with terrain, infantry,
 /// 500 pairs for each of two seeds: at 0.03 p95 8.05 % and 8.88 % over
-/// optimal, at 0 7.74 % and 7.62 % for 5 % more query time (P92).
+/// optimal, at 0 7.74 % and 7.62 % for about 6 % more query time (P92).
 pub(super) const SECOND_ROUTE_GAIN_WEIGHTED: f32 = 0.0;
 
 /// The [`RouteCosts::Crossings`] search of a second route may expand this
