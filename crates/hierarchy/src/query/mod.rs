@@ -1032,16 +1032,11 @@ impl CellPlanner {
                 if !self.stats.exact {
                     self.recheck(h, grid, out);
                 }
-                self.second_route(h, grid, out);
             } else {
                 self.recheck_window_answer(h, grid, out);
-                // Through doors and narrow gaps routes priced through
-                // representatives zig-zag, routes through the crossings do
-                // not (P92).
-                if self.route_is_narrow() {
-                    self.second_route(h, grid, out);
-                }
             }
+            // Under terrain costs only on routes through narrow crossings.
+            self.second_route(h, grid, out);
         }
         self.stats.cost = h.path_cost(out);
         Ok(self.stats)

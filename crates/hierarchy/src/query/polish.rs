@@ -74,7 +74,10 @@ impl CellPlanner {
     /// [`PlannerConfig::get_second_route`]: when `out` still costs more than
     /// the recheck factor times the estimate, plans the route again with
     /// [`RouteCosts::Crossings`], refines and stitches it like the first,
-    /// and keeps the shorter path.
+    /// and keeps the shorter path. Under a profile whose costs differ only
+    /// on a route through narrow crossings ([`CellPlanner::route_is_narrow`]),
+    /// its pieces priced by the terrain (`route::link_rate`), the paths
+    /// under the profile.
     pub(super) fn second_route(&mut self, h: &Hierarchy, grid: &Grid, out: &mut Vec<Point>) {
         let Some(pr) = self.progress else {
             return;
@@ -88,10 +91,16 @@ impl CellPlanner {
         // Under a profile whose costs differ: paths priced by the terrain,
         // crossings by `route::link_rate`.
         let weighted = h.weights().is_some();
-        let (rate_floor, gain) = if weighted {
-            (h.cost_floor(), SECOND_ROUTE_GAIN_WEIGHTED)
+        // Through doors and narrow gaps routes priced through
+        // representatives zig-zag, routes through the crossings do not
+        // (P92).
+        if weighted && !self.route_is_narrow() {
+            return;
+        }
+        let (rates, gain) = if weighted {
+            (Some(h.cost_floor()), SECOND_ROUTE_GAIN_WEIGHTED)
         } else {
-            (0.0, SECOND_ROUTE_GAIN)
+            (None, SECOND_ROUTE_GAIN)
         };
         let cost = |p: &[Point]| {
             if weighted {
@@ -119,7 +128,7 @@ impl CellPlanner {
             return;
         }
         let ends = (start, goal);
-        let first_cost = priced_crossing_cost(h, &self.route, &self.cross, ends, rate_floor);
+        let first_cost = priced_crossing_cost(h, &self.route, &self.cross, ends, rates);
         self.first_route.clear();
         self.first_route.extend_from_slice(&self.route);
         self.route.clear();
@@ -140,7 +149,7 @@ impl CellPlanner {
         self.abstract_budget = u32::MAX;
         if !found
             || self.route == self.first_route
-            || priced_crossing_cost(h, &self.route, &self.cross, ends, rate_floor)
+            || priced_crossing_cost(h, &self.route, &self.cross, ends, rates)
                 > (1.0 - gain) * first_cost
         {
             std::mem::swap(&mut self.route, &mut self.first_route);

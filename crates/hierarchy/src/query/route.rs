@@ -56,8 +56,7 @@ pub(super) fn crossing_cost(cross: &[(Run, Run)], start: Point, goal: Point) -> 
 /// pieces priced by the link from region `a` to region `b` under a profile
 /// whose costs differ: the link's terrain-priced cost over the octile
 /// length of its way (the representative of `a`, the crossing, the
-/// representative of `b`), at least `floor` (the cheapest class). 1 for a
-/// hierarchy whose costs are uniform (`floor` 0 marks it). O(1).
+/// representative of `b`), at least `floor` (the cheapest class). O(1).
 #[inline]
 pub(super) fn link_rate(
     h: &Hierarchy,
@@ -66,9 +65,6 @@ pub(super) fn link_rate(
     link: &crate::graph::Link,
     floor: f32,
 ) -> f32 {
-    if floor <= 0.0 {
-        return 1.0;
-    }
     let ra = h.regions[a as usize].representative();
     let rb = h.regions[b as usize].representative();
     let (f, t) = (link.from(), link.to());
@@ -80,18 +76,18 @@ pub(super) fn link_rate(
 /// with its crossings `cross` (as [`crossing_cost`]), each piece priced at
 /// [`link_rate`] of the link it leaves its region by (the goal's piece at
 /// the last link's): what the crossing search sums under a profile whose
-/// costs differ (`floor` > 0), [`crossing_cost`] otherwise. O(route ·
-/// degree).
+/// costs differ (`rates`: the cheapest class, the rates' floor),
+/// [`crossing_cost`] otherwise (`None`). O(route · degree).
 pub(super) fn priced_crossing_cost(
     h: &Hierarchy,
     route: &[u32],
     cross: &[(Run, Run)],
     (start, goal): (Point, Point),
-    floor: f32,
+    rates: Option<f32>,
 ) -> f32 {
-    if floor <= 0.0 {
+    let Some(floor) = rates else {
         return crossing_cost(cross, start, goal);
-    }
+    };
     let mut at = start;
     let mut sum = 0.0;
     let mut rate = 1.0;
@@ -644,11 +640,7 @@ impl CellPlanner {
         let goal_row = &h.landmarks.goal_row(to);
         let floor = h.cost_floor();
         // Crossing pieces priced by the terrain (see `link_rate`).
-        let rate_floor = if crossings && h.weights().is_some() {
-            floor
-        } else {
-            0.0
-        };
+        let rates = (crossings && h.weights().is_some()).then_some(floor);
         let aw = if crossings {
             CROSSING_WEIGHT
         } else if corridor == Corridor::Marked {
@@ -710,7 +702,7 @@ impl CellPlanner {
                 }
                 let (ng, q) = if crossings {
                     let q = best_point(link.crossing().1, here, goal);
-                    let rate = link_rate(h, id, other, link, rate_floor);
+                    let rate = rates.map_or(1.0, |f| link_rate(h, id, other, link, f));
                     let mut ng = g + rate * euclid(here, q);
                     if other == to {
                         // The goal's region is priced to the goal itself.
