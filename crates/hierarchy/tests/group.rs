@@ -77,6 +77,78 @@ fn expected_end(reachable: impl Iterator<Item = Point>, start: Point, goal: Poin
     best.expect("the start is reachable")
 }
 
+/// After local updates (walls that split sectors into more regions, walls
+/// that cut pieces off, openings that join them again), partial paths
+/// still end at the oracle's nearest reachable cell: the regions an update
+/// adds have no cluster, and an opening may join a closed cluster's piece
+/// to the rest of the map.
+#[test]
+fn partial_paths_after_local_updates() {
+    let mut rng = SplitMix64(3301);
+    let mut checked = 0;
+    for trial in 0..30u32 {
+        let w = 30 + rng.below(90) as u32;
+        let h = 30 + rng.below(90) as u32;
+        let mut grid = random_map(&mut rng, w, h);
+        let config = HierarchyConfig::new()
+            .sector_size([8, 16][rng.below(2) as usize])
+            .portals(PortalMode::Never);
+        let mut hier = Hierarchy::build(&grid, &config).unwrap();
+        let mut planner = CellPlanner::new();
+        let mut path = Vec::new();
+        for round in 0..4 {
+            // A wall or an opening: a row or column segment of 3-30 cells.
+            let (x0, y0) = (rng.below(w.into()) as u32, rng.below(h.into()) as u32);
+            let len = 3 + rng.below(28) as u32;
+            let across = rng.below(2) == 0;
+            let open = rng.below(3) == 0;
+            let mut edits = Vec::new();
+            for k in 0..len {
+                let p = if across {
+                    Point::new(x0 + k, y0)
+                } else {
+                    Point::new(x0, y0 + k)
+                };
+                if p.x < w && p.y < h && grid.is_passable(p) != open {
+                    grid.set_passable(p, open).unwrap();
+                    edits.push(p);
+                }
+            }
+            hier.update(&grid, &edits).unwrap();
+            let cells = regionpath_testkit::passable_cells(&grid);
+            if cells.is_empty() {
+                continue;
+            }
+            for _ in 0..4 {
+                let s = cells[rng.below(cells.len() as u64) as usize];
+                let dist = distances(&grid, s);
+                let reach = |p: Point| dist[(p.y * w + p.x) as usize].is_finite();
+                let g = Point::new(rng.below(w.into()) as u32, rng.below(h.into()) as u32);
+                let what = format!("trial {trial} round {round} ({w}x{h}) {s}->{g}");
+                let all = (0..h).flat_map(|y| (0..w).map(move |x| Point::new(x, y)));
+                let want = expected_end(all.filter(|&p| reach(p)), s, g);
+                let want = if grid.is_passable(g) && reach(g) {
+                    g
+                } else {
+                    want
+                };
+                assert_eq!(
+                    planner.nearest_reachable(&hier, &grid, s, g),
+                    Ok(want),
+                    "{what}"
+                );
+                let got = planner
+                    .find_path_or_nearest_into(&hier, &grid, s, g, &mut path)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert_eq!(got.end, want, "{what}");
+                check_path(&grid, &path, s, want).unwrap_or_else(|e| panic!("{what}: {e}"));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 400, "{checked}");
+}
+
 /// On random maps with many unreachable goals, a partial path ends at the
 /// reachable cell nearest to the goal among all cells the oracle reaches
 /// from the start (ties as documented), is a valid path there, and is

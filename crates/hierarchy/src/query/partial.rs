@@ -174,11 +174,20 @@ impl CellPlanner {
         // component lies in that cluster's super-sector, so only that
         // super-sector's sectors are looked at (a small island far from
         // the goal costs its super-sector, not every sector in between).
+        // Only as built, loaded or refreshed: a local update leaves the
+        // clusters as they were (its new regions have none, and an opening
+        // may join a closed cluster's component to others), so after one
+        // every sector is looked at.
         let mut best = key(start, goal, start);
         let mut best_cell = start;
         let conn = &h.connectivity;
-        let cluster = conn.cluster_of_region[rs as usize] as usize;
-        if conn.open_index[cluster] == u32::MAX {
+        let closed = h.region_end.is_empty()
+            && conn
+                .cluster_of_region
+                .get(rs as usize)
+                .and_then(|&c| conn.open_index.get(c as usize))
+                == Some(&u32::MAX);
+        if closed {
             let m = conn.super_size;
             let (sx, sy) = layout.coords(h.regions[rs as usize].sector());
             let (x0, y0) = (sx / m * m, sy / m * m);
@@ -242,7 +251,12 @@ impl CellPlanner {
         if octile_cost(goal, clamp_into(rect, goal)) > best.0 {
             return;
         }
-        let (lo, hi) = (h.first_region[s as usize], h.first_region[s as usize + 1]);
+        // The sector's regions (after a local update not always followed
+        // by the next sector's).
+        let (lo, hi) = {
+            let mine = h.sector_regions(s);
+            (mine.start, mine.end)
+        };
         let wanted = |r: u32, best: &Key| {
             let reg = &h.regions[r as usize];
             let bbox = Rect {
