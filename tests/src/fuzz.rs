@@ -551,7 +551,7 @@ fn check_query(
     };
     let ctx = format!("lazy query {start} -> {goal} ({want:?})");
     if let Err(e) = started {
-        // A quick start plans only the first clusters; it still answers
+        // A quick start plans only the first regions; it still answers
         // reachability from the matrix, like a full query.
         check_error(grid, (start, goal), want, origin, None, &e);
         return;
@@ -1591,7 +1591,7 @@ pub mod seeds {
             let size_index = [0u8, 4, 6][i % 3];
             let mut patch = g;
             patch.extend_from_slice(&[RphMode::Patch as u8, size_index, (i % 3) as u8, 0]);
-            // The first edge's `b` (format 9: payload offset 56 fixed + 4
+            // The first edge's `b` (format 10: payload offset 56 fixed + 4
             // + 20 per region + 4, then 4 into the record) set to region 0,
             // and region 0's cell count (offset 56 + 4 + 4) changed.
             let regions = h.regions().len();

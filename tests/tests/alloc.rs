@@ -130,8 +130,8 @@ fn hierarchical_planner_allocates_nothing_once_warm() {
             usage.allocations,
             rows.len()
         );
-        // Lazy queries (quick start: cluster route, partial region route,
-        // the rest on the second leg) restarted into one reused query value
+        // Lazy queries (quick start: a partial region route, the rest on
+        // the second leg) restarted into one reused query value
         // allocate nothing either.
         let (s0, g0, _) = rows[0];
         let mut query = planner.start(&h, &grid, s0, g0).unwrap();

@@ -412,7 +412,7 @@ fn inspect_describes_good_files_and_refuses_bad_ones() {
     let (code, out, _) = run(bin().arg("inspect").arg(&rph));
     assert_eq!(code, 0);
     assert!(
-        out.contains("format version 9")
+        out.contains("format version 10")
             && out.contains("portal layer:")
             && out.contains("derived tables"),
         "{out}"

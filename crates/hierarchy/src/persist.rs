@@ -34,10 +34,9 @@
 //!   portal layer (format 6, when its flag is 1): portal count u32, each
 //!     portal's field (128 bytes: 4 bits a cell, the first step towards
 //!     it), each portal's 8 landmark distances (u64 each)
-//!   derived tables (format 8, see `persist/derived.rs`), u32 each:
+//!   derived tables (format 10, see `persist/derived.rs`), u32 each:
 //!     per region its component label; the super-sector side; per region
-//!     its cluster; the cluster count, the cluster graph's row starts
-//!     (count + 1), its entry count and entries; the level count, then per
+//!     its cluster; the level count, then per
 //!     level its side, node count, per node below (region for the first)
 //!     its parent, per node its position (x, y), row starts, entry count,
 //!     entries and per entry its crossing run (x, y, length, 1 when
@@ -61,7 +60,7 @@
 //! [`HierarchyError::WrongProfile`]); under a profile whose costs differ
 //! the links' costs come from the terrain, so they are checked for range
 //! only, while the landmark distances are still checked against them.
-//! Files of format 8 and earlier are refused with
+//! Files of format 9 and earlier are refused with
 //! [`HierarchyError::Version`] (rebuild them: a build is at most a few
 //! times a load). Every
 //! length is checked against the bytes that remain before anything is
@@ -83,7 +82,7 @@ mod check;
 mod derived;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 
 /// Bytes of a region record (format 9; 32 before).
 const REGION_RECORD: usize = 20;
@@ -1105,9 +1104,8 @@ mod summary_tests {
             if let Some(x) = parent.iter().position(|&p| p != u32::MAX) {
                 // The parent table follows the block and node counts and
                 // the home table (one entry per region); the level count
-                // is 0 on these maps.
-                let adj = 4 * (c.cluster_count() + 1) + 4 + 4 * c.adj.len();
-                let blocks = clusters + 4 * n + 4 + adj + 4;
+                // (0 on these maps) follows the cluster labels.
+                let blocks = clusters + 4 * n + 4;
                 let at = blocks + 8 + 4 * n + 4 * x;
                 let mut damaged = bytes.clone();
                 damaged[at..at + 4].copy_from_slice(&(x as u32).to_le_bytes());

@@ -16,8 +16,8 @@
 //! stay admissible and consistent; an opening lowers them where it
 //! reaches, a new wall leaves them lower than a fresh build's). The
 //! block-cut tree and the levels are switched off until a refresh rebuilds
-//! them; the quick start's cluster graph is kept as it was (it only
-//! narrows a search that falls back to the whole graph).
+//! them; the clusters are kept as they were (partial paths look at every
+//! sector after an update instead of a closed cluster's).
 
 use crate::build::sectors::{sector_data, sector_edges, EdgeList, SectorData, SectorScratch};
 use crate::derived::connectivity::NONE;

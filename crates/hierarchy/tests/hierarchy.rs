@@ -442,8 +442,9 @@ fn lazy_queries_are_owned_and_bound_to_their_hierarchy() {
     ));
 }
 
-/// Quick start (a partial route through the cluster graph for the first
-/// leg, the rest planned on the second leg): on maps of many clusters the
+/// Quick start (a partial route, the region search stopped three windows
+/// from the start, for the first leg; the rest planned on the second
+/// leg): on maps of many clusters the
 /// lazy legs still join into a path from start to goal whenever Dijkstra
 /// says one exists, the first leg stays in one window, and unreachable
 /// goals are refused.

@@ -8,8 +8,9 @@ mod common;
 
 use common::{dijkstra, maze_grid, movingai_dir, passable_cells};
 use regionpath_grid::{Grid, Point};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError};
+use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, PlanError, PlannerConfig};
 use regionpath_testkit::check::{check_path, repeated_cell};
+use regionpath_testkit::maps;
 use regionpath_testkit::{Rng64, SplitMix64 as Rng};
 
 /// Rooms of random sizes joined by one- or two-cell doors, with some walls
@@ -52,8 +53,20 @@ struct Tally {
 /// Runs `queries` random lazy queries on `g` and checks each against
 /// Dijkstra: refused exactly when unreachable, otherwise a valid path.
 fn run(g: &Grid, hi: &Hierarchy, rng: &mut Rng, queries: u32, t: &mut Tally) {
+    run_with(g, hi, rng, queries, PlannerConfig::new(), t);
+}
+
+/// [`run`] with a planner of `config`.
+fn run_with(
+    g: &Grid,
+    hi: &Hierarchy,
+    rng: &mut Rng,
+    queries: u32,
+    config: PlannerConfig,
+    t: &mut Tally,
+) {
     let cells = passable_cells(g);
-    let mut planner = CellPlanner::new();
+    let mut planner = CellPlanner::with_config(config).unwrap();
     let mut full_planner = CellPlanner::new();
     let (mut legs, mut full) = (Vec::new(), Vec::new());
     let per_start = 8;
@@ -117,7 +130,7 @@ fn report(name: &str, t: &Tally) {
 
 /// Looped mazes (one-cell corridors with walls knocked out), room maps
 /// and random maps, sector sizes 8 and 16: thousands of lazy queries, none
-/// with a repeated cell.
+/// with a repeated cell, within a few percent of Dijkstra's lengths.
 #[test]
 fn lazy_paths_never_revisit_a_cell() {
     let mut rng = Rng(306);
@@ -143,6 +156,11 @@ fn lazy_paths_never_revisit_a_cell() {
     report("generated maps", &all);
     assert!(all.queries >= 2500, "{all:?}");
     assert_eq!(all.repeats, 0, "{all:?}");
+    // A quick start's partial route heads where the whole route goes: no
+    // walk goes round the map for a first leg that set off the wrong way
+    // (a cluster route's partial routes: 1.064 in sum, the worst 3.39).
+    assert!(all.lazy / all.optimal <= 1.04, "{all:?}");
+    assert!(all.worst <= 2.0, "{all:?}");
 }
 
 /// The Moving AI mazes with loops (maze512-8, maze512-32), as loaded by
@@ -168,4 +186,40 @@ fn lazy_paths_on_movingai_mazes_never_revisit_a_cell() {
         all.repeats += t.repeats;
     }
     assert_eq!(all.repeats, 0, "{all:?}");
+}
+
+/// A lazy leg short of the goal holds its last cells back for the next leg
+/// to search again (up to `PlannerConfig::join_radius`), which straightens
+/// the join as a full query's legs starting back do. On maps of scattered
+/// obstacles and of rooms, the lazy walks' summed length against
+/// Dijkstra's, with the default radius and with none (every leg handed out
+/// whole): still simple, valid paths, and shorter.
+#[test]
+fn lazy_legs_straighten_their_joins() {
+    let mut rng = Rng(4242);
+    let (mut held, mut whole) = (Tally::default(), Tally::default());
+    for round in 0..6u32 {
+        let (w, h) = (150 + rng.below(100) as u32, 150 + rng.below(100) as u32);
+        let g = if round % 2 == 0 {
+            maps::obstacles(w, h, [10, 20, 30][round as usize / 2], &mut |n| {
+                rng.below(n)
+            })
+        } else {
+            rooms_grid(&mut rng, w, h)
+        };
+        let hi = Hierarchy::build(&g, &HierarchyConfig::new().fit_memory(false)).unwrap();
+        let seed = rng.below(u64::MAX);
+        let config = PlannerConfig::new();
+        run_with(&g, &hi, &mut Rng(seed), 250, config, &mut held);
+        let config = PlannerConfig::new().join_radius(0);
+        run_with(&g, &hi, &mut Rng(seed), 250, config, &mut whole);
+    }
+    report("legs holding back", &held);
+    report("whole legs", &whole);
+    assert_eq!(held.queries, whole.queries);
+    assert!(held.queries >= 600, "{held:?}");
+    assert_eq!(held.repeats + whole.repeats, 0, "{held:?} {whole:?}");
+    let (h, w) = (held.lazy / held.optimal, whole.lazy / whole.optimal);
+    assert!(h <= 1.04, "{held:?}");
+    assert!(h < w - 0.01, "held back {h}, whole {w}");
 }

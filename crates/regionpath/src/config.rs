@@ -176,7 +176,9 @@ impl Config {
     }
 
     /// How far back along the path each leg of a full query starts, so
-    /// that its search straightens the join, 0..=window (default 20).
+    /// that its search straightens the join, 0..=window (default 20); a
+    /// lazy query's leg holds back as many of its last cells (inside its
+    /// last region, at most half the leg) for the next leg to search again.
     #[must_use]
     pub fn join_radius(mut self, cells: u32) -> Self {
         self.planner = self.planner.join_radius(cells);
@@ -228,7 +230,9 @@ impl Config {
     }
 
     /// Lazy queries plan a long route only as far as their first leg needs
-    /// (default on): the first leg then costs the same on any map size.
+    /// (default on): the route search stops three windows of route cost
+    /// from the start, so the first leg costs the same on any map size and
+    /// heads where the whole route goes.
     #[must_use]
     pub fn quick_start(mut self, yes: bool) -> Self {
         self.planner = self.planner.quick_start(yes);

@@ -1,14 +1,17 @@
-//! The connectivity matrix and cluster graph of built hierarchies.
+//! The connectivity labels and clusters of built hierarchies.
 
 use crate::{Hierarchy, HierarchyConfig};
 use regionpath_testkit::maps::obstacles;
 use regionpath_testkit::{Rng64, XorShift64};
 
-/// The cluster graph is the region graph with each region replaced by
-/// its cluster: every link between clusters shows up, nothing else does,
-/// and each centre lies in the bounding box of its cluster's regions.
+/// Clusters are the connected pieces of the region graph inside one
+/// super-sector (what a partial path's scan of a closed cluster relies
+/// on): a cluster's regions share a super-sector, are connected by links
+/// inside the cluster, and take in every region linked to them in that
+/// super-sector; a cluster is closed exactly when its whole component
+/// lies in it.
 #[test]
-fn cluster_graph_is_the_quotient_of_the_region_graph() {
+fn clusters_are_the_connected_pieces_of_each_super_sector() {
     let mut rng = XorShift64(0x2545_F491_4F6C_DD1Du64);
     let mut next = |n: u64| rng.below(n);
     for _ in 0..10 {
@@ -21,30 +24,48 @@ fn cluster_graph_is_the_quotient_of_the_region_graph() {
             .fit_memory(false);
         let hi = Hierarchy::build(&g, &config).unwrap();
         let c = &hi.connectivity;
-        let k = c.centre.len();
-        let mut want = std::collections::BTreeSet::new();
-        let mut boxes = vec![(u32::MAX, u32::MAX, 0u32, 0u32); k];
-        for (r, region) in hi.regions.iter().enumerate() {
-            let cr = c.cluster_of_region[r];
-            let b = &mut boxes[cr as usize];
-            let (lo, hi_) = (region.min(), region.max());
-            *b = (b.0.min(lo.x), b.1.min(lo.y), b.2.max(hi_.x), b.3.max(hi_.y));
-            for &o in hi.graph.neighbors_slice(r as u32) {
-                let co = c.cluster_of_region[o as usize];
-                if co != cr {
-                    want.insert((cr, co));
+        let m = c.super_size;
+        let sup = |r: usize| {
+            let (sx, sy) = hi.layout.coords(hi.regions[r].sector());
+            (sx / m, sy / m)
+        };
+        let n = hi.regions.len();
+        let k = c.open_index.len();
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); k];
+        for r in 0..n {
+            members[c.cluster_of_region[r] as usize].push(r);
+        }
+        for (cl, regions) in members.iter().enumerate() {
+            assert!(!regions.is_empty(), "cluster {cl} has no region");
+            assert!(regions.iter().all(|&r| sup(r) == sup(regions[0])));
+            // Connected through links inside the cluster.
+            let mut seen = vec![false; n];
+            let mut stack = vec![regions[0]];
+            seen[regions[0]] = true;
+            while let Some(r) = stack.pop() {
+                for &o in hi.graph.neighbors_slice(r as u32) {
+                    let o = o as usize;
+                    if sup(o) == sup(r) {
+                        assert_eq!(
+                            c.cluster_of_region[o] as usize, cl,
+                            "linked in one super-sector"
+                        );
+                    }
+                    if c.cluster_of_region[o] as usize == cl && !seen[o] {
+                        seen[o] = true;
+                        stack.push(o);
+                    }
                 }
             }
-        }
-        let mut got = std::collections::BTreeSet::new();
-        for a in 0..k as u32 {
-            let row = c.cluster_neighbours(a);
-            assert!(row.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
-            got.extend(row.iter().map(|&b| (a, b)));
-        }
-        assert_eq!(got, want);
-        for (p, b) in c.centre.iter().zip(&boxes) {
-            assert!(p.x >= b.0 && p.x <= b.2 && p.y >= b.1 && p.y <= b.3);
+            assert!(
+                regions.iter().all(|&r| seen[r]),
+                "cluster {cl} is not connected"
+            );
+            let comp = c.component[regions[0]];
+            let closed = (0..n)
+                .filter(|&r| c.component[r] == comp)
+                .all(|r| c.cluster_of_region[r] as usize == cl);
+            assert_eq!(c.open_index[cl] == u32::MAX, closed, "cluster {cl}");
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Reachability and the cluster graph over the top level of the hierarchy.
+//! Reachability and clusters over the top level of the hierarchy.
 //!
 //! Reachability: a component label per region (the connected components of
 //! the region graph); two regions are connected when their labels are
@@ -7,18 +7,18 @@
 //! keeps the labels exact by relabelling locally (see `update.rs`): labels
 //! then need not be dense, and [`crate::Hierarchy::refresh`] renumbers them.
 //!
-//! Clusters, for the quick start's cluster route: the connected pieces of
-//! the region graph inside one super-sector (a square of `m × m` sectors).
-//! A cluster whose whole connected component lies inside it is *closed*.
+//! Clusters: the connected pieces of the region graph inside one
+//! super-sector (a square of `m × m` sectors). A cluster whose whole
+//! connected component lies inside it is *closed*: a partial path from a
+//! region of a closed cluster looks only at its super-sector's sectors.
 //! `m` starts at 8 and doubles until the open clusters number at most the
 //! square root of the map's cells (the rule of the bit-matrix over open
 //! cluster pairs this replaced, so the clusters are the same). A local
-//! update leaves the clusters as they were (regions it adds have none): the
-//! cluster route only narrows a search that falls back to the whole graph.
+//! update leaves the clusters as they were (regions it adds have none,
+//! and a partial path from those looks at every sector).
 
 use crate::graph::{Region, RegionGraph};
 use crate::sector::Layout;
-use regionpath_grid::Point;
 
 /// The label of no component (a retired region id).
 pub(crate) const NONE: u32 = u32::MAX;
@@ -36,49 +36,8 @@ pub(crate) struct Connectivity {
     pub component: Vec<u32>,
     /// Per label: the regions holding it (0 for labels no longer used).
     pub sizes: Vec<u32>,
-    /// Per cluster: the cell-weighted mean of its regions' representatives
-    /// (the point the cluster route measures distances between).
-    pub centre: Vec<Point>,
-    /// Cluster graph in compressed rows: the clusters next to cluster `c`
-    /// are `adj[adj_start[c]..adj_start[c + 1]]` (sorted, no repeats).
-    /// Derived from the region graph: two clusters are neighbours when a
-    /// region of one has a link to a region of the other.
-    pub adj_start: Vec<u32>,
-    pub adj: Vec<u32>,
     /// The abstraction levels of large maps (see [`super::levels`]).
     pub levels: super::levels::Levels,
-}
-
-/// The cluster graph (see [`Connectivity::adj`]) and cluster centres.
-fn cluster_graph(
-    regions: &[Region],
-    graph: &RegionGraph,
-    cluster_of_region: &[u32],
-    nclusters: usize,
-) -> (Vec<Point>, Vec<u32>, Vec<u32>) {
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
-    for (r, &c) in cluster_of_region.iter().enumerate() {
-        for &b in graph.neighbors_slice(r as u32) {
-            let cb = cluster_of_region[b as usize];
-            if cb != c {
-                pairs.push((c, cb));
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut adj_start = Vec::with_capacity(nclusters + 1);
-    let mut i = 0;
-    for c in 0..nclusters as u32 {
-        adj_start.push(i as u32);
-        while i < pairs.len() && pairs[i].0 == c {
-            i += 1;
-        }
-    }
-    adj_start.push(i as u32);
-    let adj = pairs.iter().map(|p| p.1).collect();
-    let centre = cluster_centres(regions, cluster_of_region, nclusters);
-    (centre, adj_start, adj)
 }
 
 /// The number of labels of `labels` when they are dense in the order of
@@ -190,22 +149,6 @@ fn open_clusters(
     (open_index, k as usize)
 }
 
-/// Per cluster the cell-weighted mean of its regions' representatives.
-fn cluster_centres(regions: &[Region], cluster_of_region: &[u32], nclusters: usize) -> Vec<Point> {
-    let mut sum = vec![(0u64, 0u64, 0u64); nclusters];
-    for (region, &c) in regions.iter().zip(cluster_of_region) {
-        let (w, p) = (region.cells() as u64, region.representative());
-        let e = &mut sum[c as usize];
-        *e = (e.0 + w * p.x as u64, e.1 + w * p.y as u64, e.2 + w);
-    }
-    sum.iter()
-        .map(|&(x, y, w)| {
-            let w = w.max(1);
-            Point::new(((x + w / 2) / w) as u32, ((y + w / 2) / w) as u32)
-        })
-        .collect()
-}
-
 impl Connectivity {
     pub fn build(layout: &Layout, regions: &[Region], graph: &RegionGraph, cells: u64) -> Self {
         let n = regions.len();
@@ -239,8 +182,6 @@ impl Connectivity {
                 open_clusters(&cluster_of_region, nclusters, &component, &comp_size);
             let covers_map = m >= layout.sectors_x && m >= layout.sectors_y;
             if (k as u64) * (k as u64) <= cells.max(1) || covers_map {
-                let (centre, adj_start, adj) =
-                    cluster_graph(regions, graph, &cluster_of_region, nclusters);
                 return Connectivity {
                     super_size: m,
                     cluster_of_region,
@@ -248,9 +189,6 @@ impl Connectivity {
                     open_count: k,
                     component,
                     sizes: comp_size,
-                    centre,
-                    adj_start,
-                    adj,
                     levels: super::levels::Levels::build(layout, regions, graph),
                 };
             }
@@ -258,15 +196,14 @@ impl Connectivity {
         }
     }
 
-    /// The connectivity stored in a `.rph` file (format 8) over checked
+    /// The connectivity stored in a `.rph` file (format 10) over checked
     /// regions and their graph: the component and cluster labels, the
-    /// super-sector side, the cluster graph and the levels; sizes, open
-    /// clusters and centres are derived (O(regions)). Checked in one pass
-    /// over the graph: both labellings dense in the order of first regions,
-    /// every link inside one component, every link inside one super-sector
-    /// inside one cluster, every cluster inside one component, the cluster
-    /// graph sorted and in range, a region without links alone in its
-    /// component (the levels by [`Levels::check`]). What the pass cannot see
+    /// super-sector side and the levels; sizes and open clusters are
+    /// derived (O(regions)). Checked in one pass over the graph: both
+    /// labellings dense in the order of first regions, every link inside
+    /// one component, every link inside one super-sector inside one
+    /// cluster, every cluster inside one component, a region without links
+    /// alone in its component (the levels by [`Levels::check`]). What the pass cannot see
     /// (two linked components under one label: every label of one changed;
     /// two clusters merged) does not make an answer invalid: the region
     /// search still follows links only, and a route it cannot find is an
@@ -281,7 +218,6 @@ impl Connectivity {
         super_size: u32,
         component: Vec<u32>,
         cluster_of_region: Vec<u32>,
-        (adj_start, adj): (Vec<u32>, Vec<u32>),
         levels: super::levels::Levels,
     ) -> Result<Connectivity, &'static str> {
         let n = regions.len();
@@ -318,7 +254,6 @@ impl Connectivity {
                 }
             }
         }
-        check_rows(&adj_start, &adj, nclusters, nclusters)?;
         levels.check(n, layout)?;
         let mut sizes = vec![0u32; ncomp];
         for &c in &component {
@@ -330,7 +265,6 @@ impl Connectivity {
         }
         let (open_index, open_count) =
             open_clusters(&cluster_of_region, nclusters, &component, &sizes);
-        let centre = cluster_centres(regions, &cluster_of_region, nclusters);
         Ok(Connectivity {
             super_size,
             cluster_of_region,
@@ -338,9 +272,6 @@ impl Connectivity {
             open_count,
             component,
             sizes,
-            centre,
-            adj_start,
-            adj,
             levels,
         })
     }
@@ -361,24 +292,11 @@ impl Connectivity {
         self.open_index.len()
     }
 
-    /// The clusters next to cluster `c` in the cluster graph.
-    #[inline]
-    pub fn cluster_neighbours(&self, c: u32) -> &[u32] {
-        let c = c as usize;
-        match (self.adj_start.get(c), self.adj_start.get(c + 1)) {
-            (Some(&a), Some(&b)) => self.adj.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
-        }
-    }
-
     pub fn bytes(&self) -> usize {
         self.cluster_of_region.len() * 4
             + self.open_index.len() * 4
             + self.component.len() * 4
             + self.sizes.len() * 4
-            + self.centre.len() * 8
-            + self.adj_start.len() * 4
-            + self.adj.len() * 4
             + self.levels.bytes()
     }
 }

@@ -1,7 +1,7 @@
-//! The derived section of a `.rph` file (format 8): the tables a load
-//! would otherwise compute again from the regions and links (component
-//! and cluster labels, the cluster graph, the abstraction levels, the
-//! block-cut tree). Stored so that a load is a read and a few linear
+//! The derived section of a `.rph` file (format 10; format 8 and 9 also
+//! held the quick start's cluster graph): the tables a load would
+//! otherwise compute again from the regions and links (component and
+//! cluster labels, the abstraction levels, the block-cut tree). Stored so that a load is a read and a few linear
 //! checks (`Connectivity::from_parts`, `Levels::check`,
 //! `Blocks::from_parts`) instead of a union-find per super-sector size,
 //! a pass per level and a depth-first search of the whole graph.
@@ -46,10 +46,6 @@ pub(super) fn write(c: &Connectivity, blocks: &Blocks, p: &mut Vec<u8>) {
     put_all(p, &c.component);
     put(p, c.super_size);
     put_all(p, &c.cluster_of_region);
-    put(p, c.cluster_count() as u32);
-    put_all(p, &c.adj_start);
-    put(p, c.adj.len() as u32);
-    put_all(p, &c.adj);
     put(p, c.levels.levels.len() as u32);
     for level in &c.levels.levels {
         put(p, level.side);
@@ -80,7 +76,6 @@ pub(super) struct Stored {
     component: Vec<u32>,
     super_size: u32,
     cluster_of_region: Vec<u32>,
-    cluster_adj: (Vec<u32>, Vec<u32>),
     levels: Levels,
     blocks: u32,
     home: Vec<u32>,
@@ -127,10 +122,6 @@ pub(super) fn read(r: &mut Reader<'_>, n: usize) -> Result<Stored, HierarchyErro
     let component = r.u32s(n)?;
     let super_size = r.u32()?;
     let cluster_of_region = r.u32s(n)?;
-    let clusters = r.count(4)?;
-    let adj_start = r.u32s(clusters + 1)?;
-    let m = r.count(4)?;
-    let adj = r.u32s(m)?;
     let count = r.u32()? as usize;
     if count > MAX_LEVELS {
         return Err(corrupt("too many levels"));
@@ -184,7 +175,6 @@ pub(super) fn read(r: &mut Reader<'_>, n: usize) -> Result<Stored, HierarchyErro
         component,
         super_size,
         cluster_of_region,
-        cluster_adj: (adj_start, adj),
         levels: Levels { levels },
         blocks,
         home: r.u32s(n)?,
@@ -215,7 +205,6 @@ impl Stored {
             self.super_size,
             self.component,
             self.cluster_of_region,
-            self.cluster_adj,
             self.levels,
         )
         .map_err(bad)?;

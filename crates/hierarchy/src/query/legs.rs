@@ -201,13 +201,7 @@ impl CellPlanner {
             // -26 %, random512-10 +15 %; mean suboptimality lower on every
             // file, e.g. TheFrozenSea 0.71 -> 0.10 %).
             let size = self.config.window;
-            let r = if h.weights().is_some() {
-                self.config
-                    .join_radius
-                    .min(self.config.weighted_join_radius)
-            } else {
-                self.config.join_radius
-            } as usize;
+            let r = self.join_cells(h);
             let n = out.len();
             let mut k = 0;
             let mut bb = bbox;
@@ -458,6 +452,10 @@ impl CellPlanner {
                 ..memo
             });
         }
+        // A lazy leg short of the goal keeps its last cells for the next
+        // leg to search again, which straightens the join as a full
+        // query's legs starting back do.
+        pr.held = !pr.kind.is_whole() && j < last && self.hold_back(h, j);
         let target = *self.leg.last().unwrap_or(&pr.pos);
         self.append_leg(out);
         pr.pos = target;
@@ -591,6 +589,20 @@ impl CellPlanner {
             bbox = bbox.union(&sector(m));
         }
         bbox
+    }
+
+    /// How far legs overlap to straighten their joins (cells): the join
+    /// radius, under a profile whose costs differ the lesser of it and the
+    /// weighted one (P83).
+    pub(super) fn join_cells(&self, h: &Hierarchy) -> usize {
+        let cells = if h.weights().is_some() {
+            self.config
+                .join_radius
+                .min(self.config.weighted_join_radius)
+        } else {
+            self.config.join_radius
+        };
+        cells as usize
     }
 
     pub(super) fn append_leg(&mut self, out: &mut Vec<Point>) {

@@ -24,9 +24,10 @@
 //! narrow (at most 3 cells on average: doors, gaps): each straight piece
 //! priced at its link's cost per cell, refined when no dearer than the
 //! first (P92).
-//! *Quick start* (lazy queries): start and goal in different clusters
-//! route over the cluster graph, plan regions only in the first three clusters,
-//! and make the first leg about half a window (P33). *Levels* (hierarchies
+//! *Quick start* (lazy queries): the region search stops three windows of
+//! route cost from the start, and the first leg is about half a window
+//! (P33, P93); lazy legs hold their last cells back for the next to search
+//! again, which straightens the joins (P93). *Levels* (hierarchies
 //! of at least [`PlannerConfig::get_levels_from`] regions): route searches
 //! stay in a corridor refined down from the top abstraction level, the quick
 //! start plans the first two nodes of each level instead of the cluster
@@ -184,8 +185,12 @@ pub struct PlannerConfig {
     /// a full query's legs after the first start: each such leg searches
     /// from up to this many cells before the previous leg's end, as far as
     /// its window (at most `window` a side) can take in, so its own search
-    /// straightens the join of the two legs. (Lazy queries, whose cells
-    /// are handed out leg by leg, start each leg where the last one ended.)
+    /// straightens the join of the two legs. A lazy query, whose cells are
+    /// handed out leg by leg, holds back up to this many of a leg's last
+    /// cells instead (at most half the leg, those inside its last route
+    /// region, none on the leg that reaches the goal): the next leg starts
+    /// where the handed-out part ends and searches them again
+    /// ([`CellPlanner::next_leg`]).
     pub(crate) join_radius: u32,
     /// The join radius under a profile whose costs differ: the lesser of
     /// this and `join_radius` (default 15).
@@ -230,16 +235,14 @@ pub struct PlannerConfig {
     pub(crate) straight: bool,
     /// Immediate start for lazy queries ([`CellPlanner::start`] and
     /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
-    /// whole route first). When start and goal lie in different clusters
-    /// (the connected pieces of the region graph in one super-sector of the
-    /// connectivity matrix, 128 cells a side on most maps), `start_query`
-    /// routes over the small cluster graph first, then plans regions only
-    /// inside the first three clusters of that route, up to the first
-    /// region of the third; the first leg follows that partial route and
-    /// the second `next_leg` plans the rest of the region route from where
-    /// the first leg ended. The first leg then costs the same on any map
-    /// size instead of growing with the route (see [`PlanStats::quick_start`]).
-    /// Default on.
+    /// whole route first). The region search to the goal stops at the
+    /// first region it closes three windows of route cost from the start
+    /// (on maps with abstraction levels: the regions of the level route's
+    /// first nodes); the first leg, about half a window, follows that
+    /// partial route and the second `next_leg` plans the rest of the
+    /// region route from where the first leg ended. The first leg then
+    /// costs the same on any map size instead of growing with the route
+    /// (see [`PlanStats::quick_start`]). Default on.
     pub(crate) quick_start: bool,
     /// Route through the abstraction levels of hierarchies with at least
     /// this many regions (see [`PlannerConfig::get_levels_from`]).
@@ -410,8 +413,12 @@ impl PlannerConfig {
     /// a full query's legs after the first start: each such leg searches
     /// from up to this many cells before the previous leg's end, as far as
     /// its window (at most `window` a side) can take in, so its own search
-    /// straightens the join of the two legs. (Lazy queries, whose cells
-    /// are handed out leg by leg, start each leg where the last one ended.)
+    /// straightens the join of the two legs. A lazy query, whose cells are
+    /// handed out leg by leg, holds back up to this many of a leg's last
+    /// cells instead (at most half the leg, those inside its last route
+    /// region, none on the leg that reaches the goal): the next leg starts
+    /// where the handed-out part ends and searches them again
+    /// ([`CellPlanner::next_leg`]).
     pub fn get_join_radius(&self) -> u32 {
         self.join_radius
     }
@@ -479,16 +486,14 @@ impl PlannerConfig {
 
     /// Immediate start for lazy queries ([`CellPlanner::start`] and
     /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
-    /// whole route first). When start and goal lie in different clusters
-    /// (the connected pieces of the region graph in one super-sector of the
-    /// connectivity matrix, 128 cells a side on most maps), `start_query`
-    /// routes over the small cluster graph first, then plans regions only
-    /// inside the first three clusters of that route, up to the first
-    /// region of the third; the first leg follows that partial route and
-    /// the second `next_leg` plans the rest of the region route from where
-    /// the first leg ended. The first leg then costs the same on any map
-    /// size instead of growing with the route (see [`PlanStats::quick_start`]).
-    /// Default on.
+    /// whole route first). The region search to the goal stops at the
+    /// first region it closes three windows of route cost from the start
+    /// (on maps with abstraction levels: the regions of the level route's
+    /// first nodes); the first leg, about half a window, follows that
+    /// partial route and the second `next_leg` plans the rest of the
+    /// region route from where the first leg ended. The first leg then
+    /// costs the same on any map size instead of growing with the route
+    /// (see [`PlanStats::quick_start`]). Default on.
     pub fn get_quick_start(&self) -> bool {
         self.quick_start
     }
@@ -584,13 +589,12 @@ pub struct PlanStats {
     /// orders, all cells free): optimal, with no region lookup and no
     /// search at all.
     pub straight: bool,
-    /// Whether the first leg followed a partial route planned through the
-    /// cluster graph ([`PlannerConfig::get_quick_start`]); `abstract_expanded`
-    /// then counts both region searches, `route_len` the last route.
+    /// Whether the first leg followed a partial route
+    /// ([`PlannerConfig::get_quick_start`]); `abstract_expanded` then counts
+    /// both region searches, `route_len` the last route.
     pub quick_start: bool,
-    /// Nodes expanded above the regions: clusters by the cluster-graph
-    /// search of a quick start, or level nodes by the searches over the
-    /// abstraction levels ([`PlannerConfig::get_levels_from`]).
+    /// Nodes expanded above the regions: level nodes by the searches over
+    /// the abstraction levels ([`PlannerConfig::get_levels_from`]).
     pub cluster_expanded: u32,
     /// Whether the path is known to be optimal: the exact portal layer
     /// answered (see [`crate::PortalMode`]; `expanded` then counts portals
@@ -611,6 +615,10 @@ struct Progress {
     pos: Point,
     /// Index into the route of the region containing `pos`.
     at: usize,
+    /// The last leg held its last cells back ([`CellPlanner::hold_back`]):
+    /// `pos` lies short of the exit run from `route[at]`, which those
+    /// cells reach inside `route[at]`.
+    held: bool,
     phase: Phase,
     /// Start and goal regions, for a route planned only when needed.
     from: u32,
@@ -709,6 +717,7 @@ impl Progress {
             goal,
             pos: start,
             at: 0,
+            held: false,
             phase: Phase::Fresh,
             from,
             to,
@@ -752,8 +761,7 @@ fn fit_zeroed<T: Default + Clone>(v: &mut Vec<T>, n: usize) {
 
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
-/// 32 bytes per region (abstract search) and per cluster (the quick
-/// start's cluster route), one bit per map cell on maps of up to 4096²
+/// 32 bytes per region (abstract search), one bit per map cell on maps of up to 4096²
 /// cells (loop check; larger maps keep a set of the path's cells instead,
 /// 33 MB less on 16k²) and window-sized scratch for the leg searches (about 90 KB for
 /// 60×60, growing to about 0.45 MB the first time a quality recheck searches
@@ -767,13 +775,8 @@ pub struct CellPlanner {
     /// the entry made the abstract search about a third cheaper).
     aheap: BinaryHeap<Reverse<u64>>,
     agen: u32,
-    /// Cluster-graph search scratch (quick start), stamped like `anodes`.
-    cnodes: Vec<ANode>,
     /// Scratch of the level searches (large maps).
     levels: levels::LevelScratch,
-    cgen: u32,
-    /// The cluster route of a quick start, start's cluster first.
-    corridor: Vec<u32>,
     route: Vec<u32>,
     /// `cross[m]`, `m >= 1`: the cells where the route leaves `route[m - 1]`
     /// and enters `route[m]`; `cross[0]` is the start twice.
@@ -905,11 +908,6 @@ impl CellPlanner {
     /// ```
     pub fn prepare(&mut self, h: &Hierarchy) {
         next_generation(&mut self.anodes, &mut self.agen, h.regions.len());
-        next_generation(
-            &mut self.cnodes,
-            &mut self.cgen,
-            h.connectivity.centre.len(),
-        );
         self.levels.prepare(&h.connectivity.levels.levels);
         let cells = u64::from(h.width()) * u64::from(h.height());
         if cells <= polish::LOOP_BITSET_CELLS {
@@ -930,10 +928,7 @@ impl CellPlanner {
             anodes: Vec::new(),
             aheap: BinaryHeap::new(),
             agen: 0,
-            cnodes: Vec::new(),
             levels: levels::LevelScratch::default(),
-            cgen: 0,
-            corridor: Vec::new(),
             route: Vec::new(),
             cross: Vec::new(),
             goal_bits: Vec::new(),

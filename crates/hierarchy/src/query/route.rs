@@ -1,12 +1,16 @@
 //! The abstract route: A* over the region graph (landmark heuristic,
-//! restricted to the block-cut tree path), the cluster route of a quick
+//! restricted to the block-cut tree path), the partial route of a quick
 //! start, and the crossings between route regions.
 
 use super::*;
 
-/// Clusters of the cluster route that a quick start's partial region route
-/// spans (the start's and the next two).
-pub(super) const QUICK_CLUSTERS: usize = 3;
+/// How far a quick start's partial route reaches, in leg windows of route
+/// cost: far enough that the first leg heads where the whole route goes,
+/// near enough that its search stays small. Every 8th row of the Moving
+/// AI files, lazy walks' mean over optimal and first leg median / p95:
+/// 2 windows 0.47 %, 4.0 / 11.3 µs; 3 windows 0.45 %, 4.8 / 12.3 µs; 4
+/// windows 0.44 %, 5.5 / 13.8 µs (P93).
+pub(super) const QUICK_WINDOWS: u32 = 3;
 
 /// Heuristic weight of the abstract search. Above 1 it expands far fewer
 /// regions on long routes; the refinement does not follow the route
@@ -227,9 +231,6 @@ pub(super) fn heap_key(f: f32, id: u32) -> Reverse<u64> {
 pub(super) enum Corridor {
     /// Every region; the search ends at the goal's.
     All,
-    /// Regions of these clusters; the search also ends at the first region
-    /// of the third (a quick start's partial route).
-    Clusters([u32; 3]),
     /// Regions whose level-1 node is one of `allowed`; the search also ends
     /// at the first region of node `end` (unless `levels::NO_END`).
     Nodes {
@@ -241,6 +242,10 @@ pub(super) enum Corridor {
     /// Regions whose level-1 node is marked in the planner's corridor
     /// ([`CellPlanner::mark_corridor`]).
     Marked,
+    /// Every region; the search also ends at the first region it closes
+    /// at least this far (cells of route cost) from the start: a quick
+    /// start's partial route.
+    Depth(u32),
 }
 
 /// One abstract search's question (see [`CellPlanner::abstract_route`]).
@@ -341,12 +346,15 @@ pub(super) fn euclid(a: Point, b: Point) -> f32 {
 
 impl CellPlanner {
     /// The quick start's partial route (see [`PlannerConfig::get_quick_start`]):
-    /// a cluster route from the start's cluster to the goal's, then regions
-    /// within its first three clusters up to the first region of the third
-    /// (or the goal's region). Returns whether `self.route` now holds a
-    /// route that ends short of the goal's region (`Some(false)`: the whole
-    /// route); `None` leaves the route empty for a full plan (same cluster,
-    /// or a search failed).
+    /// on maps with abstraction levels the regions of the first level-1
+    /// nodes of the level route; otherwise the region search to the goal,
+    /// stopped at the first region it closes [`QUICK_WINDOWS`] windows of
+    /// route cost from the start (or at the goal's region). The search
+    /// follows the landmark heuristic as the whole route's does, so the
+    /// route's first regions are those the whole route would likely take.
+    /// Returns whether `self.route` now holds a route that ends short of
+    /// the goal's region (`Some(false)`: the whole route); `None` leaves
+    /// the route empty for a full plan (a search failed).
     pub(super) fn plan_partial(
         &mut self,
         h: &Hierarchy,
@@ -355,23 +363,13 @@ impl CellPlanner {
         start: Point,
         goal: Point,
     ) -> Option<bool> {
-        if self.use_levels(h, rs, rg) {
+        let corridor = if self.use_levels(h, rs, rg) {
             let (allowed, end) = self.level_prefix(h, (rs, rg), start, goal)?;
-            return self.partial_in(h, rs, rg, start, goal, Corridor::Nodes { allowed, end });
-        }
-        let conn = &h.connectivity;
-        let (Some(&cs), Some(&cg)) = (
-            conn.cluster_of_region.get(rs as usize),
-            conn.cluster_of_region.get(rg as usize),
-        ) else {
-            return None;
+            Corridor::Nodes { allowed, end }
+        } else {
+            Corridor::Depth(QUICK_WINDOWS.saturating_mul(self.config.window))
         };
-        if cs == cg || !self.cluster_route(h, cs, cg) {
-            return None;
-        }
-        let t = self.corridor.len().min(QUICK_CLUSTERS) - 1;
-        let allowed = [self.corridor[0], self.corridor[1.min(t)], self.corridor[t]];
-        self.partial_in(h, rs, rg, start, goal, Corridor::Clusters(allowed))
+        self.partial_in(h, rs, rg, start, goal, corridor)
     }
 
     /// The partial route of [`CellPlanner::plan_partial`] inside `corridor`.
@@ -401,69 +399,6 @@ impl CellPlanner {
         self.stats.route_len = self.route.len() as u32;
         // Reached the goal's region: the route is complete after all.
         Some(self.route.last() != Some(&rg))
-    }
-
-    /// A* over the cluster graph from cluster `from` to `to`, edges and
-    /// heuristic the octile distance between cluster centres; fills
-    /// `self.corridor`.
-    pub(super) fn cluster_route(&mut self, h: &Hierarchy, from: u32, to: u32) -> bool {
-        let conn = &h.connectivity;
-        let n = conn.centre.len();
-        if (from as usize) >= n || (to as usize) >= n {
-            return false;
-        }
-        let gen = next_generation(&mut self.cnodes, &mut self.cgen, n);
-        let target = conn.centre[to as usize];
-        let hf = |c: u32| octile(conn.centre[c as usize], target) as f32;
-        self.aheap.clear();
-        self.cnodes[from as usize] = ANode {
-            g: 0.0,
-            stamp: gen,
-            ..ANode::BLANK
-        };
-        self.aheap.push(heap_key(hf(from), from));
-        let mut found = false;
-        while let Some(Reverse(entry)) = self.aheap.pop() {
-            let id = entry as u32;
-            let node = &mut self.cnodes[id as usize];
-            if node.closed {
-                continue;
-            }
-            node.closed = true;
-            let g = node.g;
-            self.stats.cluster_expanded += 1;
-            if id == to {
-                found = true;
-                break;
-            }
-            let here = conn.centre[id as usize];
-            for &other in conn.cluster_neighbours(id) {
-                let o = &mut self.cnodes[other as usize];
-                if o.stamp != gen {
-                    *o = ANode {
-                        stamp: gen,
-                        ..ANode::BLANK
-                    };
-                }
-                let ng = g + octile(here, conn.centre[other as usize]) as f32;
-                if ng < o.g && !o.closed {
-                    o.g = ng;
-                    o.parent = id;
-                    self.aheap.push(heap_key(ng + hf(other), other));
-                }
-            }
-        }
-        self.corridor.clear();
-        if !found {
-            return false;
-        }
-        let mut c = to;
-        while c != u32::MAX {
-            self.corridor.push(c);
-            c = self.cnodes[c as usize].parent;
-        }
-        self.corridor.reverse();
-        self.corridor.first() == Some(&from)
     }
 
     pub(super) fn plan_route(
@@ -556,8 +491,10 @@ impl CellPlanner {
             corridor,
             costs,
         };
-        // A partial route's search stays near the start: walking the whole
-        // block-cut tree path to the goal would cost more than it saves.
+        // A level prefix's search stays near the start: walking the whole
+        // block-cut tree path to the goal would cost more than it saves
+        // (a quick start's search by depth keeps it: it keeps the partial
+        // route out of dead-end blocks).
         let restrict = !matches!(corridor, Corridor::Nodes { .. }) && self.mark_blocks(h, from, to);
         let mut nodes = std::mem::take(&mut self.anodes);
         let mut heap = std::mem::take(&mut self.aheap);
@@ -612,7 +549,6 @@ impl CellPlanner {
             costs,
         } = *search;
         let crossings = costs == RouteCosts::Crossings;
-        let cluster_of = &h.connectivity.cluster_of_region;
         let node_of = |r: u32| {
             h.connectivity
                 .levels
@@ -624,16 +560,12 @@ impl CellPlanner {
         };
         let marks = &self.levels;
         let in_corridor = |r: u32| match corridor {
-            Corridor::All => true,
-            Corridor::Clusters(c) => cluster_of
-                .get(r as usize)
-                .is_some_and(|x| *x == c[0] || *x == c[1] || *x == c[2]),
+            Corridor::All | Corridor::Depth(_) => true,
             Corridor::Nodes { allowed, .. } => allowed.contains(&node_of(r)),
             Corridor::Marked => marks.marked_region(&h.connectivity.levels.levels, r),
         };
         let at_end = |r: u32| match corridor {
-            Corridor::All | Corridor::Marked => false,
-            Corridor::Clusters(c) => cluster_of.get(r as usize) == Some(&c[2]),
+            Corridor::All | Corridor::Marked | Corridor::Depth(_) => false,
             Corridor::Nodes { end, .. } => end != super::levels::NO_END && node_of(r) == end,
         };
         let gen = nodes.gen();
@@ -666,7 +598,8 @@ impl CellPlanner {
                 return RouteRun::Empty;
             }
             self.abstract_budget -= 1;
-            if id == to || at_end(id) {
+            let deep = matches!(corridor, Corridor::Depth(d) if g >= d as f32);
+            if id == to || at_end(id) || deep {
                 return RouteRun::Found(id);
             }
             // Where the route enters this region (crossing costs only).
