@@ -1,5 +1,5 @@
 //! Hierarchical planning under movement profiles beside the exact weighted
-//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R] [--worst N]`.
+//! A*: `profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R] [--worst N] [--lazy]`.
 //! For each profile: build time and bytes per cell of the profiled
 //! hierarchy, then N random pairs of usable positions that the exact
 //! search connects; per query the exact cost and time and the planner's
@@ -10,10 +10,13 @@
 //! `--sector S` builds with sectors of S cells; `--join J` and `--reach R`
 //! set the planner's join radius (both, uniform and weighted) and leg
 //! reach; `--worst N` prints the N most suboptimal queries (start, goal,
-//! costs) to stderr.
+//! costs) to stderr; `--lazy` times and prices lazy walks (`start`, then
+//! `next_leg` to the goal, the legs joined) instead of full queries.
 
 use regionpath_grid::{read_map, Point, Profile, ProfileGrid};
-use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig, RegionId};
+use regionpath_hierarchy::{
+    CellPlanner, Hierarchy, HierarchyConfig, PlanError, PlanStats, RegionId,
+};
 use regionpath_search::{weighted_path_cost, AStar, Status};
 use std::time::Instant;
 
@@ -40,10 +43,27 @@ fn legal(view: &ProfileGrid, path: &[Point], s: Point, g: Point) -> bool {
         })
 }
 
+/// A lazy walk from `s` to `g`: its legs joined into `cells`, its
+/// figures with the walk's cost under `view`.
+fn lazy_walk(
+    planner: &mut CellPlanner,
+    (h, grid, view): (&Hierarchy, &regionpath_grid::Grid, &ProfileGrid),
+    (s, g): (Point, Point),
+    cells: &mut Vec<Point>,
+) -> Result<PlanStats, PlanError> {
+    let mut q = planner.start(h, grid, s, g)?;
+    cells.clear();
+    while planner.next_leg(&mut q, h, grid, cells)? {}
+    let mut st = q.stats();
+    st.cost = weighted_path_cost(view, cells);
+    Ok(st)
+}
+
 pub fn run(args: Vec<String>) {
     let mut files = Vec::new();
     let (mut queries, mut seed, mut window, mut sector) = (200usize, 7u64, 60u32, 16u32);
     let (mut join, mut reach, mut show_worst) = (None, None, 0usize);
+    let mut lazy = false;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -54,11 +74,12 @@ pub fn run(args: Vec<String>) {
             "--join" => join = it.next().and_then(|v| v.parse().ok()),
             "--reach" => reach = it.next().and_then(|v| v.parse().ok()),
             "--worst" => show_worst = it.next().and_then(|v| v.parse().ok()).unwrap_or(0),
+            "--lazy" => lazy = true,
             _ => files.push(a),
         }
     }
     let Some(map) = files.first() else {
-        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R] [--worst N]");
+        eprintln!("usage: profiles MAP.map PROFILE.toml... [--queries N] [--seed S] [--window W] [--sector S] [--join J] [--reach R] [--worst N] [--lazy]");
         std::process::exit(2);
     };
     let grid = read_map(map).unwrap_or_else(|e| panic!("{map}: {e}"));
@@ -105,7 +126,11 @@ pub fn run(args: Vec<String>) {
             let e = astar.find_path_weighted_into(&view, s, g, &mut exact_path);
             let te = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let got = planner.find_path_into(&h, &grid, s, g, &mut cells);
+            let got = if lazy {
+                lazy_walk(&mut planner, (&h, &grid, &view), (s, g), &mut cells)
+            } else {
+                planner.find_path_into(&h, &grid, s, g, &mut cells)
+            };
             let th = t.elapsed().as_secs_f64();
             match (e.as_ref().map(|x| x.status), got) {
                 (Ok(Status::Found), Ok(st)) => {

@@ -35,6 +35,7 @@ pub fn run(args: Vec<String>) {
     let (mut t_abs, mut t_legs) = (0f64, 0f64);
     let mut firsts: Vec<f64> = Vec::new();
     let mut subs = Vec::new();
+    let mut lazy_subs = Vec::new();
     for f in &files {
         let (scen, grid) = common::load(f);
         let t0 = Instant::now();
@@ -107,8 +108,31 @@ pub fn run(args: Vec<String>) {
                 0.0
             };
             fsub.push(sub);
+            // The lazy walk's cells, leg after leg, are the whole path.
+            lazy_subs.push(if row.optimal > 0.0 {
+                octile_length(&out) / row.optimal - 1.0
+            } else {
+                0.0
+            });
             fn_ += 1;
         }
+        let lazy = &lazy_subs[lazy_subs.len() - fn_..];
+        let worst = lazy
+            .iter()
+            .copied()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        println!(
+            "  lazy walks subopt mean {:.2}% max {:.1}% (scenario line {})",
+            lazy.iter().sum::<f64>() / fn_ as f64 * 100.0,
+            worst.map_or(0.0, |w| w.1 * 100.0),
+            worst.map_or(0, |w| scen
+                .rows
+                .iter()
+                .step_by(every)
+                .nth(w.0)
+                .map_or(0, |r| r.line))
+        );
         let mut ff: Vec<f64> = firsts[firsts.len() - fn_..].to_vec();
         ff.sort_by(f64::total_cmp);
         println!("  first leg median {:.1}us", ff[ff.len() / 2] * 1e6);
@@ -143,5 +167,28 @@ pub fn run(args: Vec<String>) {
         );
     }
     println!("TOTAL expanded/query {:.0}", subs_exp as f64 / n as f64);
+    let lazy_mean = lazy_subs.iter().sum::<f64>() / n as f64;
+    lazy_subs.sort_by(f64::total_cmp);
+    println!(
+        "TOTAL lazy walks: subopt mean {:.2}% p95 {:.2}% max {:.1}%, {} rows over 10 %, {} over 25 %",
+        lazy_mean * 100.0,
+        lazy_subs[lazy_subs.len() * 95 / 100] * 100.0,
+        lazy_subs.last().unwrap() * 100.0,
+        lazy_subs.iter().filter(|&&x| x > 0.10).count(),
+        lazy_subs.iter().filter(|&&x| x > 0.25).count()
+    );
     println!("TOTAL {n} rows astar {:.1}us hier {:.1}us ratio {:.1}  subopt mean {:.2}% p95 {:.2}% max {:.1}%", ta / n as f64 * 1e6, th / n as f64 * 1e6, ta / th, mean * 100.0, subs[subs.len() * 95 / 100] * 100.0, subs.last().unwrap() * 100.0);
+}
+
+/// Length of a path of 8-connected steps (1 or √2 each).
+fn octile_length(path: &[regionpath_grid::Point]) -> f64 {
+    path.windows(2)
+        .map(|w| {
+            if w[0].x != w[1].x && w[0].y != w[1].y {
+                std::f64::consts::SQRT_2
+            } else {
+                1.0
+            }
+        })
+        .sum()
 }

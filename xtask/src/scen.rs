@@ -37,6 +37,7 @@ pub fn planner_flag(args: &[String], i: &mut usize, pc: &mut PlannerConfig) -> b
         "--no-levels" => *pc = pc.levels_from(u32::MAX),
         "--levels-from" => *pc = pc.levels_from(value()),
         "--no-recheck" => *pc = pc.recheck(0.0),
+        "--no-quick" => *pc = pc.quick_start(false),
         _ => return false,
     }
     true
