@@ -122,10 +122,10 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> Result<Outcome, CliError> {
     ))?;
     match &loaded {
         Some((st, _)) => out.line(format_args!(
-            "clusters: {} (connectivity matrix, rebuilt on load)",
+            "clusters: {} (connected pieces of the region graph per super-sector; stored and checked on load)",
             st.clusters
         ))?,
-        None => out.line("clusters: not stored (rebuilt on load; give --map to count them)")?,
+        None => out.line("clusters: stored (give --map to load the file and count them)")?,
     }
     out.line(format_args!("portal layer: {reason}"))?;
     match &s.profile {
