@@ -1,9 +1,8 @@
 //! Routes over the abstraction levels of large maps (see
 //! [`crate::derived::levels`]): the top level first, then each level
 //! inside the route of the level above and the nodes around it (two rings
-//! of nodes above level 1, one at level 1), so the region search of a full
-//! query only visits regions along the way (a corridor), and a lazy
-//! query's first route only the first few nodes of each level.
+//! of nodes above level 1, one at level 1), so the region search of a
+//! route only visits regions along the way (a corridor).
 
 use super::route::{best_point, euclid, heap_key, next_generation, ANode};
 use super::*;
@@ -18,14 +17,6 @@ use crate::derived::levels::Level;
 /// 2.51 → 2.52 % over optimal on average with the region search
 /// unweighted; 100 rows 2.76 % either way). 1.1 took rooms to 3.0–3.2 %.
 pub(super) const LEVEL_WEIGHT: f32 = 1.05;
-
-/// Nodes of a level route a lazy query's first route keeps at each level
-/// (the start's and the next). 16,376² rooms, first legs back to back:
-/// median 42 µs with 2 (48 node expansions), 82 µs with 3 (144).
-pub(super) const PREFIX: usize = 2;
-
-/// No end node: the search runs to the goal's node.
-pub(super) const NO_END: u32 = u32::MAX;
 
 /// Per-level scratch of a planner (allocation-free once warm).
 #[derive(Clone, Debug, Default)]
@@ -145,8 +136,8 @@ impl LevelScratch {
     /// crossings (the straight lines from `start` through the crossing
     /// of each edge taken to `goal`, times `floor`, the profile's
     /// cheapest step; each node keeps the crossing of its best
-    /// relaxation), visiting only nodes `allow` admits and stopping early
-    /// at a node `end` names; the route into `self.path`. Returns whether
+    /// relaxation), visiting only nodes `allow` admits; the route into
+    /// `self.path`. Returns whether
     /// it found one. The straight line to the goal is weighted by
     /// [`LEVEL_WEIGHT`].
     #[allow(clippy::too_many_arguments)]
@@ -156,7 +147,6 @@ impl LevelScratch {
         k: usize,
         (start, goal, floor): (Point, Point, f32),
         allow: impl Fn(&Self, u32) -> bool,
-        end: impl Fn(u32) -> bool,
         heap: &mut BinaryHeap<Reverse<u64>>,
         expanded: &mut u32,
     ) -> bool {
@@ -185,7 +175,7 @@ impl LevelScratch {
             node.closed = true;
             let (g, here) = (node.g, node.at);
             *expanded += 1;
-            if id == to || end(id) {
+            if id == to {
                 found = Some(id);
                 break;
             }
@@ -281,7 +271,6 @@ impl CellPlanner {
             top,
             ends,
             |_, _| true,
-            |_| false,
             &mut heap,
             &mut expanded,
         );
@@ -300,7 +289,6 @@ impl CellPlanner {
                         .get(n as usize)
                         .is_some_and(|&p| s.is_marked(k + 1, p))
                 },
-                |_| false,
                 &mut heap,
                 &mut expanded,
             );
@@ -311,69 +299,5 @@ impl CellPlanner {
         self.aheap = heap;
         self.stats.cluster_expanded += expanded;
         ok
-    }
-
-    /// The level-1 nodes a lazy query's first route may use, and the node
-    /// whose first region ends it ([`NO_END`]: the goal's region): the top
-    /// level's route, then at each level below the route inside the first
-    /// [`PREFIX`] nodes of the route above, up to the first node of the
-    /// last of them. `None` when a search fails. Costs a few dozen node
-    /// expansions per level.
-    pub(super) fn level_prefix(
-        &mut self,
-        h: &Hierarchy,
-        (rs, rg): (u32, u32),
-        start: Point,
-        goal: Point,
-    ) -> Option<([u32; 3], u32)> {
-        let levels = &h.connectivity.levels.levels;
-        let ends = (start, goal, h.cost_floor());
-        let ls = &mut self.levels;
-        if levels.is_empty() || !ls.chains(levels, rs, rg) {
-            return None;
-        }
-        let top = levels.len() - 1;
-        let mut heap = std::mem::take(&mut self.aheap);
-        let mut expanded = 0;
-        let mut ok = ls.search(
-            &levels[top],
-            top,
-            ends,
-            |_, _| true,
-            |_| false,
-            &mut heap,
-            &mut expanded,
-        );
-        // The prefix of the route at level `k` and its end node.
-        let prefix = |ls: &LevelScratch, k: usize| -> ([u32; 3], u32) {
-            let t = ls.path.len().min(PREFIX) - 1;
-            let allowed = [ls.path[0], ls.path[1.min(t)], ls.path[t]];
-            let end = if ls.path[t] == ls.goal_nodes[k] {
-                NO_END
-            } else {
-                ls.path[t]
-            };
-            (allowed, end)
-        };
-        let mut k = top;
-        while ok && k > 0 {
-            let (allowed, end) = prefix(ls, k);
-            k -= 1;
-            let parent = &levels[k + 1].parent;
-            let of = |n: u32| parent.get(n as usize).copied().unwrap_or(u32::MAX);
-            ok = ls.search(
-                &levels[k],
-                k,
-                ends,
-                |_, n| allowed.contains(&of(n)),
-                |n| end != NO_END && of(n) == end,
-                &mut heap,
-                &mut expanded,
-            );
-        }
-        let result = ok.then(|| prefix(ls, 0));
-        self.aheap = heap;
-        self.stats.cluster_expanded += expanded;
-        result
     }
 }

@@ -29,9 +29,9 @@
 //! (P33, P93); lazy legs hold their last cells back for the next to search
 //! again, which straightens the joins (P93). *Levels* (hierarchies
 //! of at least [`PlannerConfig::get_levels_from`] regions): route searches
-//! stay in a corridor refined down from the top abstraction level, the quick
-//! start plans the first two nodes of each level instead of the cluster
-//! route, and no second route is planned (P48). Lazy legs search with
+//! stay in a corridor refined down from the top abstraction level (a quick
+//! start's search by depth does not need one), and no second route is
+//! planned (P48). Lazy legs search with
 //! the cells already handed out walled off, so a lazy path never repeats a
 //! cell. A sealed start or goal (in no region) is one search bounded to its
 //! sector.
@@ -237,8 +237,8 @@ pub struct PlannerConfig {
     /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
     /// whole route first). The region search to the goal stops at the
     /// first region it closes three windows of route cost from the start
-    /// (on maps with abstraction levels: the regions of the level route's
-    /// first nodes); the first leg, about half a window, follows that
+    /// (on maps with abstraction levels too); the first leg, about half a
+    /// window, follows that
     /// partial route and the second `next_leg` plans the rest of the
     /// region route from where the first leg ended. The first leg then
     /// costs the same on any map size instead of growing with the route
@@ -488,8 +488,8 @@ impl PlannerConfig {
     /// [`CellPlanner::next_leg`]; [`CellPlanner::find_path_into`] always plans the
     /// whole route first). The region search to the goal stops at the
     /// first region it closes three windows of route cost from the start
-    /// (on maps with abstraction levels: the regions of the level route's
-    /// first nodes); the first leg, about half a window, follows that
+    /// (on maps with abstraction levels too); the first leg, about half a
+    /// window, follows that
     /// partial route and the second `next_leg` plans the rest of the
     /// region route from where the first leg ended. The first leg then
     /// costs the same on any map size instead of growing with the route
@@ -503,9 +503,8 @@ impl PlannerConfig {
     /// route searches plan the top level first and search regions only in
     /// a corridor along its refinement (full queries: 16,376² rooms, 30
     /// long rows, 9 k region expansions instead of 95 k, mean 12 ms instead
-    /// of 52 ms, mean suboptimality 2.9 % instead of 0.4 %), or only in the
-    /// first nodes of each level (a lazy query's first route, which then
-    /// costs the same on any map size), and no second route is planned (it
+    /// of 52 ms, mean suboptimality 2.9 % instead of 0.4 %), and no second
+    /// route is planned (it
     /// found nothing shorter inside the corridor). A loose hierarchy (after
     /// [`crate::Hierarchy::update`], until [`crate::Hierarchy::refresh`])
     /// searches every region. Default 262,144 (maps of about 8k² and up):

@@ -231,14 +231,6 @@ pub(super) fn heap_key(f: f32, id: u32) -> Reverse<u64> {
 pub(super) enum Corridor {
     /// Every region; the search ends at the goal's.
     All,
-    /// Regions whose level-1 node is one of `allowed`; the search also ends
-    /// at the first region of node `end` (unless `levels::NO_END`).
-    Nodes {
-        /// The level-1 nodes allowed.
-        allowed: [u32; 3],
-        /// The node ending the search.
-        end: u32,
-    },
     /// Regions whose level-1 node is marked in the planner's corridor
     /// ([`CellPlanner::mark_corridor`]).
     Marked,
@@ -363,13 +355,8 @@ impl CellPlanner {
         start: Point,
         goal: Point,
     ) -> Option<bool> {
-        let corridor = if self.use_levels(h, rs, rg) {
-            let (allowed, end) = self.level_prefix(h, (rs, rg), start, goal)?;
-            Corridor::Nodes { allowed, end }
-        } else {
-            Corridor::Depth(QUICK_WINDOWS.saturating_mul(self.config.window))
-        };
-        self.partial_in(h, rs, rg, start, goal, corridor)
+        let depth = Corridor::Depth(QUICK_WINDOWS.saturating_mul(self.config.window));
+        self.partial_in(h, rs, rg, start, goal, depth)
     }
 
     /// The partial route of [`CellPlanner::plan_partial`] inside `corridor`.
@@ -491,11 +478,9 @@ impl CellPlanner {
             corridor,
             costs,
         };
-        // A level prefix's search stays near the start: walking the whole
-        // block-cut tree path to the goal would cost more than it saves
-        // (a quick start's search by depth keeps it: it keeps the partial
-        // route out of dead-end blocks).
-        let restrict = !matches!(corridor, Corridor::Nodes { .. }) && self.mark_blocks(h, from, to);
+        // A quick start's search by depth is restricted too: it keeps the
+        // partial route out of dead-end blocks.
+        let restrict = self.mark_blocks(h, from, to);
         let mut nodes = std::mem::take(&mut self.anodes);
         let mut heap = std::mem::take(&mut self.aheap);
         let mut found = false;
@@ -549,24 +534,10 @@ impl CellPlanner {
             costs,
         } = *search;
         let crossings = costs == RouteCosts::Crossings;
-        let node_of = |r: u32| {
-            h.connectivity
-                .levels
-                .levels
-                .first()
-                .and_then(|l| l.parent.get(r as usize))
-                .copied()
-                .unwrap_or(u32::MAX)
-        };
         let marks = &self.levels;
         let in_corridor = |r: u32| match corridor {
             Corridor::All | Corridor::Depth(_) => true,
-            Corridor::Nodes { allowed, .. } => allowed.contains(&node_of(r)),
             Corridor::Marked => marks.marked_region(&h.connectivity.levels.levels, r),
-        };
-        let at_end = |r: u32| match corridor {
-            Corridor::All | Corridor::Marked | Corridor::Depth(_) => false,
-            Corridor::Nodes { end, .. } => end != super::levels::NO_END && node_of(r) == end,
         };
         let gen = nodes.gen();
         let goal_row = &h.landmarks.goal_row(to);
@@ -599,7 +570,7 @@ impl CellPlanner {
             }
             self.abstract_budget -= 1;
             let deep = matches!(corridor, Corridor::Depth(d) if g >= d as f32);
-            if id == to || at_end(id) || deep {
+            if id == to || deep {
                 return RouteRun::Found(id);
             }
             // Where the route enters this region (crossing costs only).
