@@ -2,6 +2,7 @@
 //! `cargo run --release -p xtask -- quick FILE.scen... [--every N] [--sector S]`
 use regionpath_hierarchy::{CellPlanner, Hierarchy, HierarchyConfig};
 use regionpath_search::AStar;
+use regionpath_testkit::check::cell_path_length;
 use std::time::Instant;
 
 use crate::scen as common;
@@ -110,7 +111,7 @@ pub fn run(args: Vec<String>) {
             fsub.push(sub);
             // The lazy walk's cells, leg after leg, are the whole path.
             lazy_subs.push(if row.optimal > 0.0 {
-                octile_length(&out) / row.optimal - 1.0
+                cell_path_length(&out) / row.optimal - 1.0
             } else {
                 0.0
             });
@@ -178,17 +179,4 @@ pub fn run(args: Vec<String>) {
         lazy_subs.iter().filter(|&&x| x > 0.25).count()
     );
     println!("TOTAL {n} rows astar {:.1}us hier {:.1}us ratio {:.1}  subopt mean {:.2}% p95 {:.2}% max {:.1}%", ta / n as f64 * 1e6, th / n as f64 * 1e6, ta / th, mean * 100.0, subs[subs.len() * 95 / 100] * 100.0, subs.last().unwrap() * 100.0);
-}
-
-/// Length of a path of 8-connected steps (1 or √2 each).
-fn octile_length(path: &[regionpath_grid::Point]) -> f64 {
-    path.windows(2)
-        .map(|w| {
-            if w[0].x != w[1].x && w[0].y != w[1].y {
-                std::f64::consts::SQRT_2
-            } else {
-                1.0
-            }
-        })
-        .sum()
 }

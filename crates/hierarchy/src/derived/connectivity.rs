@@ -203,11 +203,11 @@ impl Connectivity {
     /// labellings dense in the order of first regions, every link inside
     /// one component, every link inside one super-sector inside one
     /// cluster, every cluster inside one component, a region without links
-    /// alone in its component (the levels by [`Levels::check`]). What the pass cannot see
-    /// (two linked components under one label: every label of one changed;
-    /// two clusters merged) does not make an answer invalid: the region
-    /// search still follows links only, and a route it cannot find is an
-    /// error ([`crate::PlanError::Stale`]), never a path.
+    /// alone in its component (the levels by [`Levels::check`]). What the
+    /// pass cannot see (two linked components under one label: every label
+    /// of one changed; two clusters merged) does not make an answer
+    /// invalid: the region search still follows links only, and a route it
+    /// cannot find is an error ([`crate::PlanError::Stale`]), never a path.
     ///
     /// [`Levels::check`]: super::levels::Levels::check
     #[allow(clippy::too_many_arguments)]

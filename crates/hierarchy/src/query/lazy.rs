@@ -713,7 +713,7 @@ impl CellPlanner {
     /// from the last cell kept and searches them again with the way on, as
     /// a full query's legs start back along the previous one: the join
     /// straightens. Every 8th row of the Moving AI files, lazy paths over
-    /// optimal: mean 1.79 → 0.68 %, p95 7.42 → 3.84 % (P93). Returns
+    /// optimal: mean 1.79 → 0.69 %, p95 7.42 → 3.86 % (P93). Returns
     /// whether any cell was held back. O(cells held back).
     pub(super) fn hold_back(&mut self, h: &Hierarchy, j: usize) -> bool {
         let n = self.leg.len();

@@ -137,10 +137,8 @@ impl LevelScratch {
     /// of each edge taken to `goal`, times `floor`, the profile's
     /// cheapest step; each node keeps the crossing of its best
     /// relaxation), visiting only nodes `allow` admits; the route into
-    /// `self.path`. Returns whether
-    /// it found one. The straight line to the goal is weighted by
-    /// [`LEVEL_WEIGHT`].
-    #[allow(clippy::too_many_arguments)]
+    /// `self.path`. Returns whether it found one. The straight line to the
+    /// goal is weighted by [`LEVEL_WEIGHT`].
     fn search(
         &mut self,
         level: &Level,

@@ -31,9 +31,8 @@
 //! of at least [`PlannerConfig::get_levels_from`] regions): route searches
 //! stay in a corridor refined down from the top abstraction level (a quick
 //! start's search by depth does not need one), and no second route is
-//! planned (P48). Lazy legs search with
-//! the cells already handed out walled off, so a lazy path never repeats a
-//! cell. A sealed start or goal (in no region) is one search bounded to its
+//! planned (P48). Lazy legs search with the cells already handed out
+//! walled off, so a lazy path never repeats a cell. A sealed start or goal (in no region) is one search bounded to its
 //! sector.
 //! (P-ids: `benches/PROFILES.md`.)
 
@@ -238,11 +237,10 @@ pub struct PlannerConfig {
     /// whole route first). The region search to the goal stops at the
     /// first region it closes three windows of route cost from the start
     /// (on maps with abstraction levels too); the first leg, about half a
-    /// window, follows that
-    /// partial route and the second `next_leg` plans the rest of the
-    /// region route from where the first leg ended. The first leg then
-    /// costs the same on any map size instead of growing with the route
-    /// (see [`PlanStats::quick_start`]). Default on.
+    /// window, follows that partial route and the second `next_leg` plans
+    /// the rest of the region route from where the first leg ended. The
+    /// first leg then costs the same on any map size instead of growing
+    /// with the route (see [`PlanStats::quick_start`]). Default on.
     pub(crate) quick_start: bool,
     /// Route through the abstraction levels of hierarchies with at least
     /// this many regions (see [`PlannerConfig::get_levels_from`]).
@@ -489,11 +487,10 @@ impl PlannerConfig {
     /// whole route first). The region search to the goal stops at the
     /// first region it closes three windows of route cost from the start
     /// (on maps with abstraction levels too); the first leg, about half a
-    /// window, follows that
-    /// partial route and the second `next_leg` plans the rest of the
-    /// region route from where the first leg ended. The first leg then
-    /// costs the same on any map size instead of growing with the route
-    /// (see [`PlanStats::quick_start`]). Default on.
+    /// window, follows that partial route and the second `next_leg` plans
+    /// the rest of the region route from where the first leg ended. The
+    /// first leg then costs the same on any map size instead of growing
+    /// with the route (see [`PlanStats::quick_start`]). Default on.
     pub fn get_quick_start(&self) -> bool {
         self.quick_start
     }
@@ -504,8 +501,8 @@ impl PlannerConfig {
     /// a corridor along its refinement (full queries: 16,376² rooms, 30
     /// long rows, 9 k region expansions instead of 95 k, mean 12 ms instead
     /// of 52 ms, mean suboptimality 2.9 % instead of 0.4 %), and no second
-    /// route is planned (it
-    /// found nothing shorter inside the corridor). A loose hierarchy (after
+    /// route is planned (it found nothing shorter inside the corridor). A
+    /// loose hierarchy (after
     /// [`crate::Hierarchy::update`], until [`crate::Hierarchy::refresh`])
     /// searches every region. Default 262,144 (maps of about 8k² and up):
     /// on 4096² maps (about 70 k regions) the corridor saved 25 % of the
@@ -760,8 +757,8 @@ fn fit_zeroed<T: Default + Clone>(v: &mut Vec<T>, n: usize) {
 
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
-/// 32 bytes per region (abstract search), one bit per map cell on maps of up to 4096²
-/// cells (loop check; larger maps keep a set of the path's cells instead,
+/// 32 bytes per region (abstract search), one bit per map cell on maps of
+/// up to 4096² cells (loop check; larger maps keep a set of the path's cells instead,
 /// 33 MB less on 16k²) and window-sized scratch for the leg searches (about 90 KB for
 /// 60×60, growing to about 0.45 MB the first time a quality recheck searches
 /// a 160×160 box: see [`PlannerConfig::get_recheck`]), whatever the map size.

@@ -8,7 +8,7 @@ use super::*;
 /// cost: far enough that the first leg heads where the whole route goes,
 /// near enough that its search stays small. Every 8th row of the Moving
 /// AI files, lazy walks' mean over optimal and first leg median / p95:
-/// 2 windows 0.47 %, 4.0 / 11.3 µs; 3 windows 0.45 %, 4.8 / 12.3 µs; 4
+/// 2 windows 0.47 %, 4.0 / 11.3 µs; 3 windows 0.45 %, 4.5 / 11.6 µs; 4
 /// windows 0.44 %, 5.5 / 13.8 µs (P93).
 pub(super) const QUICK_WINDOWS: u32 = 3;
 
@@ -338,10 +338,9 @@ pub(super) fn euclid(a: Point, b: Point) -> f32 {
 
 impl CellPlanner {
     /// The quick start's partial route (see [`PlannerConfig::get_quick_start`]):
-    /// on maps with abstraction levels the regions of the first level-1
-    /// nodes of the level route; otherwise the region search to the goal,
-    /// stopped at the first region it closes [`QUICK_WINDOWS`] windows of
-    /// route cost from the start (or at the goal's region). The search
+    /// the region search to the goal, stopped at the first region it closes
+    /// [`QUICK_WINDOWS`] windows of route cost from the start (or at the
+    /// goal's region), on maps with abstraction levels too. The search
     /// follows the landmark heuristic as the whole route's does, so the
     /// route's first regions are those the whole route would likely take.
     /// Returns whether `self.route` now holds a route that ends short of
