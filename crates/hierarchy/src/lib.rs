@@ -182,9 +182,8 @@ pub enum FilePart {
     /// The stored portal layer (format 6): a field or a landmark distance
     /// disagrees with the grid or the portal graph.
     Portals,
-    /// The derived tables (format 8): component or cluster labels, the
-    /// cluster graph, the levels or the block-cut tree disagree with the
-    /// region graph.
+    /// The derived tables (format 8 on): component or cluster labels, the
+    /// levels or the block-cut tree disagree with the region graph.
     Derived,
 }
 

@@ -26,7 +26,9 @@ pub struct BuildStats {
     pub regions: usize,
     /// Region-graph edges.
     pub edges: usize,
-    /// Top-level clusters of the quick start's cluster graph.
+    /// Clusters: the connected pieces of the region graph inside each
+    /// super-sector (a partial path from a closed one scans only its
+    /// super-sector).
     pub clusters: usize,
     /// Abstraction levels above the regions (0 below 32,768 regions; see
     /// [`crate::PlannerConfig::get_levels_from`]).
