@@ -30,7 +30,6 @@ pub(crate) struct Connectivity {
     pub cluster_of_region: Vec<u32>,
     /// Index among open clusters, `u32::MAX` for closed ones.
     pub open_index: Vec<u32>,
-    pub open_count: usize,
     /// Per region: its connected component's label (`NONE` for a retired
     /// region id).
     pub component: Vec<u32>,
@@ -186,7 +185,6 @@ impl Connectivity {
                     super_size: m,
                     cluster_of_region,
                     open_index,
-                    open_count: k,
                     component,
                     sizes: comp_size,
                     levels: super::levels::Levels::build(layout, regions, graph),
@@ -263,13 +261,11 @@ impl Connectivity {
         if (0..n).any(|r| alone(r) && sizes[component[r] as usize] != 1) {
             return Err("a region without links shares its component label");
         }
-        let (open_index, open_count) =
-            open_clusters(&cluster_of_region, nclusters, &component, &sizes);
+        let (open_index, _) = open_clusters(&cluster_of_region, nclusters, &component, &sizes);
         Ok(Connectivity {
             super_size,
             cluster_of_region,
             open_index,
-            open_count,
             component,
             sizes,
             levels,

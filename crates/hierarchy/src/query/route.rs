@@ -355,29 +355,9 @@ impl CellPlanner {
         goal: Point,
     ) -> Option<bool> {
         let depth = Corridor::Depth(QUICK_WINDOWS.saturating_mul(self.config.window));
-        self.partial_in(h, rs, rg, start, goal, depth)
-    }
-
-    /// The partial route of [`CellPlanner::plan_partial`] inside `corridor`.
-    fn partial_in(
-        &mut self,
-        h: &Hierarchy,
-        rs: u32,
-        rg: u32,
-        start: Point,
-        goal: Point,
-        corridor: Corridor,
-    ) -> Option<bool> {
         self.route.clear();
         self.cross.clear();
-        if !self.abstract_route(
-            h,
-            (rs, rg),
-            start,
-            goal,
-            corridor,
-            RouteCosts::Representatives,
-        ) {
+        if !self.abstract_route(h, (rs, rg), start, goal, depth, RouteCosts::Representatives) {
             self.route.clear();
             self.cross.clear();
             return None;
