@@ -1591,7 +1591,7 @@ pub mod seeds {
             let size_index = [0u8, 4, 6][i % 3];
             let mut patch = g;
             patch.extend_from_slice(&[RphMode::Patch as u8, size_index, (i % 3) as u8, 0]);
-            // The first edge's `b` (format 11: payload offset 56 fixed + 4
+            // The first edge's `b` (format 10: payload offset 56 fixed + 4
             // + 20 per region + 4, then 4 into the record) set to region 0,
             // and region 0's cell count (offset 56 + 4 + 4) changed.
             let regions = h.regions().len();

@@ -385,7 +385,7 @@ fn inspect_describes_good_files_and_refuses_bad_ones() {
         assert_eq!(v[key], b[key], "{key}: {v} vs {b}");
     }
     assert_eq!(v["levels"], 1);
-    assert_eq!(v["format_version"], 11);
+    assert_eq!(v["format_version"], 10);
     assert_eq!(v["file_bytes"].as_u64(), Some(bytes.len() as u64));
     let parts: u64 = v["parts"]
         .as_object()
@@ -412,7 +412,7 @@ fn inspect_describes_good_files_and_refuses_bad_ones() {
     let (code, out, _) = run(bin().arg("inspect").arg(&rph));
     assert_eq!(code, 0);
     assert!(
-        out.contains("format version 11")
+        out.contains("format version 10")
             && out.contains("portal layer:")
             && out.contains("derived tables"),
         "{out}"

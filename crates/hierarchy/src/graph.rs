@@ -85,10 +85,7 @@ impl Region {
         Region { cells: 0, ..*self }
     }
 
-    /// The id of the sector it lies in. Sector ids run through tiles of
-    /// 8 × 8 sectors (the tiles row by row, row by row inside each), and
-    /// regions are numbered in the order of their sectors, so regions near
-    /// each other on the map have ids near each other.
+    /// The sector it lies in.
     #[inline]
     pub fn sector(&self) -> u32 {
         self.sector

@@ -162,8 +162,7 @@ pub enum HierarchyError {
 /// A record of a `.rph` file, named by [`HierarchyError::Inconsistent`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FilePart {
-    /// A sector (its index in row-major order: row × sectors across +
-    /// column) and its regions as a whole.
+    /// A sector (its index in row-major order) and its regions as a whole.
     Sector(u32),
     /// A region, by its index in the region table.
     Region(u32),

@@ -20,9 +20,8 @@
 //!     per kind its character u32 and cost f64; the grid checksum is then
 //!     the map's terrain checksum ([`Grid::terrain_checksum`]), and the
 //!     tables describe the profile's positions
-//!   region count u32, then per region (format 9: 20 bytes): sector u32
-//!     (format 11: sector ids run through tiles of 8 × 8 sectors, see
-//!     `Layout`; row by row before), cells u32, rep x, rep y, min x, min y, max x, max y (u16 each)
+//!   region count u32, then per region (format 9: 20 bytes): sector u32,
+//!     cells u32, rep x, rep y, min x, min y, max x, max y (u16 each)
 //!   edge count u32, then per edge (format 9: 16 bytes): a u32, b u32,
 //!     first crossing cell in a (x u16, y u16), cost u16 (1/64 cell, as
 //!     the region graph keeps it), step u8 (bits 0–2: the direction from
@@ -61,7 +60,7 @@
 //! [`HierarchyError::WrongProfile`]); under a profile whose costs differ
 //! the links' costs come from the terrain, so they are checked for range
 //! only, while the landmark distances are still checked against them.
-//! Files of format 10 and earlier are refused with
+//! Files of format 9 and earlier are refused with
 //! [`HierarchyError::Version`] (rebuild them: a build is at most a few
 //! times a load). Every
 //! length is checked against the bytes that remain before anything is
@@ -83,7 +82,7 @@ mod check;
 mod derived;
 
 /// The version of the `.rph` format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 10;
 
 /// Bytes of a region record (format 9; 32 before).
 const REGION_RECORD: usize = 20;

@@ -43,24 +43,7 @@ impl Rect {
     }
 }
 
-/// Side of the square tiles of sectors that sector ids run through (see
-/// [`Layout`]): the side of the connectivity's clusters (8 × 8 sectors).
-pub(crate) const TILE: u32 = 8;
-
-/// How the grid is cut into sectors, and how sectors are numbered.
-///
-/// Sector ids run through tiles of [`TILE`] × [`TILE`] sectors (narrower
-/// and shorter at the map's right and bottom edges): tiles row by row,
-/// and row by row inside a tile. Regions are numbered in the order of
-/// their sectors, and every per-region table (regions, graph rows,
-/// landmark rows, the planner's search nodes) follows that order, so the
-/// regions of a 2D neighbourhood lie close together in memory. Why: on a
-/// 32,768² map the region search of a cold first leg touched a new page
-/// in every table at each step north or south (a row of sectors apart);
-/// tiled, its time fell from 16 to 11 µs and the first leg's from 22 to
-/// 16 µs (`benches/PROFILES.md` P94). [`Layout::id`] and
-/// [`Layout::coords`] are the only translation between ids and columns
-/// and rows.
+/// How the grid is cut into sectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
     pub width: u32,
@@ -88,50 +71,12 @@ impl Layout {
 
     #[inline]
     pub fn sector_of(&self, p: Point) -> u32 {
-        self.id(p.x / self.size, p.y / self.size)
+        (p.y / self.size) * self.sectors_x + p.x / self.size
     }
 
-    /// The id of the sector in column `sx`, row `sy` (both in range). O(1).
-    #[inline]
-    pub fn id(&self, sx: u32, sy: u32) -> u32 {
-        debug_assert!(sx < self.sectors_x && sy < self.sectors_y);
-        let (tx, ty) = (sx / TILE, sy / TILE);
-        let th = TILE.min(self.sectors_y - ty * TILE);
-        let tw = TILE.min(self.sectors_x - tx * TILE);
-        ty * TILE * self.sectors_x + tx * TILE * th + (sy % TILE) * tw + sx % TILE
-    }
-
-    /// The column and row of sector `s` ([`Layout::id`] inverted; an id
-    /// past [`Layout::count`] gives a row past the last, never a panic).
-    /// O(1): three divisions.
     #[inline]
     pub fn coords(&self, s: u32) -> (u32, u32) {
-        let band = TILE * self.sectors_x.max(1);
-        let (ty, rest) = (s / band, s % band);
-        let th = TILE.min(self.sectors_y.saturating_sub(ty * TILE)).max(1);
-        let (tx, at) = (rest / (TILE * th), rest % (TILE * th));
-        let tw = TILE.min(self.sectors_x.saturating_sub(tx * TILE)).max(1);
-        (tx * TILE + at % tw, ty * TILE + at / tw)
-    }
-
-    /// Sector `s`'s index in row-major order (`row × sectors_x + column`),
-    /// as errors name sectors ([`crate::FilePart::Sector`]).
-    pub fn row_major(&self, s: u32) -> u32 {
-        let (sx, sy) = self.coords(s);
-        sy.saturating_mul(self.sectors_x).saturating_add(sx)
-    }
-
-    /// Of two neighbouring sectors, the one whose labelling produces the
-    /// edges between them (`build::sectors::sector_edges` links a sector to
-    /// its east, south-east, south and south-west neighbours): the one
-    /// first in row-major order. Not always the smaller id: a south-west
-    /// neighbour in the tile to the left comes first.
-    pub fn producer(&self, s: u32, t: u32) -> u32 {
-        if self.row_major(s) <= self.row_major(t) {
-            s
-        } else {
-            t
-        }
+        (s % self.sectors_x, s / self.sectors_x)
     }
 
     #[inline]
@@ -159,9 +104,12 @@ impl Layout {
 pub(crate) fn digests(grid: &Grid, layout: &Layout) -> Vec<u64> {
     let mut d: Vec<u64> = (0..layout.count() as u32).map(digest_seed).collect();
     for y in 0..layout.height {
-        for sx in 0..layout.sectors_x {
-            let h = &mut d[layout.id(sx, y / layout.size) as usize];
-            let x0 = sx * layout.size;
+        let first = ((y / layout.size) * layout.sectors_x) as usize;
+        for (sx, h) in d[first..first + layout.sectors_x as usize]
+            .iter_mut()
+            .enumerate()
+        {
+            let x0 = sx as u32 * layout.size;
             let x1 = (x0 + layout.size).min(layout.width);
             let mut x = x0;
             while x < x1 {
@@ -706,53 +654,5 @@ mod tests {
         let r = l.rect(5);
         assert_eq!((r.x0, r.y0, r.x1, r.y1), (32, 16, 35, 20));
         assert_eq!(l.sector_of(Point::new(34, 19)), 5);
-    }
-
-    /// Sector ids against the order written out by loops (tiles row by
-    /// row, sectors row by row inside each), on layouts with full and
-    /// partial tiles; `coords` inverts `id`, and a cell's sector is the one
-    /// whose rectangle holds it.
-    #[test]
-    fn sector_ids_run_through_tiles() {
-        for (sx, sy) in [
-            (1, 1),
-            (3, 2),
-            (8, 8),
-            (9, 17),
-            (16, 5),
-            (23, 31),
-            (64, 3),
-            (2, 70),
-        ] {
-            let l = Layout::new(sx * 16 - 5, sy * 16 - 3, 16);
-            assert_eq!((l.sectors_x, l.sectors_y), (sx, sy));
-            let mut want = vec![u32::MAX; l.count()];
-            let mut next = 0u32;
-            for ty in (0..sy).step_by(TILE as usize) {
-                for tx in (0..sx).step_by(TILE as usize) {
-                    for y in ty..(ty + TILE).min(sy) {
-                        for x in tx..(tx + TILE).min(sx) {
-                            want[(y * sx + x) as usize] = next;
-                            next += 1;
-                        }
-                    }
-                }
-            }
-            assert_eq!(next as usize, l.count());
-            for y in 0..sy {
-                for x in 0..sx {
-                    let id = l.id(x, y);
-                    assert_eq!(id, want[(y * sx + x) as usize], "({x}, {y}) of {sx} × {sy}");
-                    assert_eq!(l.coords(id), (x, y));
-                    assert_eq!(l.row_major(id), y * sx + x);
-                    let r = l.rect(id);
-                    assert_eq!((r.x0, r.y0), (x * 16, y * 16));
-                    assert_eq!(l.sector_of(Point::new(r.x1 - 1, r.y1 - 1)), id);
-                }
-            }
-            // Ids past the end: no panic.
-            let _ = l.coords(l.count() as u32 + 7);
-            let _ = l.coords(u32::MAX);
-        }
     }
 }

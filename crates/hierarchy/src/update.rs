@@ -136,7 +136,7 @@ impl Hierarchy {
                 (sx + 1).min(layout.sectors_x - 1),
                 (sy + 1).min(layout.sectors_y - 1),
             );
-            (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| layout.id(x, y)))
+            (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| y * layout.sectors_x + x))
         };
         // `dirty`: sectors whose produced edges are recomputed: the
         // touched ones, those around them, and those around any sector
@@ -221,7 +221,7 @@ impl Hierarchy {
             for a in self.sector_regions(s) {
                 for &b in self.graph.neighbors_slice(a) {
                     let sb = sector_of(self, b);
-                    let producer = layout.producer(s, sb);
+                    let producer = s.min(sb);
                     if dirty.contains(&producer) && (a < b || !dirty.contains(&sb)) {
                         removed.push((a, b));
                     }
@@ -309,7 +309,7 @@ impl Hierarchy {
                 .neighbors_slice(x)
                 .iter()
                 .zip(self.graph.edges_slice(x))
-                .filter(|&(&b, _)| !dirty.contains(&layout.producer(sx, sector_of(self, b))))
+                .filter(|&(&b, _)| !dirty.contains(&sx.min(sector_of(self, b))))
                 .map(|(&b, &l)| (b, l))
                 .collect();
             if let Some(more) = add_rows.get(&x) {

@@ -199,8 +199,9 @@ fn estimate_bytes(
         .iter()
         .map(|&s| {
             let (x, y) = layout.coords(s);
-            let east = x + 1 < layout.sectors_x && slot[layout.id(x + 1, y) as usize] != u32::MAX;
-            let south = y + 1 < layout.sectors_y && slot[layout.id(x, y + 1) as usize] != u32::MAX;
+            let east = x + 1 < layout.sectors_x && slot[s as usize + 1] != u32::MAX;
+            let south =
+                y + 1 < layout.sectors_y && slot[(s + layout.sectors_x) as usize] != u32::MAX;
             east as usize + south as usize
         })
         .sum::<usize>();

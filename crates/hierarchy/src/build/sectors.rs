@@ -296,7 +296,7 @@ pub(crate) fn sector_edges<'a>(
     let id = |t: u32, l: u16| first[t as usize] + l as u32 - 1;
     // East: runs of equal label pairs along the shared column boundary.
     if sx + 1 < layout.sectors_x {
-        let t = layout.id(sx + 1, sy);
+        let t = s + 1;
         let base = edges.len();
         border_runs(me.right(), data(t).left(), |a, b, start, len| {
             let y0 = r.y0 + start;
@@ -315,7 +315,7 @@ pub(crate) fn sector_edges<'a>(
     }
     if sy + 1 < layout.sectors_y {
         // South.
-        let t = layout.id(sx, sy + 1);
+        let t = s + layout.sectors_x;
         let base = edges.len();
         border_runs(me.bottom(), data(t).top(), |a, b, start, len| {
             let x0 = r.x0 + start;
@@ -333,7 +333,7 @@ pub(crate) fn sector_edges<'a>(
         });
         // South-east corner: (x1-1, y1-1) -> (x1, y1).
         if sx + 1 < layout.sectors_x {
-            let t = layout.id(sx + 1, sy + 1);
+            let t = s + layout.sectors_x + 1;
             let a = *me.bottom().last().unwrap_or(&0);
             let b = data(t).top()[0];
             let (ca, cb) = (Point::new(r.x1 - 1, r.y1 - 1), Point::new(r.x1, r.y1));
@@ -341,7 +341,7 @@ pub(crate) fn sector_edges<'a>(
         }
         // South-west corner: (x0, y1-1) -> (x0-1, y1).
         if sx > 0 {
-            let t = layout.id(sx - 1, sy + 1);
+            let t = s + layout.sectors_x - 1;
             let a = me.bottom()[0];
             let b = *data(t).top().last().unwrap_or(&0);
             let (ca, cb) = (Point::new(r.x0, r.y1 - 1), Point::new(r.x0 - 1, r.y1));

@@ -194,7 +194,7 @@ impl Connectivity {
         }
     }
 
-    /// The connectivity stored in a `.rph` file (format 11) over checked
+    /// The connectivity stored in a `.rph` file (format 10) over checked
     /// regions and their graph: the component and cluster labels, the
     /// super-sector side and the levels; sizes and open clusters are
     /// derived (O(regions)). Checked in one pass over the graph: both

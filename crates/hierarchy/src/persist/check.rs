@@ -259,14 +259,9 @@ fn sector_range(
             reps.push((rep.y, rep.x));
         }
         // The group's first sector column, and its first sector.
-        let (sx, sy) = layout.coords(s);
-        let gx = sx - sx % 4;
-        let first = layout.id(gx, sy);
-        // Four sectors side by side with consecutive ids: a row of a tile
-        // (see `Layout`).
-        let four = layout.size == 16
-            && (gx + 4) * 16 <= layout.width
-            && layout.id(gx + 3, sy) == first + 3;
+        let (sx, _) = layout.coords(s);
+        let (gx, first) = (sx - sx % 4, s - sx % 4);
+        let four = layout.size == 16 && (gx + 4) * 16 <= layout.width;
         let (open, open_box, digest) = if four {
             if group.0 != first {
                 group = (first, passable_in4(grid, first, gx * 16, rect.y0, rect.y1));
@@ -278,7 +273,7 @@ fn sector_range(
         digests.push(digest);
         if cells > open {
             return Err(bad(
-                FilePart::Sector(layout.row_major(s)),
+                FilePart::Sector(s),
                 "region cells exceed the sector's passable cells",
             ));
         }
@@ -307,7 +302,7 @@ fn sector_range(
             };
             if !reps_match {
                 return Err(bad(
-                    FilePart::Sector(layout.row_major(s)),
+                    FilePart::Sector(s),
                     "passable cells in no region are not sealed pieces",
                 ));
             }
@@ -316,14 +311,14 @@ fn sector_range(
         }
         if union != open_box {
             return Err(bad(
-                FilePart::Sector(layout.row_major(s)),
+                FilePart::Sector(s),
                 "region boxes do not join to the box of the sector's passable cells",
             ));
         }
         reps.sort_unstable();
         if reps.windows(2).any(|w| w[0] == w[1]) {
             return Err(bad(
-                FilePart::Sector(layout.row_major(s)),
+                FilePart::Sector(s),
                 "two regions share a representative",
             ));
         }

@@ -1,4 +1,4 @@
-//! The derived section of a `.rph` file (formats 10 and 11; format 8 and 9 also
+//! The derived section of a `.rph` file (format 10; format 8 and 9 also
 //! held the quick start's cluster graph): the tables a load would
 //! otherwise compute again from the regions and links (component and
 //! cluster labels, the abstraction levels, the block-cut tree). Stored so that a load is a read and a few linear

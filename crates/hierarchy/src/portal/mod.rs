@@ -360,7 +360,7 @@ impl Portals {
                 for dx in -1..=1 {
                     let (x, y) = (sx + dx, sy + dy);
                     if x >= 0 && y >= 0 && x < l.sectors_x as i64 && y < l.sectors_y as i64 {
-                        touched.push(l.id(x as u32, y as u32));
+                        touched.push(y as u32 * l.sectors_x + x as u32);
                     }
                 }
             }

@@ -193,7 +193,7 @@ impl CellPlanner {
             let (x0, y0) = (sx / m * m, sy / m * m);
             for y in y0..(y0 + m).min(layout.sectors_y) {
                 for x in x0..(x0 + m).min(layout.sectors_x) {
-                    let s = layout.id(x, y);
+                    let s = y * layout.sectors_x + x;
                     self.nearest_in_sector(
                         h,
                         grid,
@@ -227,7 +227,7 @@ impl CellPlanner {
                 if sx < 0 || sy < 0 || sx >= nx || sy >= ny {
                     continue;
                 }
-                let s = layout.id(sx as u32, sy as u32);
+                let s = (sy * nx + sx) as u32;
                 self.nearest_in_sector(h, grid, s, rs, (start, goal), &mut best, &mut best_cell);
             }
         }
