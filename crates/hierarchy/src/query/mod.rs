@@ -32,8 +32,8 @@
 //! stay in a corridor refined down from the top abstraction level (a quick
 //! start's search by depth does not need one), and no second route is
 //! planned (P48). Lazy legs search with the cells already handed out
-//! walled off, so a lazy path never repeats a cell. A sealed start or goal (in no region) is one search bounded to its
-//! sector.
+//! walled off, so a lazy path never repeats a cell. A sealed start or goal
+//! (in no region) is one search bounded to its sector.
 //! (P-ids: `benches/PROFILES.md`.)
 
 mod group;
@@ -502,9 +502,8 @@ impl PlannerConfig {
     /// long rows, 9 k region expansions instead of 95 k, mean 12 ms instead
     /// of 52 ms, mean suboptimality 2.9 % instead of 0.4 %), and no second
     /// route is planned (it found nothing shorter inside the corridor). A
-    /// loose hierarchy (after
-    /// [`crate::Hierarchy::update`], until [`crate::Hierarchy::refresh`])
-    /// searches every region. Default 262,144 (maps of about 8k² and up):
+    /// loose hierarchy (after [`crate::Hierarchy::update`], until
+    /// [`crate::Hierarchy::refresh`]) searches every region. Default 262,144 (maps of about 8k² and up):
     /// on 4096² maps (about 70 k regions) the corridor saved 25 % of the
     /// query time for 4× the suboptimality. `u32::MAX`: never.
     pub fn get_levels_from(&self) -> u32 {
@@ -758,10 +757,11 @@ fn fit_zeroed<T: Default + Clone>(v: &mut Vec<T>, n: usize) {
 /// Per-thread query scratch. Reuse one per thread: once warm, a query
 /// allocates nothing but the growth of the caller's output `Vec`. Holds
 /// 32 bytes per region (abstract search), one bit per map cell on maps of
-/// up to 4096² cells (loop check; larger maps keep a set of the path's cells instead,
-/// 33 MB less on 16k²) and window-sized scratch for the leg searches (about 90 KB for
-/// 60×60, growing to about 0.45 MB the first time a quality recheck searches
-/// a 160×160 box: see [`PlannerConfig::get_recheck`]), whatever the map size.
+/// up to 4096² cells (loop check; larger maps keep a set of the path's
+/// cells instead, 33 MB less on 16k²) and window-sized scratch for the leg
+/// searches (about 90 KB for 60×60, growing to about 0.45 MB the first
+/// time a quality recheck searches a 160×160 box: see
+/// [`PlannerConfig::get_recheck`]), whatever the map size.
 pub struct CellPlanner {
     config: PlannerConfig,
     anodes: Vec<ANode>,
